@@ -1,0 +1,1 @@
+//! sokoban: pure game rules (no IO, no clock, no global RNG).

@@ -1,0 +1,1 @@
+//! tetris: pure game rules (no IO, no clock, no global RNG).

@@ -1,0 +1,1 @@
+//! xiangqi: pure game rules (no IO, no clock, no global RNG).

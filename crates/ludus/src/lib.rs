@@ -1,0 +1,4 @@
+//! The `ludus` application: everything that touches the outside world
+//! (terminal, files, clock, network) lives here and calls the pure game crates.
+
+pub mod store;

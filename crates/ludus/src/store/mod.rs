@@ -1,0 +1,1 @@
+//! Saved data: the data directory, atomic JSON files, progress, snapshots, settings.

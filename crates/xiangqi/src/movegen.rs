@@ -1,0 +1,324 @@
+//! Legal move generation and attack detection.
+//!
+//! Moves are generated pseudo-legally from the precomputed tables, then filtered:
+//! a move can only expose its own general if it is a general move, if the side is
+//! already in check, or if the origin or destination shares a line with the
+//! general or the origin is a horse leg next to it. Everything else is legal
+//! without a test, which keeps perft fast.
+
+use crate::attacks::{
+    ADVISOR_MOVES, ELEPHANT_MOVES, GENERAL_MOVES, HORSE_ATTACKERS, HORSE_MOVES, RAYS,
+    SOLDIER_MOVES, Steps,
+};
+use crate::moves::{Move, MoveList};
+use crate::piece::{Color, Role};
+use crate::position::Position;
+use crate::square::Square;
+
+const GENERAL: u8 = Role::General as u8;
+const ADVISOR: u8 = Role::Advisor as u8;
+const ELEPHANT: u8 = Role::Elephant as u8;
+const HORSE: u8 = Role::Horse as u8;
+const CHARIOT: u8 = Role::Chariot as u8;
+const CANNON: u8 = Role::Cannon as u8;
+const SOLDIER: u8 = Role::Soldier as u8;
+
+/// `RELEVANT[k][s]`: whether a piece leaving or entering `s` may change attacks on
+/// a general standing on `k` (same file, same rank, or diagonal neighbour).
+static RELEVANT: [[bool; 90]; 90] = build_relevant();
+
+const fn build_relevant() -> [[bool; 90]; 90] {
+    let mut t = [[false; 90]; 90];
+    let mut k = 0;
+    while k < 90 {
+        let mut s = 0;
+        while s < 90 {
+            let (kf, kr, sf, sr): (usize, usize, usize, usize) = (k % 9, k / 9, s % 9, s / 9);
+            let diag = kf.abs_diff(sf) == 1 && kr.abs_diff(sr) == 1;
+            t[k][s] = kf == sf || kr == sr || diag;
+            s += 1;
+        }
+        k += 1;
+    }
+    t
+}
+
+#[inline]
+fn color_bit(c: Color) -> u8 {
+    (c as u8) << 3
+}
+
+/// Whether the general of the colour whose enemy bit is `them` (0 or 8), standing
+/// on `k`, is attacked on board `b`. Covers chariots, cannons, horses, soldiers
+/// and the flying general (the only pieces that can ever reach a palace).
+#[inline]
+fn general_attacked(b: &[u8; 90], k: usize, them: u8) -> bool {
+    let rays = &RAYS[k];
+    for (d, ray) in rays.iter().enumerate() {
+        let n = ray.len as usize;
+        let sq = &ray.squares[..n];
+        let mut i = 0;
+        while i < n && b[sq[i] as usize] == 0 {
+            i += 1;
+        }
+        if i == n {
+            continue;
+        }
+        let p = b[sq[i] as usize];
+        if p == (CHARIOT | them) || (d < 2 && p == (GENERAL | them)) {
+            return true;
+        }
+        i += 1;
+        while i < n && b[sq[i] as usize] == 0 {
+            i += 1;
+        }
+        if i < n && b[sq[i] as usize] == (CANNON | them) {
+            return true;
+        }
+    }
+    let h = &HORSE_ATTACKERS[k];
+    for j in 0..h.len as usize {
+        if b[h.to[j] as usize] == (HORSE | them) && b[h.block[j] as usize] == 0 {
+            return true;
+        }
+    }
+    let (f, r) = (k % 9, k / 9);
+    let soldier = SOLDIER | them;
+    if them == 8 {
+        // Black soldiers move down the board.
+        if r < 9 && b[k + 9] == soldier {
+            return true;
+        }
+        if r <= 4 && ((f > 0 && b[k - 1] == soldier) || (f < 8 && b[k + 1] == soldier)) {
+            return true;
+        }
+    } else {
+        if r > 0 && b[k - 9] == soldier {
+            return true;
+        }
+        if r >= 5 && ((f > 0 && b[k - 1] == soldier) || (f < 8 && b[k + 1] == soldier)) {
+            return true;
+        }
+    }
+    false
+}
+
+impl Position {
+    /// Whether the side to move is in check (including a facing general).
+    #[inline]
+    pub fn in_check(&self) -> bool {
+        self.is_check(self.turn)
+    }
+
+    /// Whether the general of `color` is attacked.
+    #[inline]
+    pub fn is_check(&self, color: Color) -> bool {
+        let k = self.generals[color.index()] as usize;
+        general_attacked(&self.board, k, color_bit(!color))
+    }
+
+    /// Pseudo-legal moves (piece movement rules only, general safety not checked).
+    pub fn pseudo_legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.gen_pseudo(&mut list, false);
+        list
+    }
+
+    fn gen_pseudo(&self, list: &mut MoveList, captures_only: bool) {
+        let us = self.turn.index();
+        let own = color_bit(self.turn);
+        let b = &self.board;
+        // A target is available if empty (unless captures only) or enemy.
+        let ok = |t: u8| {
+            if t == 0 { !captures_only } else { t & 8 != own }
+        };
+        let mut bb = self.occupied[us];
+        while bb != 0 {
+            let s = bb.trailing_zeros() as usize;
+            bb &= bb - 1;
+            let from = Square::idx(s as u8);
+            let steps = |list: &mut MoveList, st: &Steps, blocked: bool| {
+                for j in 0..st.len as usize {
+                    let to = st.to[j] as usize;
+                    if blocked && b[st.block[j] as usize] != 0 {
+                        continue;
+                    }
+                    if ok(b[to]) {
+                        list.push(Move::new(from, Square::idx(to as u8)));
+                    }
+                }
+            };
+            match b[s] & 7 {
+                GENERAL => steps(list, &GENERAL_MOVES[s], false),
+                ADVISOR => steps(list, &ADVISOR_MOVES[s], false),
+                ELEPHANT => steps(list, &ELEPHANT_MOVES[s], true),
+                HORSE => steps(list, &HORSE_MOVES[s], true),
+                SOLDIER => steps(list, &SOLDIER_MOVES[us][s], false),
+                CHARIOT => {
+                    for ray in &RAYS[s] {
+                        for &t in &ray.squares[..ray.len as usize] {
+                            let p = b[t as usize];
+                            if p == 0 {
+                                if !captures_only {
+                                    list.push(Move::new(from, Square::idx(t)));
+                                }
+                            } else {
+                                if p & 8 != own {
+                                    list.push(Move::new(from, Square::idx(t)));
+                                }
+                                break;
+                            }
+                        }
+                    }
+                }
+                CANNON => {
+                    for ray in &RAYS[s] {
+                        let mut screen = false;
+                        for &t in &ray.squares[..ray.len as usize] {
+                            let p = b[t as usize];
+                            if !screen {
+                                if p == 0 {
+                                    if !captures_only {
+                                        list.push(Move::new(from, Square::idx(t)));
+                                    }
+                                } else {
+                                    screen = true;
+                                }
+                            } else if p != 0 {
+                                if p & 8 != own {
+                                    list.push(Move::new(from, Square::idx(t)));
+                                }
+                                break;
+                            }
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Removes the moves that leave the mover's general attacked.
+    fn filter_legal(&self, list: &mut MoveList) {
+        let mut b = self.board;
+        let them = color_bit(!self.turn);
+        let k = self.generals[self.turn.index()] as usize;
+        let in_check = general_attacked(&b, k, them);
+        let mut i = 0;
+        while i < list.len() {
+            let m = list.as_slice()[i];
+            let (from, to) = (m.from.index(), m.to.index());
+            let piece = b[from];
+            let is_general = piece & 7 == GENERAL;
+            let must_test = in_check || is_general || RELEVANT[k][from] || RELEVANT[k][to];
+            let legal = if must_test {
+                let captured = b[to];
+                b[to] = piece;
+                b[from] = 0;
+                let ksq = if is_general { to } else { k };
+                let safe = !general_attacked(&b, ksq, them);
+                b[from] = piece;
+                b[to] = captured;
+                safe
+            } else {
+                true
+            };
+            if legal {
+                i += 1;
+            } else {
+                list.swap_remove(i);
+            }
+        }
+    }
+
+    /// All legal moves.
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.gen_pseudo(&mut list, false);
+        self.filter_legal(&mut list);
+        list
+    }
+
+    /// Legal captures only (for quiescence search).
+    pub fn legal_captures(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.gen_pseudo(&mut list, true);
+        self.filter_legal(&mut list);
+        list
+    }
+
+    /// Number of legal moves (perft leaf counting).
+    #[inline]
+    pub fn count_legal(&self) -> usize {
+        self.legal_moves().len()
+    }
+
+    /// Whether a move is pseudo-legal for the side to move.
+    pub fn is_pseudo_legal(&self, m: Move) -> bool {
+        let p = self.board[m.from.index()];
+        if p == 0 || p & 8 != color_bit(self.turn) {
+            return false;
+        }
+        let mut list = MoveList::new();
+        // Generating all moves is cheap enough for validation purposes.
+        self.gen_pseudo(&mut list, false);
+        list.contains(m)
+    }
+
+    /// Whether a move is legal in this position.
+    pub fn is_legal(&self, m: Move) -> bool {
+        self.is_pseudo_legal(m) && !self.leaves_in_check(m)
+    }
+
+    /// Whether a pseudo-legal move would leave the mover's general attacked.
+    pub(crate) fn leaves_in_check(&self, m: Move) -> bool {
+        let mut b = self.board;
+        let piece = b[m.from.index()];
+        let us = ((piece >> 3) & 1) as usize;
+        b[m.to.index()] = piece;
+        b[m.from.index()] = 0;
+        let k = if piece & 7 == GENERAL {
+            m.to.index()
+        } else {
+            self.generals[us] as usize
+        };
+        general_attacked(&b, k, ((us as u8) ^ 1) << 3)
+    }
+
+    /// Whether a (legal) move gives check.
+    pub fn gives_check(&self, m: Move) -> bool {
+        let mut b = self.board;
+        let piece = b[m.from.index()];
+        let them = ((piece >> 3) & 1) ^ 1;
+        b[m.to.index()] = piece;
+        b[m.from.index()] = 0;
+        general_attacked(&b, self.generals[them as usize] as usize, (them ^ 1) << 3)
+    }
+
+    /// Whether the move captures a piece.
+    #[inline]
+    pub fn is_capture(&self, m: Move) -> bool {
+        self.board[m.to.index()] != 0
+    }
+
+    /// Squares from which pieces of `by` could capture on `sq` by their movement
+    /// rules (pseudo-legal: the attacker's own general safety is not checked).
+    pub fn attackers(&self, sq: Square, by: Color) -> Vec<Square> {
+        let mut out = Vec::new();
+        let mut p = self.clone();
+        // Pretend the target is an enemy piece and generate `by`'s captures.
+        let target = sq.index();
+        if p.board[target] != 0 && p.board[target] & 8 == color_bit(by) {
+            return out;
+        }
+        if p.board[target] == 0 {
+            // A placeholder enemy soldier makes the square capturable.
+            p.board[target] = SOLDIER | color_bit(!by);
+        }
+        p.turn = by;
+        let mut list = MoveList::new();
+        p.gen_pseudo(&mut list, true);
+        out.extend(list.iter().filter(|m| m.to == sq).map(|m| m.from));
+        out
+    }
+}

@@ -1,0 +1,147 @@
+//! User settings (`settings.json`). Every field has a default, so files written by older
+//! builds (missing fields) load, and unknown fields are ignored.
+
+use anyhow::Result;
+use serde::{Deserialize, Serialize};
+
+use super::data_dir::DataDir;
+use super::json_file::{self, Document, Warning};
+
+/// All settings. The file also carries `"version"` ([`Settings::VERSION`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Settings {
+    pub sokoban: SokobanSettings,
+    pub tetris: TetrisSettings,
+    pub xiangqi: XiangqiSettings,
+}
+
+/// Sokoban settings.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct SokobanSettings {
+    /// Show deadlock warnings on the board.
+    pub show_deadlocks: bool,
+    /// Milliseconds per step when replaying or animating a solution.
+    pub animation_ms: u32,
+    /// The collection played last (a path, or a name for the built-in one).
+    pub last_collection: Option<String>,
+    /// The level played last in that collection (0-based).
+    pub last_level: Option<usize>,
+}
+
+impl Default for SokobanSettings {
+    fn default() -> Self {
+        SokobanSettings {
+            show_deadlocks: true,
+            animation_ms: 120,
+            last_collection: None,
+            last_level: None,
+        }
+    }
+}
+
+/// Tetris settings (none yet).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct TetrisSettings {}
+
+/// Xiangqi settings (none yet).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct XiangqiSettings {}
+
+impl Document for Settings {
+    const VERSION: u32 = 1;
+}
+
+/// Loads `settings.json` (defaults if missing; moved aside and reported if unusable).
+pub fn load(dir: &DataDir) -> (Settings, Option<Warning>) {
+    json_file::load(&dir.settings())
+}
+
+/// Writes `settings.json` atomically (an unusable file there is moved aside and reported).
+pub fn save(dir: &DataDir, settings: &Settings) -> Result<Option<Warning>> {
+    json_file::save(&dir.settings(), settings)
+}
+
+/// Changes settings under the file's lock (e.g. remember the last level without
+/// clobbering a change another process just made).
+pub fn update<R>(
+    dir: &DataDir,
+    change: impl FnOnce(&mut Settings) -> R,
+) -> Result<(R, Option<Warning>)> {
+    json_file::update(&dir.settings(), change)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::fs;
+
+    #[test]
+    fn defaults() {
+        let s = Settings::default();
+        assert!(s.sokoban.show_deadlocks);
+        assert_eq!(s.sokoban.animation_ms, 120);
+        assert_eq!(s.sokoban.last_collection, None);
+        assert_eq!(s.sokoban.last_level, None);
+    }
+
+    #[test]
+    fn round_trip() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = DataDir::at(tmp.path());
+        assert_eq!(load(&dir), (Settings::default(), None));
+        let mut s = Settings::default();
+        s.sokoban.show_deadlocks = false;
+        s.sokoban.animation_ms = 40;
+        s.sokoban.last_collection = Some("microban.txt".into());
+        s.sokoban.last_level = Some(12);
+        assert_eq!(save(&dir, &s).unwrap(), None);
+        assert_eq!(load(&dir), (s.clone(), None));
+        let (old, _) = update(&dir, |s| {
+            let old = s.sokoban.last_level;
+            s.sokoban.last_level = Some(13);
+            old
+        })
+        .unwrap();
+        assert_eq!(old, Some(12));
+        assert_eq!(load(&dir).0.sokoban.last_level, Some(13));
+        assert_eq!(load(&dir).0.sokoban.animation_ms, 40);
+    }
+
+    #[test]
+    fn missing_fields_default_and_unknown_fields_are_ignored() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = DataDir::at(tmp.path());
+        fs::write(
+            dir.settings(),
+            r#"{"version": 1, "sokoban": {"animation_ms": 300, "theme": "dark"}, "chess": {}}"#,
+        )
+        .unwrap();
+        let (s, w) = load(&dir);
+        assert_eq!(w, None);
+        assert_eq!(s.sokoban.animation_ms, 300);
+        assert!(s.sokoban.show_deadlocks);
+        assert_eq!(s.sokoban.last_level, None);
+        assert_eq!(s.tetris, TetrisSettings::default());
+
+        fs::write(dir.settings(), r#"{"version": 1}"#).unwrap();
+        assert_eq!(load(&dir), (Settings::default(), None));
+    }
+
+    #[test]
+    fn wrong_type_is_moved_aside() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = DataDir::at(tmp.path());
+        let text = "{\"version\": 1,\n \"sokoban\": {\"animation_ms\": -5}}";
+        fs::write(dir.settings(), text).unwrap();
+        let (s, w) = load(&dir);
+        assert_eq!(s, Settings::default());
+        let w = w.unwrap();
+        assert!(w.to_string().contains("settings.json"), "{w}");
+        assert!(w.problem.contains("line 2 column"), "{w}");
+        assert_eq!(fs::read_to_string(w.moved_to.unwrap()).unwrap(), text);
+    }
+}

@@ -1,1 +1,28 @@
-//! sokoban: pure game rules (no IO, no clock, no global RNG).
+//! Sokoban rules and formats, with no IO, no clock and no randomness.
+//!
+//! - [`Level`] and [`Map`]: a parsed level and its static cells.
+//! - [`Game`]: playing a level, with unlimited undo/redo.
+//! - [`format`]: XSB, SOK collections, RLE and the JSON library form.
+//! - [`lurd`]: solutions; [`verify`] replays one.
+//! - [`validate`], [`path`], [`deadlock`]: checks, path finding, deadlock warnings.
+
+pub mod deadlock;
+mod direction;
+mod error;
+pub mod format;
+mod game;
+mod level;
+pub mod lurd;
+mod map;
+pub mod path;
+mod region;
+pub mod rle;
+mod validate;
+
+pub use direction::Direction;
+pub use error::{ParseError, ParseErrorKind};
+pub use format::sok::{Collection, parse_collection};
+pub use game::{Blocked, Game, ReplayError, Step, Verdict, verify};
+pub use level::{Level, Metadata};
+pub use map::{Cell, Map};
+pub use validate::{Finding, Problem, Report, validate};

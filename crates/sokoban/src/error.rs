@@ -1,0 +1,63 @@
+//! Errors of the text formats, each naming where in the input it happened.
+
+use std::fmt;
+
+/// A parse error with its 1-based line and column in the input text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseError {
+    pub line: usize,
+    pub column: usize,
+    pub kind: ParseErrorKind,
+}
+
+/// What went wrong while reading a level, a solution or a library file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParseErrorKind {
+    NoLevel,
+    IllegalCharacter(char),
+    NoPlayer,
+    TwoPlayers,
+    NoBoxes,
+    BoxGoalMismatch { boxes: usize, goals: usize },
+    TooLarge { width: usize, height: usize },
+    BadRunLength(&'static str),
+    IllegalLurd(char),
+    Json(String),
+}
+
+impl ParseError {
+    pub(crate) fn new(line: usize, column: usize, kind: ParseErrorKind) -> ParseError {
+        ParseError { line, column, kind }
+    }
+}
+
+impl fmt::Display for ParseErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParseErrorKind::NoLevel => write!(f, "no level found"),
+            ParseErrorKind::IllegalCharacter(c) => write!(f, "illegal character {c:?} in a board"),
+            ParseErrorKind::NoPlayer => write!(f, "the level has no player"),
+            ParseErrorKind::TwoPlayers => write!(f, "the level has a second player"),
+            ParseErrorKind::NoBoxes => write!(f, "the level has no boxes"),
+            ParseErrorKind::BoxGoalMismatch { boxes, goals } => {
+                write!(f, "the level has {boxes} boxes but {goals} goals")
+            }
+            ParseErrorKind::TooLarge { width, height } => {
+                write!(f, "the board is {width}x{height}, larger than 256x256")
+            }
+            ParseErrorKind::BadRunLength(why) => write!(f, "bad run-length encoding: {why}"),
+            ParseErrorKind::IllegalLurd(c) => {
+                write!(f, "illegal character {c:?} in a LURD solution")
+            }
+            ParseErrorKind::Json(msg) => write!(f, "bad level library JSON: {msg}"),
+        }
+    }
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}: {}", self.line, self.column, self.kind)
+    }
+}
+
+impl std::error::Error for ParseError {}

@@ -1,0 +1,403 @@
+//! Playing a level: moves and pushes, counters, solved detection, and an
+//! unlimited undo/redo history stored as steps, not board snapshots.
+
+use std::fmt;
+
+use crate::Direction;
+use crate::level::Level;
+use crate::lurd::{self, Written};
+
+/// One applied step: a direction and whether it pushed a box.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Step {
+    pub dir: Direction,
+    pub push: bool,
+}
+
+/// Why a step could not be made.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Blocked {
+    /// A wall (or the edge of the map) is in the way.
+    Wall,
+    /// The box in the way cannot move: a wall or another box is behind it.
+    Box,
+}
+
+impl fmt::Display for Blocked {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Blocked::Wall => write!(f, "a wall is in the way"),
+            Blocked::Box => write!(f, "the box cannot move that way"),
+        }
+    }
+}
+
+/// Why a LURD solution could not be replayed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReplayError {
+    Parse(crate::ParseError),
+    /// Step `step` (1-based) ran into something.
+    Blocked {
+        step: usize,
+        why: Blocked,
+    },
+    /// Step `step` was written as a push but pushes nothing, or the other way round.
+    PushMismatch {
+        step: usize,
+    },
+}
+
+impl fmt::Display for ReplayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReplayError::Parse(e) => write!(f, "{e}"),
+            ReplayError::Blocked { step, why } => write!(f, "step {step}: {why}"),
+            ReplayError::PushMismatch { step } => {
+                write!(
+                    f,
+                    "step {step}: the letter's case does not match whether a box is pushed"
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for ReplayError {}
+
+/// History entries, one byte each: a step, or a restart (so restart can be undone).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Entry {
+    Step(Step),
+    Restart,
+}
+
+/// A level being played.
+///
+/// ```
+/// use sokoban::{Direction, Game, Level};
+/// let mut game = Game::new(Level::from_xsb("#####\n#@$.#\n#####")?);
+/// game.step(Direction::Right).unwrap();
+/// assert!(game.is_solved());
+/// game.undo();
+/// assert_eq!((game.moves(), game.pushes()), (0, 0));
+/// # Ok::<(), sokoban::ParseError>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Game {
+    level: Level,
+    player: usize,
+    has_box: Vec<bool>,
+    boxes_on_goals: usize,
+    moves: u32,
+    pushes: u32,
+    facing: Direction,
+    history: Vec<Entry>,
+    /// Entries `history[..cursor]` are applied; the rest can be redone.
+    cursor: usize,
+}
+
+impl Game {
+    pub fn new(level: Level) -> Game {
+        let mut game = Game {
+            player: level.player(),
+            has_box: vec![false; level.map().len()],
+            boxes_on_goals: 0,
+            moves: 0,
+            pushes: 0,
+            facing: Direction::Down,
+            history: Vec::new(),
+            cursor: 0,
+            level,
+        };
+        game.reset_to_start();
+        game
+    }
+
+    /// A game with `lurd` played from the start. Extra steps after
+    /// `position` are kept as redo history (as a saved snapshot stores them).
+    pub fn restore(level: Level, lurd: &str, position: usize) -> Result<Game, ReplayError> {
+        let mut game = Game::new(level);
+        game.play_lurd(lurd)?;
+        while game.moves() as usize > position && game.undo() {}
+        Ok(game)
+    }
+
+    fn reset_to_start(&mut self) {
+        self.has_box.iter_mut().for_each(|b| *b = false);
+        for &b in self.level.boxes() {
+            self.has_box[b] = true;
+        }
+        self.player = self.level.player();
+        self.boxes_on_goals = self
+            .level
+            .boxes()
+            .iter()
+            .filter(|&&b| self.level.map().is_goal(b))
+            .count();
+        self.moves = 0;
+        self.pushes = 0;
+        self.facing = Direction::Down;
+    }
+
+    pub fn level(&self) -> &Level {
+        &self.level
+    }
+
+    pub fn player(&self) -> usize {
+        self.player
+    }
+
+    /// The way the player last moved (for drawing a player who faces it).
+    pub fn facing(&self) -> Direction {
+        self.facing
+    }
+
+    pub fn has_box(&self, cell: usize) -> bool {
+        self.has_box.get(cell).copied().unwrap_or(false)
+    }
+
+    /// Box cells, in increasing order.
+    pub fn boxes(&self) -> Vec<usize> {
+        (0..self.has_box.len())
+            .filter(|&i| self.has_box[i])
+            .collect()
+    }
+
+    /// Whether `cell` is free floor for walking (no wall, no box).
+    pub fn is_free(&self, cell: usize) -> bool {
+        self.level.map().is_walkable(cell) && !self.has_box(cell)
+    }
+
+    pub fn moves(&self) -> u32 {
+        self.moves
+    }
+
+    pub fn pushes(&self) -> u32 {
+        self.pushes
+    }
+
+    pub fn boxes_on_goals(&self) -> usize {
+        self.boxes_on_goals
+    }
+
+    pub fn box_count(&self) -> usize {
+        self.level.boxes().len()
+    }
+
+    /// Solved when every box is on a goal; counted as boxes move, not rescanned.
+    pub fn is_solved(&self) -> bool {
+        self.boxes_on_goals == self.box_count()
+    }
+
+    /// What stepping in `dir` would do, without doing it.
+    pub fn try_step(&self, dir: Direction) -> Result<Step, Blocked> {
+        let map = self.level.map();
+        let target = map
+            .neighbor(self.player, dir)
+            .filter(|&t| map.is_walkable(t))
+            .ok_or(Blocked::Wall)?;
+        if !self.has_box[target] {
+            return Ok(Step { dir, push: false });
+        }
+        match map.neighbor(target, dir) {
+            Some(beyond) if self.is_free(beyond) => Ok(Step { dir, push: true }),
+            _ => Err(Blocked::Box),
+        }
+    }
+
+    /// Moves the player one cell, pushing a box if one is in the way.
+    /// A new step discards the redo history, unless it is the step redo
+    /// would have made.
+    pub fn step(&mut self, dir: Direction) -> Result<Step, Blocked> {
+        let step = self.try_step(dir)?;
+        self.apply(step);
+        if self.history.get(self.cursor) != Some(&Entry::Step(step)) {
+            self.history.truncate(self.cursor);
+            self.history.push(Entry::Step(step));
+        }
+        self.cursor += 1;
+        Ok(step)
+    }
+
+    fn apply(&mut self, step: Step) {
+        let map = self.level.map();
+        let Some(target) = map.neighbor(self.player, step.dir) else {
+            return;
+        };
+        if step.push
+            && let Some(beyond) = map.neighbor(target, step.dir)
+        {
+            self.has_box[target] = false;
+            self.has_box[beyond] = true;
+            self.boxes_on_goals = self.boxes_on_goals + usize::from(map.is_goal(beyond))
+                - usize::from(map.is_goal(target));
+            self.pushes += 1;
+        }
+        self.player = target;
+        self.moves += 1;
+        self.facing = step.dir;
+    }
+
+    fn unapply(&mut self, step: Step) {
+        let map = self.level.map();
+        let Some(back) = map.neighbor(self.player, step.dir.opposite()) else {
+            return;
+        };
+        if step.push
+            && let Some(boxed) = map.neighbor(self.player, step.dir)
+        {
+            self.has_box[boxed] = false;
+            self.has_box[self.player] = true;
+            self.boxes_on_goals = self.boxes_on_goals + usize::from(map.is_goal(self.player))
+                - usize::from(map.is_goal(boxed));
+            self.pushes -= 1;
+        }
+        self.player = back;
+        self.moves -= 1;
+        self.facing = step.dir;
+    }
+
+    /// Undoes the last step or restart. Returns false when there is nothing to undo.
+    pub fn undo(&mut self) -> bool {
+        let Some(cursor) = self.cursor.checked_sub(1) else {
+            return false;
+        };
+        self.cursor = cursor;
+        match self.history[cursor] {
+            Entry::Step(step) => self.unapply(step),
+            Entry::Restart => self.replay_current_line(),
+        }
+        true
+    }
+
+    /// Redoes the next undone step or restart. Returns false when there is none.
+    pub fn redo(&mut self) -> bool {
+        let Some(&entry) = self.history.get(self.cursor) else {
+            return false;
+        };
+        self.cursor += 1;
+        match entry {
+            Entry::Step(step) => self.apply(step),
+            Entry::Restart => self.reset_to_start(),
+        }
+        true
+    }
+
+    /// Back to the start position; undo brings the position back.
+    pub fn restart(&mut self) {
+        if self.moves == 0 {
+            return;
+        }
+        self.history.truncate(self.cursor);
+        self.history.push(Entry::Restart);
+        self.cursor += 1;
+        self.reset_to_start();
+    }
+
+    /// Where the line being played starts: just after the last applied restart.
+    fn line_start(&self) -> usize {
+        self.history[..self.cursor]
+            .iter()
+            .rposition(|e| *e == Entry::Restart)
+            .map_or(0, |p| p + 1)
+    }
+
+    fn replay_current_line(&mut self) {
+        self.reset_to_start();
+        let start = self.line_start();
+        for i in start..self.cursor {
+            if let Entry::Step(step) = self.history[i] {
+                self.apply(step);
+            }
+        }
+    }
+
+    /// The steps from the start to the current position.
+    pub fn steps(&self) -> Vec<Step> {
+        self.history[self.line_start()..self.cursor]
+            .iter()
+            .filter_map(|e| match e {
+                Entry::Step(s) => Some(*s),
+                Entry::Restart => None,
+            })
+            .collect()
+    }
+
+    /// The steps redo would make, up to the next restart.
+    pub fn redo_steps(&self) -> Vec<Step> {
+        self.history[self.cursor..]
+            .iter()
+            .map_while(|e| match e {
+                Entry::Step(s) => Some(*s),
+                Entry::Restart => None,
+            })
+            .collect()
+    }
+
+    /// The current line as LURD text (the solution, once solved).
+    pub fn lurd(&self) -> String {
+        lurd::write(self.steps().into_iter().map(|s| (s.dir, s.push)))
+    }
+
+    /// The current line followed by what redo would replay, as LURD.
+    pub fn lurd_with_redo(&self) -> String {
+        let all = self.steps().into_iter().chain(self.redo_steps());
+        lurd::write(all.map(|s| (s.dir, s.push)))
+    }
+
+    pub fn can_undo(&self) -> bool {
+        self.cursor > 0
+    }
+
+    pub fn can_redo(&self) -> bool {
+        self.cursor < self.history.len()
+    }
+
+    /// Plays LURD text from the current position. If the text has any upper
+    /// case letter the case must match what happens; all-lower-case text
+    /// pushes wherever a box is in the way.
+    pub fn play_lurd(&mut self, text: &str) -> Result<(), ReplayError> {
+        let written = lurd::parse(text).map_err(ReplayError::Parse)?;
+        self.play_written(&written)
+    }
+
+    pub(crate) fn play_written(&mut self, written: &[Written]) -> Result<(), ReplayError> {
+        let strict = written.iter().any(|&(_, push)| push);
+        for (i, &(dir, push)) in written.iter().enumerate() {
+            let step = self
+                .step(dir)
+                .map_err(|why| ReplayError::Blocked { step: i + 1, why })?;
+            if strict && step.push != push {
+                return Err(ReplayError::PushMismatch { step: i + 1 });
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The outcome of replaying a solution from a level's start.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Verdict {
+    pub solved: bool,
+    pub moves: u32,
+    pub pushes: u32,
+}
+
+/// Replays `lurd` from the start of `level` and says whether it solves it.
+///
+/// ```
+/// let level = sokoban::Level::from_xsb("######\n#@$ .#\n######")?;
+/// let verdict = sokoban::verify(&level, "RR").unwrap();
+/// assert!(verdict.solved);
+/// assert_eq!((verdict.moves, verdict.pushes), (2, 2));
+/// # Ok::<(), sokoban::ParseError>(())
+/// ```
+pub fn verify(level: &Level, lurd: &str) -> Result<Verdict, ReplayError> {
+    let mut game = Game::new(level.clone());
+    game.play_lurd(lurd)?;
+    Ok(Verdict {
+        solved: game.is_solved(),
+        moves: game.moves(),
+        pushes: game.pushes(),
+    })
+}

@@ -137,10 +137,8 @@ const fn build_elephant_moves() -> [Steps; 90] {
             let (df, dr) = DIAG[d];
             if let Some(to) = sq(f + 2 * df, r + 2 * dr) {
                 let same_half = (r <= 4) == (r + 2 * dr <= 4);
-                if same_half {
-                    if let Some(eye) = sq(f + df, r + dr) {
-                        t[s] = push(t[s], to, eye);
-                    }
+                if same_half && let Some(eye) = sq(f + df, r + dr) {
+                    t[s] = push(t[s], to, eye);
                 }
             }
             d += 1;
@@ -160,10 +158,11 @@ const fn build_advisor_moves() -> [Steps; 90] {
             let mut d = 0;
             while d < 4 {
                 let (df, dr) = DIAG[d];
-                if in_palace(f + df, r + dr) && (r <= 2) == (r + dr <= 2) {
-                    if let Some(to) = sq(f + df, r + dr) {
-                        t[s] = push(t[s], to, to);
-                    }
+                if in_palace(f + df, r + dr)
+                    && (r <= 2) == (r + dr <= 2)
+                    && let Some(to) = sq(f + df, r + dr)
+                {
+                    t[s] = push(t[s], to, to);
                 }
                 d += 1;
             }
@@ -183,10 +182,11 @@ const fn build_general_moves() -> [Steps; 90] {
             let mut d = 0;
             while d < 4 {
                 let (df, dr) = DIRS[d];
-                if in_palace(f + df, r + dr) && (r <= 2) == (r + dr <= 2) {
-                    if let Some(to) = sq(f + df, r + dr) {
-                        t[s] = push(t[s], to, to);
-                    }
+                if in_palace(f + df, r + dr)
+                    && (r <= 2) == (r + dr <= 2)
+                    && let Some(to) = sq(f + df, r + dr)
+                {
+                    t[s] = push(t[s], to, to);
                 }
                 d += 1;
             }

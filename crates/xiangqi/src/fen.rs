@@ -140,10 +140,10 @@ impl Position {
             }
         }
         for sq in Square::all() {
-            if let Some(piece) = pos.piece_at(sq) {
-                if !allowed_square(piece, sq) {
-                    return Err(FenError::BadSquare { piece, square: sq });
-                }
+            if let Some(piece) = pos.piece_at(sq)
+                && !allowed_square(piece, sq)
+            {
+                return Err(FenError::BadSquare { piece, square: sq });
             }
         }
         for color in [Color::Red, Color::Black] {

@@ -10,19 +10,23 @@
 
 mod attacks;
 mod fen;
+mod game;
 mod movegen;
 mod moves;
 mod perft;
 mod piece;
 mod position;
+mod rules;
 mod square;
 mod zobrist;
 
 pub use fen::FenError;
+pub use game::{COUNTED_CHECKS, Game, MOVE_LIMIT_PLIES, Ply, REPETITIONS};
 pub use moves::{MAX_MOVES, Move, MoveList};
 pub use perft::{perft, perft_divide};
 pub use piece::{Color, Piece, Role};
 pub use position::{Position, START_FEN, Undo};
+pub use rules::{EndReason, GameResult, Outcome};
 pub use square::{NUM_SQUARES, Square};
 
 use std::fmt;

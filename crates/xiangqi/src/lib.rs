@@ -15,6 +15,7 @@ mod movegen;
 mod moves;
 pub mod notation;
 mod perft;
+pub mod pgn;
 mod piece;
 mod position;
 mod rules;

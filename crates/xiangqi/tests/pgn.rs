@@ -1,0 +1,124 @@
+//! PGN import and export.
+#![allow(clippy::unwrap_used)]
+
+use proptest::prelude::*;
+use xiangqi::pgn::{MoveFormat, PgnErrorKind, PgnGame, parse_all};
+use xiangqi::{Game, Move, Position};
+
+const SAMPLE: &str = r#"[Game "Chinese Chess"]
+[Event "Club \"final\""]
+[Red "Li"]
+[Black "Wang"]
+[Result "1-0"]
+[Format "WXF"]
+
+{A classical opening}
+1. C2.5 H8+7 2. H2+3 R9.8 ; the chariot comes out
+3. R1.2 (3. H8+7 C8.9) C8+4 $1 4. P7+1! {quiet} 1-0
+"#;
+
+#[test]
+fn imports_tags_comments_and_moves() {
+    let g = PgnGame::parse(SAMPLE).unwrap();
+    assert_eq!(g.tag("Red"), Some("Li"));
+    assert_eq!(g.tag("Event"), Some("Club \"final\""));
+    assert_eq!(g.result, "1-0");
+    assert_eq!(g.intro.as_deref(), Some("A classical opening"));
+    let iccs: Vec<String> = g.moves.iter().map(|m| m.mv.to_string()).collect();
+    assert_eq!(
+        iccs,
+        ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "h7h3", "c3c4"]
+    );
+    assert_eq!(g.moves[3].comment.as_deref(), Some("the chariot comes out"));
+    assert_eq!(g.moves[6].comment.as_deref(), Some("quiet"));
+}
+
+#[test]
+fn exports_in_every_format_and_reads_back() {
+    let g = PgnGame::parse(SAMPLE).unwrap();
+    for f in [MoveFormat::Iccs, MoveFormat::Wxf, MoveFormat::Chinese] {
+        let text = g.to_pgn(f);
+        assert!(text.starts_with("[Game \"Chinese Chess\"]\n"));
+        assert!(text.contains(&format!("[Format \"{}\"]", f.tag())));
+        let back = PgnGame::parse(&text).unwrap();
+        assert_eq!(back.moves, g.moves, "{text}");
+        assert_eq!(back.intro, g.intro);
+        assert_eq!(back.result, "1-0");
+        assert_eq!(back.tag("Event"), Some("Club \"final\""));
+    }
+    let chinese = g.to_pgn(MoveFormat::Chinese);
+    assert!(
+        chinese.contains("1. 炮二平五 马8进7 2. 马二进三 车9平8"),
+        "{chinese}"
+    );
+}
+
+#[test]
+fn fen_setup_with_black_to_move() {
+    let text = "[Game \"Chinese Chess\"]\n[FEN \"5k3/9/9/9/9/9/9/9/R8/3K5 b - - 0 12\"]\n\n12... f9e9 13. a1e1 e9f9 *\n";
+    let g = PgnGame::parse(text).unwrap();
+    assert_eq!(g.moves.len(), 3);
+    let out = g.to_pgn(MoveFormat::Iccs);
+    assert!(out.contains("[FEN \"5k3/9/9/9/9/9/9/9/R8/3K5 b - - 0 12\"]"));
+    assert!(out.contains("12... F9-E9 13. A1-E1 E9-F9 *"), "{out}");
+    let game = g.to_game();
+    assert_eq!(game.plies().len(), 3);
+}
+
+#[test]
+fn errors_name_line_and_column() {
+    let e = PgnGame::parse("[Result \"*\"]\n\n1. h2e2 h9g7\n2. a0a5 *\n").unwrap_err();
+    assert_eq!((e.line, e.column), (4, 4));
+    assert!(matches!(e.kind, PgnErrorKind::IllegalMove(ref m) if m == "a0a5"));
+    assert_eq!(
+        e.to_string(),
+        "PGN line 4, column 4: illegal or unreadable move \"a0a5\""
+    );
+    let e = PgnGame::parse("1. h2e2 {never closed\n").unwrap_err();
+    assert_eq!(
+        (e.line, e.column, e.kind),
+        (1, 9, PgnErrorKind::Unterminated('{'))
+    );
+    let e = PgnGame::parse("[Red Li]\n").unwrap_err();
+    assert_eq!((e.line, e.column, e.kind), (1, 1, PgnErrorKind::BadTag));
+    let e = PgnGame::parse("\n  [FEN \"9/9 w\"]\n").unwrap_err();
+    assert_eq!((e.line, e.column), (2, 3));
+    assert!(matches!(e.kind, PgnErrorKind::BadFen(_)));
+    assert_eq!(PgnGame::parse("").unwrap_err().kind, PgnErrorKind::NoGame);
+}
+
+#[test]
+fn several_games() {
+    let text = "[Red \"A\"]\n\n1. h2e2 *\n\n[Red \"B\"]\n\n1. b2e2 h9g7 1-0\n";
+    let games = parse_all(text).unwrap();
+    assert_eq!(games.len(), 2);
+    assert_eq!(games[1].tag("Red"), Some("B"));
+    assert_eq!(games[1].moves.len(), 2);
+}
+
+#[test]
+fn from_game_records_the_result() {
+    let mut game = Game::from_position(Position::from_fen("4k4/R8/9/9/9/9/9/9/9/3K4R w").unwrap());
+    game.play(Move::parse_iccs("i0i9").unwrap()).unwrap();
+    let rec = PgnGame::from_game(&game, &[("Red", "me")]);
+    assert_eq!(rec.result, "1-0");
+    let text = rec.to_pgn(MoveFormat::Chinese);
+    assert!(text.contains("[Result \"1-0\"]"));
+    assert!(text.contains("车一进九 1-0"), "{text}");
+}
+
+proptest! {
+    #[test]
+    fn random_games_round_trip(choices in prop::collection::vec(any::<u16>(), 0..80), fmt in 0usize..3) {
+        let mut game = Game::new();
+        for c in choices {
+            let moves = game.legal_moves();
+            if moves.is_empty() { break; }
+            game.play(moves[c as usize % moves.len()]).unwrap();
+        }
+        let rec = PgnGame::from_game(&game, &[("Event", "random")]);
+        let f = [MoveFormat::Iccs, MoveFormat::Wxf, MoveFormat::Chinese][fmt];
+        let back = PgnGame::parse(&rec.to_pgn(f)).unwrap();
+        prop_assert_eq!(back.moves, rec.moves);
+    }
+}

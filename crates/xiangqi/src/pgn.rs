@@ -292,8 +292,7 @@ pub fn parse_all(text: &str) -> Result<Vec<PgnGame>, PgnError> {
     let mut games = Vec::new();
     let mut cur: Option<(PgnGame, Position)> = None;
     let mut in_moves = false;
-    loop {
-        let Some(c) = lx.peek() else { break };
+    while let Some(c) = lx.peek() {
         let (line, col) = (lx.line, lx.column);
         if c.is_whitespace() {
             lx.next();

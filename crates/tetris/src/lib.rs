@@ -23,6 +23,7 @@ pub mod game;
 pub mod matrix;
 pub mod mode;
 pub mod piece;
+pub mod replay;
 
 pub mod scoring;
 pub mod script;
@@ -34,6 +35,7 @@ pub use game::{Action, Edge, Game, GameOver, InputEvent, Status};
 pub use matrix::{Block, Matrix};
 pub use mode::Mode;
 pub use piece::{ActivePiece, Colour, PieceKind, Rotation};
+pub use replay::{Playback, Recorder, Replay, ReplayError};
 
 pub use script::{Script, ScriptError};
 pub use settings::{Settings, SettingsError, SoftDrop};

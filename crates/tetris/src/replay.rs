@@ -1,0 +1,231 @@
+//! Replays: a game is its seed, mode, settings and timestamped inputs, saved as JSON.
+
+use serde::{Deserialize, Serialize};
+
+use crate::game::{Game, InputEvent};
+use crate::mode::Mode;
+use crate::settings::Settings;
+
+/// The replay format this build writes and reads.
+pub const REPLAY_VERSION: u32 = 1;
+
+/// Everything needed to play a game again exactly.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Replay {
+    pub version: u32,
+    pub seed: u64,
+    pub mode: Mode,
+    pub settings: Settings,
+    pub inputs: Vec<InputEvent>,
+    /// Game time at which the recording ended.
+    pub end_ms: u64,
+    /// The recorded outcome, checked when the replay is played back.
+    pub result: ReplayResult,
+}
+
+/// Outcome stored with a replay (also handy for listing replay files).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReplayResult {
+    pub score: u64,
+    pub lines: u32,
+    pub pieces: u64,
+    pub topped_out: bool,
+}
+
+impl ReplayResult {
+    fn of(game: &Game) -> ReplayResult {
+        ReplayResult {
+            score: game.score(),
+            lines: game.lines(),
+            pieces: game.pieces(),
+            topped_out: game.topped_out(),
+        }
+    }
+}
+
+/// Why a replay could not be loaded or played.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReplayError {
+    /// Not JSON, or not a replay: the parser's message (with line and column).
+    Damaged(String),
+    /// The file has no format version.
+    MissingVersion,
+    /// Written by a different format version.
+    UnsupportedVersion { found: u64 },
+    /// Playing the inputs did not give the recorded result (edited or corrupted inputs).
+    Diverged,
+}
+
+impl std::fmt::Display for ReplayError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ReplayError::Damaged(message) => write!(f, "the replay file is damaged: {message}"),
+            ReplayError::MissingVersion => {
+                write!(f, "the file is not a Ludus Tetris replay (no version)")
+            }
+            ReplayError::UnsupportedVersion { found } => write!(
+                f,
+                "the replay is format version {found}, this version of Ludus plays version {REPLAY_VERSION}"
+            ),
+            ReplayError::Diverged => {
+                write!(
+                    f,
+                    "the replay's inputs do not reproduce its recorded result"
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for ReplayError {}
+
+impl Replay {
+    /// Pretty JSON for saving.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+
+    /// Reads a replay, refusing other format versions and damaged data with a clear message.
+    ///
+    /// ```
+    /// use tetris::{Replay, ReplayError};
+    /// assert_eq!(
+    ///     Replay::from_json(r#"{"version": 99}"#).unwrap_err().to_string(),
+    ///     "the replay is format version 99, this version of Ludus plays version 1"
+    /// );
+    /// assert!(matches!(Replay::from_json("{ not json"), Err(ReplayError::Damaged(_))));
+    /// ```
+    pub fn from_json(text: &str) -> Result<Replay, ReplayError> {
+        let value: serde_json::Value =
+            serde_json::from_str(text).map_err(|e| ReplayError::Damaged(e.to_string()))?;
+        let version = value
+            .get("version")
+            .and_then(serde_json::Value::as_u64)
+            .ok_or(ReplayError::MissingVersion)?;
+        if version != u64::from(REPLAY_VERSION) {
+            return Err(ReplayError::UnsupportedVersion { found: version });
+        }
+        serde_json::from_value(value).map_err(|e| ReplayError::Damaged(e.to_string()))
+    }
+
+    /// A player that re-runs the game as its clock advances (for watching with speed
+    /// control and pause: the front end decides how fast to advance).
+    pub fn playback(&self) -> Playback<'_> {
+        Playback {
+            replay: self,
+            game: Game::new(self.mode, self.settings, self.seed),
+            next_input: 0,
+        }
+    }
+
+    /// Plays the whole replay and checks it reproduces the recorded result.
+    pub fn play(&self) -> Result<Game, ReplayError> {
+        let mut playback = self.playback();
+        playback.advance_to(self.end_ms);
+        let game = playback.game;
+        if ReplayResult::of(&game) == self.result {
+            Ok(game)
+        } else {
+            Err(ReplayError::Diverged)
+        }
+    }
+}
+
+/// A replay being watched.
+#[derive(Clone, Debug)]
+pub struct Playback<'a> {
+    replay: &'a Replay,
+    game: Game,
+    next_input: usize,
+}
+
+impl Playback<'_> {
+    /// Applies every recorded input up to `now_ms` and lets time run to it.
+    pub fn advance_to(&mut self, now_ms: u64) {
+        let now_ms = now_ms.min(self.replay.end_ms);
+        while let Some(&input) = self.replay.inputs.get(self.next_input) {
+            if input.time_ms > now_ms {
+                break;
+            }
+            self.game.handle(input);
+            self.next_input += 1;
+        }
+        self.game.advance_to(now_ms);
+    }
+
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    pub fn is_finished(&self) -> bool {
+        self.next_input >= self.replay.inputs.len() && self.game.time_ms() >= self.replay.end_ms
+            || !self.game.is_playing()
+    }
+}
+
+/// A game that records its inputs, for saving a replay when it ends.
+///
+/// ```
+/// use tetris::{Action, InputEvent, Mode, Recorder, Replay, Settings};
+/// let mut recorder = Recorder::new(Mode::Sprint, Settings::default(), 11);
+/// recorder.update(300, &InputEvent::tap(250, Action::HardDrop));
+/// let json = recorder.replay().to_json();
+/// let replay = Replay::from_json(&json).unwrap();
+/// assert_eq!(&replay.play().unwrap(), recorder.game());
+/// ```
+#[derive(Clone, Debug)]
+pub struct Recorder {
+    game: Game,
+    inputs: Vec<InputEvent>,
+}
+
+impl Recorder {
+    pub fn new(mode: Mode, settings: Settings, seed: u64) -> Recorder {
+        Recorder {
+            game: Game::new(mode, settings, seed),
+            inputs: Vec::new(),
+        }
+    }
+
+    /// Applies an input and records it (inputs after the game ends are dropped). Times that
+    /// go backwards are recorded as the current time, as the game treats them.
+    pub fn handle(&mut self, input: InputEvent) {
+        if !self.game.is_playing() {
+            return;
+        }
+        let input = InputEvent {
+            time_ms: input.time_ms.max(self.game.time_ms()),
+            ..input
+        };
+        self.game.handle(input);
+        self.inputs.push(input);
+    }
+
+    pub fn update(&mut self, now_ms: u64, inputs: &[InputEvent]) {
+        for &input in inputs {
+            self.handle(input);
+        }
+        self.advance_to(now_ms);
+    }
+
+    pub fn advance_to(&mut self, now_ms: u64) {
+        self.game.advance_to(now_ms);
+    }
+
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// The replay of everything so far.
+    pub fn replay(&self) -> Replay {
+        Replay {
+            version: REPLAY_VERSION,
+            seed: self.game.seed(),
+            mode: self.game.mode(),
+            settings: *self.game.settings(),
+            inputs: self.inputs.clone(),
+            end_ms: self.game.time_ms(),
+            result: ReplayResult::of(&self.game),
+        }
+    }
+}

@@ -1,0 +1,102 @@
+//! Replays: record, save, load and play back to the identical final state.
+#![allow(clippy::unwrap_used)]
+
+use proptest::prelude::*;
+use tetris::replay::REPLAY_VERSION;
+use tetris::{Action, Edge, InputEvent, Mode, Recorder, Replay, ReplayError, Settings};
+
+fn arb_mode() -> impl Strategy<Value = Mode> {
+    prop_oneof![
+        any::<bool>().prop_map(|endless| Mode::Marathon { endless }),
+        Just(Mode::Sprint),
+        Just(Mode::Ultra),
+        Just(Mode::Zen),
+    ]
+}
+
+fn arb_input() -> impl Strategy<Value = (u64, usize, bool)> {
+    (0u64..400, 0usize..Action::ALL.len(), any::<bool>())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn replaying_random_games_gives_the_identical_final_state(
+        seed in any::<u64>(),
+        mode in arb_mode(),
+        das in 0u32..300,
+        arr in 0u32..60,
+        steps in proptest::collection::vec(arb_input(), 0..300),
+    ) {
+        let settings = Settings { das_ms: das, arr_ms: arr, ..Settings::default() };
+        let mut recorder = Recorder::new(mode, settings, seed);
+        let mut time = 0;
+        for (gap, action, press) in steps {
+            time += gap;
+            let edge = if press { Edge::Press } else { Edge::Release };
+            recorder.handle(InputEvent { time_ms: time, action: Action::ALL[action], edge });
+        }
+        recorder.advance_to(time + 1000);
+        let json = recorder.replay().to_json();
+        let loaded = Replay::from_json(&json).unwrap();
+        let replayed = loaded.play().unwrap();
+        prop_assert_eq!(&replayed, recorder.game());
+    }
+}
+
+#[test]
+fn other_versions_and_damaged_files_are_refused() {
+    let mut recorder = Recorder::new(Mode::Sprint, Settings::default(), 3);
+    recorder.update(500, &InputEvent::tap(100, Action::HardDrop));
+    let json = recorder.replay().to_json();
+
+    let newer = json.replacen(
+        &format!("\"version\": {REPLAY_VERSION}"),
+        "\"version\": 2",
+        1,
+    );
+    assert_eq!(
+        Replay::from_json(&newer),
+        Err(ReplayError::UnsupportedVersion { found: 2 })
+    );
+    let truncated = &json[..json.len() / 2];
+    let err = Replay::from_json(truncated).unwrap_err();
+    assert!(matches!(err, ReplayError::Damaged(_)));
+    assert!(
+        err.to_string().starts_with("the replay file is damaged: "),
+        "{err}"
+    );
+    assert_eq!(
+        Replay::from_json("[1, 2]"),
+        Err(ReplayError::MissingVersion)
+    );
+    let wrong_type = json.replacen("\"seed\": 3", "\"seed\": \"three\"", 1);
+    assert!(matches!(
+        Replay::from_json(&wrong_type),
+        Err(ReplayError::Damaged(_))
+    ));
+
+    // Edited inputs no longer reproduce the recorded result.
+    let mut replay = Replay::from_json(&json).unwrap();
+    replay.inputs.clear();
+    assert_eq!(replay.play().unwrap_err(), ReplayError::Diverged);
+}
+
+#[test]
+fn playback_follows_the_clock() {
+    let mut recorder = Recorder::new(Mode::Marathon { endless: false }, Settings::default(), 8);
+    for i in 0..10 {
+        recorder.handle(InputEvent::press(i * 1000 + 500, Action::HardDrop));
+        recorder.handle(InputEvent::release(i * 1000 + 550, Action::HardDrop));
+    }
+    recorder.advance_to(12_000);
+    let replay = recorder.replay();
+    let mut playback = replay.playback();
+    playback.advance_to(4_600);
+    assert_eq!(playback.game().pieces(), 5);
+    assert!(!playback.is_finished());
+    playback.advance_to(20_000);
+    assert!(playback.is_finished());
+    assert_eq!(playback.game(), recorder.game());
+}

@@ -1,4 +1,8 @@
 //! The `ludus` application: everything that touches the outside world
 //! (terminal, files, clock, network) lives here and calls the pure game crates.
 
+pub mod cli;
+pub mod commands;
+pub mod sokoban_library;
 pub mod store;
+pub mod tui;

@@ -1,1 +1,21 @@
-fn main() {}
+use std::process::ExitCode;
+
+use clap::Parser;
+use ludus::cli::{Cli, Command};
+use ludus::store::DataDir;
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result =
+        DataDir::resolve(cli.data_dir.as_deref(), None).and_then(|data| match cli.command {
+            None => ludus::tui::run(data, ludus::tui::Start::Launcher),
+            Some(Command::Sokoban(args)) => ludus::commands::sokoban::run(data, args),
+        });
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("ludus: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

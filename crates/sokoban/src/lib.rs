@@ -12,6 +12,7 @@ mod error;
 pub mod format;
 mod game;
 mod level;
+pub mod levels;
 pub mod lurd;
 mod map;
 pub mod path;

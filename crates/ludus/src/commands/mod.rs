@@ -1,0 +1,3 @@
+//! Command-line subcommands that print and exit (the games' non-interactive side).
+
+pub mod sokoban;

@@ -1,0 +1,252 @@
+//! `ludus sokoban …`: play, validate, verify, convert, export solutions.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{Context, Result, bail};
+use sokoban::format::{json, sok};
+use sokoban::{Level, verify};
+
+use crate::cli::{Format, SokobanArgs, SokobanCommand};
+use crate::sokoban_library::LevelSet;
+use crate::store::{DataDir, progress};
+use crate::tui::{self, Start};
+
+pub fn run(data: DataDir, args: SokobanArgs) -> Result<ExitCode> {
+    match args.command {
+        None => tui::run(
+            data,
+            Start::Sokoban {
+                files: args.files,
+                level: args.level,
+            },
+        ),
+        Some(SokobanCommand::Validate { files }) => validate(&files, &mut std::io::stdout()),
+        Some(SokobanCommand::Verify {
+            file,
+            level,
+            solution,
+            solutions,
+        }) => verify_command(
+            &file,
+            level,
+            solution.as_deref(),
+            solutions.as_deref(),
+            &mut std::io::stdout(),
+        ),
+        Some(SokobanCommand::Convert { file, to, output }) => {
+            let text = convert(&LevelSet::load(&file)?, to);
+            write_output(output.as_deref(), &text)
+        }
+        Some(SokobanCommand::Solutions { file, output }) => {
+            let set = match file {
+                Some(path) => LevelSet::load(&path)?,
+                None => LevelSet::builtin(),
+            };
+            let text = export_solutions(&data, &set);
+            write_output(output.as_deref(), &text)
+        }
+    }
+}
+
+fn write_output(output: Option<&Path>, text: &str) -> Result<ExitCode> {
+    match output {
+        Some(path) => crate::store::write_atomic(path, text.as_bytes())
+            .with_context(|| format!("cannot write {}", path.display()))?,
+        None => std::io::stdout().write_all(text.as_bytes())?,
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn level_label(number: usize, level: &Level) -> String {
+    match &level.meta.title {
+        Some(t) => format!("level {number} ({t})"),
+        None => format!("level {number}"),
+    }
+}
+
+/// Prints one line per level and a summary; exit code 1 if any level has an error.
+pub fn validate(files: &[PathBuf], out: &mut impl Write) -> Result<ExitCode> {
+    let (mut ok, mut warnings, mut errors) = (0, 0, 0);
+    for file in files {
+        let name = file.display();
+        let set = match LevelSet::load(file) {
+            Ok(set) => set,
+            Err(e) => {
+                writeln!(out, "{e:#}")?;
+                errors += 1;
+                continue;
+            }
+        };
+        if set.is_empty() {
+            writeln!(out, "{name}: error: no level found")?;
+            errors += 1;
+        }
+        for (i, level) in set.collection.levels.iter().enumerate() {
+            let number = i + 1;
+            let level = match level {
+                Ok(level) => level,
+                Err(e) => {
+                    writeln!(
+                        out,
+                        "{name}:{}:{}: level {number}: error: {}",
+                        e.line, e.column, e.kind
+                    )?;
+                    errors += 1;
+                    continue;
+                }
+            };
+            let report = sokoban::validate(level);
+            let label = level_label(number, level);
+            let findings: Vec<_> = report.errors().chain(report.warnings()).collect();
+            if findings.is_empty() {
+                writeln!(out, "{name}:{}: {label}: ok", level.meta.line)?;
+                ok += 1;
+                continue;
+            }
+            for finding in &findings {
+                let severity = if finding.problem.is_error() {
+                    "error"
+                } else {
+                    "warning"
+                };
+                let (line, column) = finding
+                    .cell
+                    .map_or((level.meta.line, 1), |c| level.source_position(c));
+                writeln!(
+                    out,
+                    "{name}:{line}:{column}: {label}: {severity}: {}",
+                    finding.problem
+                )?;
+            }
+            if report.is_ok() {
+                warnings += 1
+            } else {
+                errors += 1
+            }
+        }
+    }
+    let total = ok + warnings + errors;
+    writeln!(
+        out,
+        "{total} levels: {ok} ok, {warnings} warnings, {errors} errors"
+    )?;
+    Ok(if errors > 0 {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// Replays a solution (given, or stored in a .sok) and prints the verdict.
+pub fn verify_command(
+    file: &Path,
+    level: Option<usize>,
+    solution: Option<&str>,
+    solutions: Option<&Path>,
+    out: &mut impl Write,
+) -> Result<ExitCode> {
+    let set = LevelSet::load(file)?;
+    let number = level.unwrap_or(1);
+    let Some(entry) = number
+        .checked_sub(1)
+        .and_then(|i| set.collection.levels.get(i))
+    else {
+        bail!(
+            "{} has {} levels; there is no level {number}",
+            file.display(),
+            set.len()
+        );
+    };
+    let level = entry
+        .as_ref()
+        .map_err(|e| anyhow::anyhow!("{}:{e}", file.display()))?;
+    let lurd = match (solution, solutions) {
+        (Some(s), _) => s.to_string(),
+        (None, Some(path)) => stored_solution(path, number, level)?,
+        (None, None) => match level.meta.solutions.first() {
+            Some(s) => s.clone(),
+            None => bail!("give --solution LURD or --solutions FILE.sok"),
+        },
+    };
+    match verify(level, &lurd) {
+        Ok(v) => {
+            let solved = if v.solved { "yes" } else { "no" };
+            writeln!(
+                out,
+                "solved: {solved}, moves {}, pushes {}",
+                v.moves, v.pushes
+            )?;
+            Ok(if v.solved {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            })
+        }
+        Err(e) => {
+            writeln!(out, "solved: no, {e}")?;
+            Ok(ExitCode::FAILURE)
+        }
+    }
+}
+
+/// The solution stored for a level in a .sok file: the level with the same
+/// board, or else the level with the same number.
+fn stored_solution(path: &Path, number: usize, level: &Level) -> Result<String> {
+    let set = LevelSet::load(path)?;
+    let key = level.key();
+    let same_board = set
+        .collection
+        .valid_levels()
+        .find(|(_, l)| l.key() == key)
+        .map(|(_, l)| l);
+    let same_number = set
+        .collection
+        .levels
+        .get(number - 1)
+        .and_then(|l| l.as_ref().ok());
+    same_board
+        .or(same_number)
+        .and_then(|l| l.meta.solutions.first().cloned())
+        .with_context(|| format!("{} has no solution for level {number}", path.display()))
+}
+
+/// The whole collection in another format.
+pub fn convert(set: &LevelSet, to: Format) -> String {
+    let levels: Vec<Level> = set
+        .collection
+        .valid_levels()
+        .map(|(_, l)| l.clone())
+        .collect();
+    let title = set.collection.title.as_deref();
+    match to {
+        Format::Xsb => sok::write_xsb(&levels),
+        Format::Sok => sok::write_sok(title, &levels),
+        Format::Rle => sok::write_rle(&levels),
+        Format::Json => json::write_library(title, &levels, &[]) + "\n",
+    }
+}
+
+/// The collection as .sok with the player's best solutions (by moves, then by
+/// pushes when different) under each solved level.
+pub fn export_solutions(data: &DataDir, set: &LevelSet) -> String {
+    let (progress, _) = progress::load(data);
+    let levels: Vec<Level> = set
+        .collection
+        .valid_levels()
+        .map(|(_, level)| {
+            let mut level = level.clone();
+            level.meta.solutions.clear();
+            if let Some(p) = progress.get(&level.key()) {
+                for best in [&p.best_by_moves, &p.best_by_pushes].into_iter().flatten() {
+                    if !level.meta.solutions.contains(&best.lurd) {
+                        level.meta.solutions.push(best.lurd.clone());
+                    }
+                }
+            }
+            level
+        })
+        .collect();
+    sok::write_sok(set.collection.title.as_deref(), &levels)
+}

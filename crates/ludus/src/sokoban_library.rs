@@ -1,0 +1,121 @@
+//! Where Sokoban levels come from: the built-in collection, files named on
+//! the command line, and the user's levels folder.
+
+use std::path::{Path, PathBuf};
+
+use sokoban::{Collection, ParseError, format};
+
+use crate::store::DataDir;
+
+/// Extensions of level files found in the user's levels folder.
+pub const LEVEL_EXTENSIONS: [&str; 4] = ["sok", "xsb", "txt", "json"];
+
+/// A collection and where it came from.
+#[derive(Debug)]
+pub struct LevelSet {
+    pub name: String,
+    pub source: Source,
+    pub collection: Collection,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Source {
+    Builtin,
+    File(PathBuf),
+}
+
+impl LevelSet {
+    /// The built-in Ludus Starter collection.
+    pub fn builtin() -> LevelSet {
+        let mut collection = sokoban::parse_collection(sokoban::levels::STARTER);
+        collection.title = Some(sokoban::levels::STARTER_NAME.to_string());
+        LevelSet {
+            name: sokoban::levels::STARTER_NAME.to_string(),
+            source: Source::Builtin,
+            collection,
+        }
+    }
+
+    /// Reads a level file; JSON by extension, everything else as XSB/SOK text.
+    pub fn load(path: &Path) -> anyhow::Result<LevelSet> {
+        let bytes = std::fs::read(path)
+            .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
+        // Old collections are often Latin-1; keep going with replacement characters.
+        let text = String::from_utf8_lossy(&bytes);
+        let collection =
+            parse_text(&text, path).map_err(|e| anyhow::anyhow!("{}:{e}", path.display()))?;
+        let stem = path.file_stem().map_or_else(
+            || path.display().to_string(),
+            |s| s.to_string_lossy().into_owned(),
+        );
+        Ok(LevelSet {
+            name: collection.title.clone().unwrap_or(stem),
+            source: Source::File(path.to_path_buf()),
+            collection,
+        })
+    }
+
+    pub fn len(&self) -> usize {
+        self.collection.levels.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.collection.levels.is_empty()
+    }
+
+    /// A short label for where the set came from.
+    pub fn origin(&self) -> String {
+        match &self.source {
+            Source::Builtin => "built in".to_string(),
+            Source::File(p) => p.display().to_string(),
+        }
+    }
+}
+
+/// Parses level text as JSON library or XSB/SOK depending on the file name.
+pub fn parse_text(text: &str, path: &Path) -> Result<Collection, ParseError> {
+    let is_json = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("json"));
+    if is_json {
+        format::json::parse_library(text)
+    } else {
+        Ok(sokoban::parse_collection(text))
+    }
+}
+
+/// The level files in the user's levels folder, sorted by name.
+pub fn user_level_files(data: &DataDir) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(data.sokoban_levels()) else {
+        return Vec::new();
+    };
+    let mut files: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            p.is_file()
+                && p.extension()
+                    .and_then(|e| e.to_str())
+                    .is_some_and(|e| LEVEL_EXTENSIONS.contains(&e.to_ascii_lowercase().as_str()))
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+/// Every collection to offer: files named on the command line, the built-in
+/// collection, then the user's folder. Files that cannot be read are
+/// reported, not fatal.
+pub fn registry(data: &DataDir, files: &[PathBuf]) -> (Vec<LevelSet>, Vec<String>) {
+    let mut sets = Vec::new();
+    let mut problems = Vec::new();
+    let mut load = |path: &PathBuf, sets: &mut Vec<LevelSet>| match LevelSet::load(path) {
+        Ok(set) => sets.push(set),
+        Err(e) => problems.push(format!("{e:#}")),
+    };
+    files.iter().for_each(|p| load(p, &mut sets));
+    sets.push(LevelSet::builtin());
+    user_level_files(data)
+        .iter()
+        .for_each(|p| load(p, &mut sets));
+    (sets, problems)
+}

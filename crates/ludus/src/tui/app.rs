@@ -1,0 +1,239 @@
+//! The screen stack, shared context, and the dispatch of keys and ticks.
+
+use std::time::Instant;
+
+use anyhow::Result;
+use ratatui::Frame;
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::layout::Rect;
+use ratatui::style::{Color, Style};
+use ratatui::text::Line;
+use ratatui::widgets::Paragraph;
+
+use super::Start;
+use super::launcher::Launcher;
+use super::settings::SettingsScreen;
+use super::sokoban::browser::Browser;
+use super::sokoban::play::Play;
+use crate::store::{DataDir, Progress, Settings, Warning, progress, settings};
+
+/// What every screen may read and change: saved data and notices.
+pub struct Ctx {
+    pub data: DataDir,
+    pub settings: Settings,
+    pub progress: Progress,
+    /// Messages for the player (e.g. a corrupt file moved aside), shown until the next key.
+    pub notices: Vec<String>,
+}
+
+impl Ctx {
+    pub fn new(data: DataDir) -> Ctx {
+        let mut notices = Vec::new();
+        let (settings, w1) = settings::load(&data);
+        let (progress, w2) = progress::load(&data);
+        notices.extend([w1, w2].into_iter().flatten().map(|w| w.to_string()));
+        Ctx {
+            data,
+            settings,
+            progress,
+            notices,
+        }
+    }
+
+    pub fn warn(&mut self, warning: Option<Warning>) {
+        if let Some(w) = warning {
+            self.notices.push(w.to_string());
+        }
+    }
+
+    /// Saves the settings, reporting (not failing) if that is impossible.
+    pub fn save_settings(&mut self) {
+        match settings::save(&self.data, &self.settings) {
+            Ok(w) => self.warn(w),
+            Err(e) => self.notices.push(format!("could not save settings: {e:#}")),
+        }
+    }
+}
+
+/// What a screen asks the app to do after a key or a tick.
+pub enum Action {
+    None,
+    Push(Screen),
+    Pop,
+    Replace(Screen),
+    Quit,
+}
+
+pub enum Screen {
+    Launcher(Launcher),
+    Settings(SettingsScreen),
+    SokobanBrowser(Browser),
+    SokobanPlay(Box<Play>),
+}
+
+impl Screen {
+    fn on_key(&mut self, key: KeyEvent, ctx: &mut Ctx) -> Action {
+        match self {
+            Screen::Launcher(s) => s.on_key(key, ctx),
+            Screen::Settings(s) => s.on_key(key, ctx),
+            Screen::SokobanBrowser(s) => s.on_key(key, ctx),
+            Screen::SokobanPlay(s) => s.on_key(key, ctx),
+        }
+    }
+
+    fn tick(&mut self, now: Instant, ctx: &mut Ctx) -> Action {
+        match self {
+            Screen::SokobanPlay(s) => s.tick(now, ctx),
+            _ => Action::None,
+        }
+    }
+
+    fn draw(&self, frame: &mut Frame, area: Rect, ctx: &Ctx) {
+        match self {
+            Screen::Launcher(s) => s.draw(frame, area),
+            Screen::Settings(s) => s.draw(frame, area, ctx),
+            Screen::SokobanBrowser(s) => s.draw(frame, area, ctx),
+            Screen::SokobanPlay(s) => s.draw(frame, area, ctx),
+        }
+    }
+
+    /// Called when the screen above this one is closed.
+    fn resume(&mut self, ctx: &Ctx) {
+        if let Screen::SokobanBrowser(b) = self {
+            b.resume(ctx);
+        }
+    }
+}
+
+/// Smallest terminal the screens are designed for.
+pub const MIN_WIDTH: u16 = 40;
+pub const MIN_HEIGHT: u16 = 12;
+
+/// The terminal application: a stack of screens and the shared context.
+pub struct App {
+    ctx: Ctx,
+    screens: Vec<Screen>,
+    quit: bool,
+    /// The terminal size at the last draw, to know when it is too small.
+    last_area: std::cell::Cell<Rect>,
+}
+
+impl App {
+    pub fn new(data: DataDir, start: Start) -> Result<App> {
+        let mut ctx = Ctx::new(data);
+        let mut screens = vec![Screen::Launcher(Launcher::new())];
+        if let Start::Sokoban { files, level } = start {
+            let browser = Browser::new(&mut ctx, &files);
+            let play = level.and_then(|n| browser.open_level(0, n.saturating_sub(1), &mut ctx));
+            screens.push(Screen::SokobanBrowser(browser));
+            if let Some(play) = play {
+                screens.push(Screen::SokobanPlay(Box::new(play)));
+            } else if let Some(n) = level {
+                ctx.notices
+                    .push(format!("there is no playable level {n} in that collection"));
+            }
+        }
+        Ok(App {
+            ctx,
+            screens,
+            quit: false,
+            last_area: std::cell::Cell::new(Rect::default()),
+        })
+    }
+
+    pub fn should_quit(&self) -> bool {
+        self.quit || self.screens.is_empty()
+    }
+
+    pub fn ctx(&self) -> &Ctx {
+        &self.ctx
+    }
+
+    pub fn on_key(&mut self, key: KeyEvent) {
+        if key.code == KeyCode::Char('c') && key.modifiers.contains(KeyModifiers::CONTROL) {
+            self.quit = true;
+            return;
+        }
+        let area = self.last_area.get();
+        let too_small = area.width < MIN_WIDTH || area.height < MIN_HEIGHT;
+        if too_small && area != Rect::default() {
+            if key.code == KeyCode::Char('q') {
+                self.quit = true;
+            }
+            return;
+        }
+        let had_notices = !self.ctx.notices.is_empty();
+        self.ctx.notices.clear();
+        if had_notices && key.code == KeyCode::Esc {
+            return; // Esc only dismisses the notice
+        }
+        if let Some(screen) = self.screens.last_mut() {
+            let action = screen.on_key(key, &mut self.ctx);
+            self.apply(action);
+        }
+    }
+
+    pub fn tick(&mut self, now: Instant) {
+        if let Some(screen) = self.screens.last_mut() {
+            let action = screen.tick(now, &mut self.ctx);
+            self.apply(action);
+        }
+    }
+
+    fn apply(&mut self, action: Action) {
+        match action {
+            Action::None => {}
+            Action::Push(s) => self.screens.push(s),
+            Action::Pop => {
+                self.screens.pop();
+                if let Some(s) = self.screens.last_mut() {
+                    s.resume(&self.ctx);
+                }
+            }
+            Action::Replace(s) => {
+                self.screens.pop();
+                self.screens.push(s);
+            }
+            Action::Quit => self.quit = true,
+        }
+    }
+
+    pub fn draw(&self, frame: &mut Frame) {
+        let area = frame.area();
+        self.last_area.set(area);
+        if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
+            let text = vec![
+                Line::from("The terminal is too small."),
+                Line::from(format!(
+                    "Ludus needs {MIN_WIDTH}x{MIN_HEIGHT}; this one is {}x{}.",
+                    area.width, area.height
+                )),
+                Line::from("Enlarge it, or press q to quit."),
+            ];
+            frame.render_widget(
+                Paragraph::new(text).wrap(ratatui::widgets::Wrap { trim: true }),
+                area,
+            );
+            return;
+        }
+        let notice_height = (self.ctx.notices.len() as u16).min(3);
+        let [main, notices] = ratatui::layout::Layout::vertical([
+            ratatui::layout::Constraint::Min(1),
+            ratatui::layout::Constraint::Length(notice_height),
+        ])
+        .areas(area);
+        if let Some(screen) = self.screens.last() {
+            screen.draw(frame, main, &self.ctx);
+        }
+        if notice_height > 0 {
+            let lines: Vec<Line> = self
+                .ctx
+                .notices
+                .iter()
+                .map(|n| Line::from(format!("! {n}")))
+                .collect();
+            let style = Style::default().fg(Color::White).bg(Color::Red);
+            frame.render_widget(Paragraph::new(lines).style(style), notices);
+        }
+    }
+}

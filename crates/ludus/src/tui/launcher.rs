@@ -1,0 +1,124 @@
+//! The launcher: the games that work, Settings and Quit.
+
+use ratatui::Frame;
+use ratatui::crossterm::event::{KeyCode, KeyEvent};
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+
+use super::app::{Action, Ctx, Screen};
+use super::settings::SettingsScreen;
+use super::sokoban::browser::Browser;
+use super::widgets::{centered, key_hints};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Item {
+    Sokoban,
+    Settings,
+    Quit,
+}
+
+const ITEMS: [(Item, &str, &str); 3] = [
+    (Item::Sokoban, "Sokoban", "push every box onto a goal"),
+    (
+        Item::Settings,
+        "Settings",
+        "animation speed, deadlock warnings",
+    ),
+    (Item::Quit, "Quit", ""),
+];
+
+const TITLE: [&str; 5] = [
+    "█      █   █  ████   █   █   ████",
+    "█      █   █  █   █  █   █  █    ",
+    "█      █   █  █   █  █   █   ███ ",
+    "█      █   █  █   █  █   █      █",
+    "█████   ███   ████    ███   ████ ",
+];
+
+#[derive(Debug, Default)]
+pub struct Launcher {
+    selected: usize,
+}
+
+impl Launcher {
+    pub fn new() -> Launcher {
+        Launcher::default()
+    }
+
+    pub fn on_key(&mut self, key: KeyEvent, ctx: &mut Ctx) -> Action {
+        match key.code {
+            KeyCode::Up | KeyCode::Char('k') | KeyCode::Char('w') => {
+                self.selected = self.selected.checked_sub(1).unwrap_or(ITEMS.len() - 1);
+            }
+            KeyCode::Down | KeyCode::Char('j') | KeyCode::Char('s') | KeyCode::Tab => {
+                self.selected = (self.selected + 1) % ITEMS.len();
+            }
+            KeyCode::Char(c @ '1'..='9') => {
+                let index = c as usize - '1' as usize;
+                if index < ITEMS.len() {
+                    self.selected = index;
+                    return self.open(ctx);
+                }
+            }
+            KeyCode::Enter | KeyCode::Char(' ') => return self.open(ctx),
+            KeyCode::Esc | KeyCode::Char('q') => return Action::Quit,
+            _ => {}
+        }
+        Action::None
+    }
+
+    fn open(&self, ctx: &mut Ctx) -> Action {
+        match ITEMS[self.selected].0 {
+            Item::Sokoban => Action::Push(Screen::SokobanBrowser(Browser::new(ctx, &[]))),
+            Item::Settings => Action::Push(Screen::Settings(SettingsScreen::new())),
+            Item::Quit => Action::Quit,
+        }
+    }
+
+    pub fn draw(&self, frame: &mut Frame, area: Rect) {
+        let height = TITLE.len() as u16 + 4 + ITEMS.len() as u16 * 2 + 2;
+        let inner = centered(area, 60, height);
+        let [title, subtitle, menu, hints] = Layout::vertical([
+            Constraint::Length(TITLE.len() as u16 + 1),
+            Constraint::Length(2),
+            Constraint::Length(ITEMS.len() as u16 * 2),
+            Constraint::Length(2),
+        ])
+        .areas(inner);
+        let gold = Style::default()
+            .fg(Color::Rgb(230, 190, 80))
+            .add_modifier(Modifier::BOLD);
+        let art: Vec<Line> = TITLE.iter().map(|l| Line::from(*l).style(gold)).collect();
+        frame.render_widget(Paragraph::new(art).centered(), title);
+        frame.render_widget(
+            Paragraph::new("Classic games in your terminal")
+                .style(Style::default().fg(Color::Gray))
+                .centered(),
+            subtitle,
+        );
+        let mut lines = Vec::new();
+        for (i, (_, name, about)) in ITEMS.iter().enumerate() {
+            let chosen = i == self.selected;
+            let marker = if chosen { "▶ " } else { "  " };
+            let style = if chosen {
+                Style::default()
+                    .fg(Color::Black)
+                    .bg(Color::Rgb(230, 190, 80))
+                    .add_modifier(Modifier::BOLD)
+            } else {
+                Style::default().fg(Color::White)
+            };
+            lines.push(Line::from(vec![
+                Span::raw(marker),
+                Span::styled(format!(" {} {name:<10}", i + 1), style),
+                Span::styled(format!("  {about}"), Style::default().fg(Color::DarkGray)),
+            ]));
+            lines.push(Line::raw(""));
+        }
+        frame.render_widget(Paragraph::new(lines), centered(menu, 52, menu.height));
+        let hints_line = key_hints(&[("↑↓", "choose"), ("Enter", "open"), ("q", "quit")]);
+        frame.render_widget(Paragraph::new(hints_line).centered(), hints);
+    }
+}

@@ -1,0 +1,322 @@
+//! The collection browser: collections on the left, their levels with
+//! solved marks and best scores, and a preview of the chosen level.
+
+use std::path::PathBuf;
+use std::rc::Rc;
+
+use ratatui::Frame;
+use ratatui::crossterm::event::{KeyCode, KeyEvent};
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Color, Modifier, Style, Stylize};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, BorderType, List, ListItem, ListState, Paragraph};
+use sokoban::Game;
+
+use super::board::BoardView;
+use super::play::Play;
+use crate::sokoban_library::{LevelSet, registry};
+use crate::tui::app::{Action, Ctx, Screen};
+use crate::tui::widgets::key_hints;
+
+pub struct Browser {
+    sets: Vec<Rc<LevelSet>>,
+    set: usize,
+    /// The chosen level in each set.
+    chosen: Vec<usize>,
+}
+
+impl Browser {
+    /// Loads every collection (built in, `files`, the user's levels folder);
+    /// unreadable files become notices.
+    pub fn new(ctx: &mut Ctx, files: &[PathBuf]) -> Browser {
+        let (sets, problems) = registry(&ctx.data, files);
+        ctx.notices.extend(problems);
+        let sets: Vec<Rc<LevelSet>> = sets.into_iter().map(Rc::new).collect();
+        let mut browser = Browser {
+            chosen: vec![0; sets.len()],
+            sets,
+            set: 0,
+        };
+        // Come back to where the player was, unless files were named.
+        let last = &ctx.settings.sokoban;
+        if files.is_empty()
+            && let Some(i) = browser
+                .sets
+                .iter()
+                .position(|s| Some(&s.name) == last.last_collection.as_ref())
+        {
+            browser.set = i;
+            browser.chosen[i] = last
+                .last_level
+                .unwrap_or(0)
+                .min(browser.sets[i].len().saturating_sub(1));
+        }
+        browser
+    }
+
+    /// A play screen for level `level` (0-based) of set `set`, if it parsed.
+    pub fn open_level(&self, set: usize, level: usize, ctx: &mut Ctx) -> Option<Play> {
+        let set = self.sets.get(set)?;
+        set.collection.levels.get(level)?.as_ref().ok()?;
+        ctx.settings.sokoban.last_collection = Some(set.name.clone());
+        ctx.settings.sokoban.last_level = Some(level);
+        ctx.save_settings();
+        Play::new(Rc::clone(set), level, ctx)
+    }
+
+    pub fn resume(&mut self, ctx: &Ctx) {
+        // Follow the level the player got to with n/p.
+        if let Some(i) = ctx.settings.sokoban.last_level
+            && let Some(set) = self.sets.get(self.set)
+            && ctx.settings.sokoban.last_collection.as_ref() == Some(&set.name)
+        {
+            self.chosen[self.set] = i.min(set.len().saturating_sub(1));
+        }
+    }
+
+    fn current(&self) -> usize {
+        self.chosen.get(self.set).copied().unwrap_or(0)
+    }
+
+    fn move_level(&mut self, delta: isize) {
+        let len = self.sets.get(self.set).map_or(0, |s| s.len());
+        if len == 0 {
+            return;
+        }
+        let next = self.current().saturating_add_signed(delta).min(len - 1);
+        self.chosen[self.set] = next;
+    }
+
+    pub fn on_key(&mut self, key: KeyEvent, ctx: &mut Ctx) -> Action {
+        match key.code {
+            KeyCode::Up | KeyCode::Char('k') | KeyCode::Char('w') => self.move_level(-1),
+            KeyCode::Down | KeyCode::Char('j') | KeyCode::Char('s') => self.move_level(1),
+            KeyCode::PageUp => self.move_level(-10),
+            KeyCode::PageDown => self.move_level(10),
+            KeyCode::Home => self.move_level(isize::MIN / 2),
+            KeyCode::End => self.move_level(isize::MAX / 2),
+            KeyCode::Left | KeyCode::Char('h') | KeyCode::Char('a') | KeyCode::BackTab => {
+                self.set = self
+                    .set
+                    .checked_sub(1)
+                    .unwrap_or(self.sets.len().saturating_sub(1));
+            }
+            KeyCode::Right | KeyCode::Char('l') | KeyCode::Char('d') | KeyCode::Tab => {
+                self.set = (self.set + 1) % self.sets.len().max(1);
+            }
+            KeyCode::Enter | KeyCode::Char(' ') => {
+                let level = self.current();
+                match self.open_level(self.set, level, ctx) {
+                    Some(play) => return Action::Push(Screen::SokobanPlay(Box::new(play))),
+                    None => ctx.notices.push(format!(
+                        "level {} cannot be played: it has an error",
+                        level + 1
+                    )),
+                }
+            }
+            KeyCode::Char('e') => self.export(ctx),
+            KeyCode::Esc | KeyCode::Char('q') => return Action::Pop,
+            _ => {}
+        }
+        Action::None
+    }
+
+    /// Writes the set with the player's best solutions to the data dir.
+    fn export(&self, ctx: &mut Ctx) {
+        let Some(set) = self.sets.get(self.set) else {
+            return;
+        };
+        let text = crate::commands::sokoban::export_solutions(&ctx.data, set);
+        let name: String = set
+            .name
+            .chars()
+            .map(|c| if c.is_alphanumeric() { c } else { '-' })
+            .collect();
+        let result = ctx
+            .data
+            .path(format!("sokoban/exports/{name}-solutions.sok"))
+            .map_err(anyhow::Error::from)
+            .and_then(|path| crate::store::write_atomic(&path, text.as_bytes()).map(|()| path));
+        match result {
+            Ok(path) => ctx
+                .notices
+                .push(format!("solutions written to {}", path.display())),
+            Err(e) => ctx
+                .notices
+                .push(format!("could not export solutions: {e:#}")),
+        }
+    }
+
+    pub fn draw(&self, frame: &mut Frame, area: Rect, ctx: &Ctx) {
+        let [header, body, footer] = Layout::vertical([
+            Constraint::Length(1),
+            Constraint::Min(3),
+            Constraint::Length(1),
+        ])
+        .areas(area);
+        frame.render_widget(
+            Paragraph::new(Line::from(vec![
+                Span::styled(
+                    " Sokoban ",
+                    Style::default()
+                        .fg(Color::Black)
+                        .bg(Color::Rgb(230, 190, 80))
+                        .bold(),
+                ),
+                Span::raw("  choose a level"),
+            ])),
+            header,
+        );
+        let [sets_area, levels_area, preview_area] = Layout::horizontal([
+            Constraint::Length(26),
+            Constraint::Min(30),
+            Constraint::Percentage(40),
+        ])
+        .areas(body);
+        self.draw_sets(frame, sets_area, ctx);
+        self.draw_levels(frame, levels_area, ctx);
+        self.draw_preview(frame, preview_area);
+        let hints = key_hints(&[
+            ("↑↓", "level"),
+            ("←→", "collection"),
+            ("Enter", "play"),
+            ("e", "export solutions"),
+            ("Esc", "back"),
+        ]);
+        frame.render_widget(Paragraph::new(hints), footer);
+    }
+
+    fn solved_count(set: &LevelSet, ctx: &Ctx) -> usize {
+        set.collection
+            .valid_levels()
+            .filter(|(_, l)| ctx.progress.is_solved(&l.key()))
+            .count()
+    }
+
+    fn draw_sets(&self, frame: &mut Frame, area: Rect, ctx: &Ctx) {
+        let items: Vec<ListItem> = self
+            .sets
+            .iter()
+            .map(|set| {
+                let solved = Self::solved_count(set, ctx);
+                ListItem::new(vec![
+                    Line::from(set.name.clone()).bold(),
+                    Line::from(format!("  {solved}/{} solved", set.len()))
+                        .style(Style::default().fg(Color::Gray)),
+                ])
+            })
+            .collect();
+        let list = List::new(items)
+            .block(
+                Block::bordered()
+                    .border_type(BorderType::Rounded)
+                    .title(" Collections "),
+            )
+            .highlight_style(Style::default().bg(Color::Rgb(60, 60, 90)))
+            .highlight_symbol("▶");
+        let mut state = ListState::default().with_selected(Some(self.set));
+        frame.render_stateful_widget(list, area, &mut state);
+    }
+
+    fn draw_levels(&self, frame: &mut Frame, area: Rect, ctx: &Ctx) {
+        let Some(set) = self.sets.get(self.set) else {
+            return;
+        };
+        let width = area.width.saturating_sub(4) as usize;
+        let items: Vec<ListItem> = set
+            .collection
+            .levels
+            .iter()
+            .enumerate()
+            .map(|(i, level)| {
+                let (mark, title, best, style) = match level {
+                    Ok(level) => {
+                        let record = ctx.progress.get(&level.key());
+                        let solved = record.is_some_and(|r| r.solved.is_some());
+                        let best = record
+                            .and_then(|r| r.best_by_moves.as_ref())
+                            .map_or(String::new(), |b| format!("{}/{}", b.moves, b.pushes));
+                        let mark = if solved { "✓" } else { "·" };
+                        let style = if solved {
+                            Style::default().fg(Color::Green)
+                        } else {
+                            Style::default()
+                        };
+                        (
+                            mark,
+                            level.meta.title.clone().unwrap_or_default(),
+                            best,
+                            style,
+                        )
+                    }
+                    Err(e) => (
+                        "✗",
+                        format!("error: {}", e.kind),
+                        String::new(),
+                        Style::default().fg(Color::Red),
+                    ),
+                };
+                let head = format!("{:>3} {mark} ", i + 1);
+                let room = width.saturating_sub(head.chars().count() + best.len() + 1);
+                let title: String = title.chars().take(room).collect();
+                let pad = room.saturating_sub(title.chars().count());
+                ListItem::new(Line::from(format!(
+                    "{head}{title}{} {best}",
+                    " ".repeat(pad)
+                )))
+                .style(style)
+            })
+            .collect();
+        let title = format!(" {} — {} ", set.name, set.origin());
+        let list = List::new(items)
+            .block(
+                Block::bordered()
+                    .border_type(BorderType::Rounded)
+                    .title(title),
+            )
+            .highlight_style(
+                Style::default()
+                    .bg(Color::Rgb(60, 60, 90))
+                    .add_modifier(Modifier::BOLD),
+            );
+        let mut state = ListState::default().with_selected(Some(self.current()));
+        frame.render_stateful_widget(list, area, &mut state);
+    }
+
+    fn draw_preview(&self, frame: &mut Frame, area: Rect) {
+        let block = Block::bordered()
+            .border_type(BorderType::Rounded)
+            .title(" Preview ");
+        let inner = block.inner(area);
+        frame.render_widget(block, area);
+        let level = self
+            .sets
+            .get(self.set)
+            .and_then(|s| s.collection.levels.get(self.current()));
+        match level {
+            Some(Ok(level)) => {
+                let [board, info] =
+                    Layout::vertical([Constraint::Min(1), Constraint::Length(1)]).areas(inner);
+                let game = Game::new(level.clone());
+                frame.render_widget(BoardView::new(&game), board);
+                let text = format!(
+                    "{}x{}, {} boxes",
+                    level.width(),
+                    level.height(),
+                    level.boxes().len()
+                );
+                frame.render_widget(
+                    Paragraph::new(text)
+                        .centered()
+                        .style(Style::default().fg(Color::Gray)),
+                    info,
+                );
+            }
+            Some(Err(e)) => frame.render_widget(
+                Paragraph::new(format!("line {}, column {}:\n{}", e.line, e.column, e.kind)),
+                inner,
+            ),
+            None => frame.render_widget(Paragraph::new("No levels."), inner),
+        }
+    }
+}

@@ -1,0 +1,790 @@
+//! The play screen: the board, a status bar, and every key of the game —
+//! moving, undo/redo, restart, levels, snapshots, cursor mode, replays.
+
+use std::collections::VecDeque;
+use std::rc::Rc;
+use std::time::{Duration, Instant};
+
+use ratatui::Frame;
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+use sokoban::deadlock::{self, DeadSquares, Deadlock};
+use sokoban::{Direction, Game, Level, path};
+
+use super::board::BoardView;
+use crate::sokoban_library::LevelSet;
+use crate::store::progress::{self, NewBest};
+use crate::store::snapshots::{self, History, Snapshot};
+use crate::tui::app::{Action, Ctx};
+use crate::tui::widgets::{clock, key_hints, popup};
+
+/// Every key of the play screen, for the help overlay (and the README).
+pub const KEYS: [(&str, &str); 17] = [
+    ("←↑→↓  WASD  hjkl", "move / push"),
+    ("u  z  Backspace", "undo"),
+    ("y  Ctrl-R", "redo"),
+    ("r", "restart (undoable)"),
+    ("n  p", "next / previous level"),
+    ("S  Ctrl-S", "save a snapshot of this level"),
+    ("L  Ctrl-L", "load the saved snapshot"),
+    ("c", "cursor mode: walk to a cell / push a box"),
+    ("  arrows", "  move the cursor"),
+    ("  Enter  Space", "  pick a box, then its target; or walk"),
+    ("  Esc  c", "  leave cursor mode"),
+    ("v", "replay your best solution (by moves)"),
+    ("V", "replay your best solution (by pushes)"),
+    ("  Space  ←  →", "  pause, step back, step forward"),
+    ("  +  -", "  faster, slower"),
+    ("?", "this help"),
+    ("q  Esc", "back to the level list"),
+];
+
+/// What the screen is doing besides showing the board.
+enum Mode {
+    Playing,
+    Help,
+    Solved {
+        new_best: NewBest,
+        all_solved: bool,
+    },
+    Cursor {
+        cell: usize,
+        selected: Option<usize>,
+    },
+    Replay(Box<Replay>),
+}
+
+/// Watching a stored solution.
+struct Replay {
+    game: Game,
+    steps: Vec<Direction>,
+    position: usize,
+    paused: bool,
+    step_ms: u64,
+    next_at: Option<Instant>,
+    label: &'static str,
+}
+
+pub struct Play {
+    set: Rc<LevelSet>,
+    index: usize,
+    game: Game,
+    dead: DeadSquares,
+    deadlock: Option<Deadlock>,
+    mode: Mode,
+    /// Steps still to animate (from cursor mode).
+    queue: VecDeque<Direction>,
+    next_step_at: Option<Instant>,
+    /// Time spent on this level; runs from the first move until solved.
+    elapsed: Duration,
+    last_tick: Option<Instant>,
+    message: Option<String>,
+}
+
+impl Play {
+    /// Opens level `index` of `set`; `None` if it did not parse.
+    pub fn new(set: Rc<LevelSet>, index: usize, ctx: &Ctx) -> Option<Play> {
+        let level = set.collection.levels.get(index)?.as_ref().ok()?.clone();
+        let dead = DeadSquares::new(&level);
+        let mut play = Play {
+            set,
+            index,
+            game: Game::new(level),
+            dead,
+            deadlock: None,
+            mode: Mode::Playing,
+            queue: VecDeque::new(),
+            next_step_at: None,
+            elapsed: Duration::ZERO,
+            last_tick: None,
+            message: None,
+        };
+        if ctx.progress.is_solved(&play.game.level().key()) {
+            play.message = Some("You have solved this level before; try to beat your best.".into());
+        }
+        Some(play)
+    }
+
+    fn level(&self) -> &Level {
+        self.game.level()
+    }
+
+    fn title(&self) -> String {
+        let number = self.index + 1;
+        match &self.level().meta.title {
+            Some(t) => format!("Level {number}/{}: {t}", self.set.len()),
+            None => format!("Level {number}/{}", self.set.len()),
+        }
+    }
+
+    /// Moves to another level of the set, skipping levels with errors.
+    fn go_to(&mut self, forward: bool, ctx: &mut Ctx) -> bool {
+        let len = self.set.len();
+        let mut i = self.index;
+        loop {
+            i = if forward {
+                i + 1
+            } else {
+                match i.checked_sub(1) {
+                    Some(i) => i,
+                    None => return false,
+                }
+            };
+            if i >= len {
+                return false;
+            }
+            if let Some(next) = Play::new(Rc::clone(&self.set), i, ctx) {
+                *self = next;
+                ctx.settings.sokoban.last_level = Some(i);
+                ctx.save_settings();
+                return true;
+            }
+        }
+    }
+
+    /// The next level not yet solved after this one (wrapping), if any.
+    fn next_unsolved(&self, ctx: &Ctx) -> Option<usize> {
+        let len = self.set.len();
+        (1..len).map(|d| (self.index + d) % len).find(|&i| {
+            self.set.collection.levels[i]
+                .as_ref()
+                .is_ok_and(|l| !ctx.progress.is_solved(&l.key()))
+        })
+    }
+
+    fn step(&mut self, dir: Direction, ctx: &mut Ctx) {
+        if self.game.is_solved() {
+            return;
+        }
+        match self.game.step(dir) {
+            Ok(step) => {
+                self.message = None;
+                if step.push {
+                    self.check_deadlock(ctx);
+                }
+                if self.game.is_solved() {
+                    self.on_solved(ctx);
+                }
+            }
+            Err(_) => self.queue.clear(),
+        }
+    }
+
+    fn check_deadlock(&mut self, ctx: &Ctx) {
+        self.deadlock = if ctx.settings.sokoban.show_deadlocks {
+            deadlock::find(&self.game, &self.dead)
+        } else {
+            None
+        };
+    }
+
+    fn on_solved(&mut self, ctx: &mut Ctx) {
+        self.queue.clear();
+        let level = self.game.level();
+        let key = level.key();
+        let title = level
+            .meta
+            .title
+            .clone()
+            .unwrap_or_else(|| format!("{} #{}", self.set.name, self.index + 1));
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        let result = progress::record_solution(
+            &ctx.data,
+            &key,
+            &title,
+            &self.game.lurd(),
+            self.game.moves(),
+            self.game.pushes(),
+            now,
+        );
+        let new_best = match result {
+            Ok((best, warning)) => {
+                ctx.warn(warning);
+                best
+            }
+            Err(e) => {
+                ctx.notices
+                    .push(format!("could not save your progress: {e:#}"));
+                NewBest::default()
+            }
+        };
+        let (progress, warning) = progress::load(&ctx.data);
+        ctx.progress = progress;
+        ctx.warn(warning);
+        let all_solved = self
+            .set
+            .collection
+            .valid_levels()
+            .all(|(_, l)| ctx.progress.is_solved(&l.key()));
+        self.mode = Mode::Solved {
+            new_best,
+            all_solved,
+        };
+    }
+
+    fn undo(&mut self, ctx: &Ctx) {
+        if self.game.undo() {
+            self.after_history_change(ctx);
+        }
+    }
+
+    fn redo(&mut self, ctx: &mut Ctx) {
+        if self.game.redo() {
+            self.after_history_change(ctx);
+            if self.game.is_solved() {
+                self.on_solved(ctx);
+            }
+        }
+    }
+
+    fn change_level(&mut self, forward: bool, ctx: &mut Ctx) {
+        if !self.go_to(forward, ctx) {
+            let edge = if forward { "last" } else { "first" };
+            self.message = Some(format!("This is the {edge} level."));
+        }
+    }
+
+    fn after_history_change(&mut self, ctx: &Ctx) {
+        self.queue.clear();
+        self.check_deadlock(ctx);
+        self.message = None;
+    }
+
+    fn save_snapshot(&mut self, ctx: &mut Ctx) {
+        let level = self.game.level();
+        let snapshot = Snapshot {
+            level_key: level.key(),
+            level_title: level.meta.title.clone().unwrap_or_default(),
+            level_xsb: level.to_xsb(),
+            history: History {
+                lurd: self.game.lurd_with_redo(),
+                position: self.game.moves() as usize,
+            },
+            saved_at: std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_secs()),
+        };
+        self.message = Some(match snapshots::save(&ctx.data, &snapshot) {
+            Ok(w) => {
+                ctx.warn(w);
+                format!("Snapshot saved at move {}.", self.game.moves())
+            }
+            Err(e) => format!("Could not save the snapshot: {e:#}"),
+        });
+    }
+
+    fn load_snapshot(&mut self, ctx: &mut Ctx) {
+        let key = self.game.level().key();
+        let loaded = snapshots::load(&ctx.data, &key);
+        self.message = Some(match loaded {
+            Ok((Some(snapshot), w)) => {
+                ctx.warn(w);
+                match Game::restore(
+                    self.game.level().clone(),
+                    &snapshot.history.lurd,
+                    snapshot.history.position,
+                ) {
+                    Ok(game) => {
+                        self.game = game;
+                        self.after_history_change(ctx);
+                        format!(
+                            "Snapshot loaded: move {} (undo and redo work).",
+                            self.game.moves()
+                        )
+                    }
+                    Err(e) => format!("The snapshot does not fit this level: {e}"),
+                }
+            }
+            Ok((None, w)) => {
+                ctx.warn(w);
+                "No snapshot saved for this level yet (S saves one).".to_string()
+            }
+            Err(e) => format!("Could not load the snapshot: {e:#}"),
+        });
+    }
+
+    fn start_replay(&mut self, by_pushes: bool, ctx: &Ctx) {
+        let record = ctx.progress.get(&self.game.level().key());
+        let best = record.and_then(|r| {
+            if by_pushes {
+                r.best_by_pushes.as_ref()
+            } else {
+                r.best_by_moves.as_ref()
+            }
+        });
+        let stored = self.game.level().meta.solutions.first().cloned();
+        let (lurd, label) = match (best, stored) {
+            (Some(b), _) => (
+                b.lurd.clone(),
+                if by_pushes {
+                    "your best by pushes"
+                } else {
+                    "your best by moves"
+                },
+            ),
+            (None, Some(s)) => (s, "the stored solution"),
+            (None, None) => {
+                self.message = Some("No solution to replay yet: solve the level first.".into());
+                return;
+            }
+        };
+        match sokoban::lurd::parse(&lurd) {
+            Ok(steps) => {
+                self.mode = Mode::Replay(Box::new(Replay {
+                    game: Game::new(self.game.level().clone()),
+                    steps: steps.into_iter().map(|(d, _)| d).collect(),
+                    position: 0,
+                    paused: false,
+                    step_ms: u64::from(ctx.settings.sokoban.animation_ms.max(30)) * 2,
+                    next_at: None,
+                    label,
+                }));
+            }
+            Err(e) => self.message = Some(format!("The stored solution is damaged: {e}")),
+        }
+    }
+
+    pub fn on_key(&mut self, key: KeyEvent, ctx: &mut Ctx) -> Action {
+        // A key during an animation finishes it at once.
+        if !self.queue.is_empty() {
+            while let Some(d) = self.queue.pop_front() {
+                self.step(d, ctx);
+            }
+            return Action::None;
+        }
+        match &mut self.mode {
+            Mode::Help => {
+                self.mode = Mode::Playing;
+                Action::None
+            }
+            Mode::Solved { .. } => self.on_key_solved(key, ctx),
+            Mode::Cursor { .. } => self.on_key_cursor(key, ctx),
+            Mode::Replay(_) => self.on_key_replay(key),
+            Mode::Playing => self.on_key_playing(key, ctx),
+        }
+    }
+
+    fn on_key_solved(&mut self, key: KeyEvent, ctx: &mut Ctx) -> Action {
+        match key.code {
+            KeyCode::Enter | KeyCode::Char('n') | KeyCode::Char(' ') => {
+                let target = self.next_unsolved(ctx).unwrap_or(self.index + 1);
+                if target < self.set.len() {
+                    let forward = target > self.index;
+                    let mut guard = 0;
+                    while self.index != target && guard < self.set.len() && self.go_to(forward, ctx)
+                    {
+                        guard += 1;
+                    }
+                } else {
+                    self.mode = Mode::Playing;
+                    self.message = Some("That was the last level of this collection.".into());
+                }
+            }
+            KeyCode::Char('q') | KeyCode::Esc if key.code == KeyCode::Char('q') => {
+                return Action::Pop;
+            }
+            KeyCode::Char('r') => {
+                self.game.restart();
+                self.mode = Mode::Playing;
+                self.after_history_change(ctx);
+            }
+            KeyCode::Char('u') | KeyCode::Char('z') | KeyCode::Backspace => {
+                self.mode = Mode::Playing;
+                self.undo(ctx);
+            }
+            _ => self.mode = Mode::Playing,
+        }
+        Action::None
+    }
+
+    fn on_key_playing(&mut self, key: KeyEvent, ctx: &mut Ctx) -> Action {
+        let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+        if let Some(dir) = direction_of(key) {
+            self.step(dir, ctx);
+            return Action::None;
+        }
+        match key.code {
+            KeyCode::Char('r') if ctrl => self.redo(ctx),
+            KeyCode::Char('s') if ctrl => self.save_snapshot(ctx),
+            KeyCode::Char('l') if ctrl => self.load_snapshot(ctx),
+            KeyCode::Char('u') | KeyCode::Char('z') | KeyCode::Backspace => self.undo(ctx),
+            KeyCode::Char('y') => self.redo(ctx),
+            KeyCode::Char('r') => {
+                self.game.restart();
+                self.after_history_change(ctx);
+                self.message = Some("Restarted (u undoes the restart).".into());
+            }
+            KeyCode::Char('n') => self.change_level(true, ctx),
+            KeyCode::Char('p') => self.change_level(false, ctx),
+            KeyCode::Char('S') => self.save_snapshot(ctx),
+            KeyCode::Char('L') => self.load_snapshot(ctx),
+            KeyCode::Char('c') => {
+                self.mode = Mode::Cursor {
+                    cell: self.game.player(),
+                    selected: None,
+                };
+                self.message = Some(
+                    "Cursor: pick a box with Enter, then its target; or pick a cell to walk to."
+                        .into(),
+                );
+            }
+            KeyCode::Char('v') => self.start_replay(false, ctx),
+            KeyCode::Char('V') => self.start_replay(true, ctx),
+            KeyCode::Char('?') | KeyCode::F(1) => self.mode = Mode::Help,
+            KeyCode::Char('q') | KeyCode::Esc => return Action::Pop,
+            _ => {}
+        }
+        Action::None
+    }
+
+    fn on_key_cursor(&mut self, key: KeyEvent, ctx: &mut Ctx) -> Action {
+        let Mode::Cursor { cell, selected } = &mut self.mode else {
+            return Action::None;
+        };
+        let map = self.game.level().map();
+        if let Some(dir) = direction_of(key) {
+            if let Some(next) = map.neighbor(*cell, dir) {
+                *cell = next;
+            }
+            return Action::None;
+        }
+        match key.code {
+            KeyCode::Enter | KeyCode::Char(' ') => {
+                let target = *cell;
+                if self.game.has_box(target) {
+                    *selected = if *selected == Some(target) {
+                        None
+                    } else {
+                        Some(target)
+                    };
+                    return Action::None;
+                }
+                let planned = match *selected {
+                    Some(b) => path::push_to(&self.game, b, target),
+                    None => path::walk_to(&self.game, target),
+                };
+                match planned {
+                    Some(steps) => {
+                        *selected = None;
+                        self.queue.extend(steps);
+                        self.next_step_at = None;
+                        self.message = None;
+                    }
+                    None => {
+                        self.message = Some(
+                            if selected.is_some() {
+                                "That box cannot be pushed there."
+                            } else {
+                                "The player cannot walk there."
+                            }
+                            .into(),
+                        );
+                    }
+                }
+            }
+            KeyCode::Esc | KeyCode::Char('c') | KeyCode::Char('q') => {
+                self.mode = Mode::Playing;
+                self.message = None;
+            }
+            KeyCode::Char('u') | KeyCode::Char('z') | KeyCode::Backspace => self.undo(ctx),
+            _ => {}
+        }
+        Action::None
+    }
+
+    fn on_key_replay(&mut self, key: KeyEvent) -> Action {
+        let Mode::Replay(replay) = &mut self.mode else {
+            return Action::None;
+        };
+        match key.code {
+            KeyCode::Char(' ') => replay.paused = !replay.paused,
+            KeyCode::Right | KeyCode::Char('l') | KeyCode::Char('d') => {
+                replay.paused = true;
+                replay.forward();
+            }
+            KeyCode::Left | KeyCode::Char('h') | KeyCode::Char('a') => {
+                replay.paused = true;
+                if replay.game.undo() {
+                    replay.position -= 1;
+                }
+            }
+            KeyCode::Char('+') | KeyCode::Char('=') => {
+                replay.step_ms = (replay.step_ms * 2 / 3).max(10)
+            }
+            KeyCode::Char('-') => replay.step_ms = (replay.step_ms * 3 / 2).min(2000),
+            KeyCode::Home => {
+                replay.game.restart();
+                replay.position = 0;
+            }
+            KeyCode::Esc | KeyCode::Char('q') | KeyCode::Char('v') | KeyCode::Char('V') => {
+                self.mode = Mode::Playing;
+            }
+            _ => {}
+        }
+        Action::None
+    }
+
+    /// Advances animations and the clock.
+    pub fn tick(&mut self, now: Instant, ctx: &mut Ctx) -> Action {
+        let running = self.game.moves() > 0 && !self.game.is_solved();
+        if let Some(last) = self.last_tick
+            && running
+        {
+            self.elapsed += now.saturating_duration_since(last);
+        }
+        self.last_tick = Some(now);
+        let step = Duration::from_millis(u64::from(ctx.settings.sokoban.animation_ms));
+        if !self.queue.is_empty() && self.next_step_at.is_none_or(|t| now >= t) {
+            if let Some(d) = self.queue.pop_front() {
+                self.step(d, ctx);
+            }
+            self.next_step_at = Some(now + step);
+        }
+        if let Mode::Replay(replay) = &mut self.mode
+            && !replay.paused
+            && replay.next_at.is_none_or(|t| now >= t)
+        {
+            replay.forward();
+            replay.next_at = Some(now + Duration::from_millis(replay.step_ms));
+            if replay.position >= replay.steps.len() {
+                replay.paused = true;
+            }
+        }
+        Action::None
+    }
+
+    pub fn draw(&self, frame: &mut Frame, area: Rect, ctx: &Ctx) {
+        let [header, board, status, message, hints] = Layout::vertical([
+            Constraint::Length(1),
+            Constraint::Min(3),
+            Constraint::Length(1),
+            Constraint::Length(1),
+            Constraint::Length(1),
+        ])
+        .areas(area);
+        let gold = Style::default()
+            .fg(Color::Black)
+            .bg(Color::Rgb(230, 190, 80))
+            .add_modifier(Modifier::BOLD);
+        frame.render_widget(
+            Paragraph::new(Line::from(vec![
+                Span::styled(" Sokoban ", gold),
+                Span::raw(format!("  {}  ", self.set.name)),
+                Span::styled(self.title(), Style::default().add_modifier(Modifier::BOLD)),
+            ])),
+            header,
+        );
+
+        let shown = match &self.mode {
+            Mode::Replay(r) => &r.game,
+            _ => &self.game,
+        };
+        let danger = self
+            .deadlock
+            .as_ref()
+            .map(Deadlock::cells)
+            .unwrap_or_default();
+        let mut view = BoardView::new(shown);
+        if !matches!(self.mode, Mode::Replay(_)) {
+            view.danger = &danger;
+        }
+        if let Mode::Cursor { cell, selected } = &self.mode {
+            view.cursor = Some(*cell);
+            view.selected = *selected;
+        }
+        frame.render_widget(view, board);
+
+        let best = ctx
+            .progress
+            .get(&self.level().key())
+            .and_then(|r| r.best_by_moves.as_ref())
+            .map_or(String::new(), |b| {
+                format!("   best {}/{}", b.moves, b.pushes)
+            });
+        let status_line = Line::from(vec![
+            Span::styled(
+                format!(" moves {} ", shown.moves()),
+                Style::default().fg(Color::White).bold(),
+            ),
+            Span::raw(format!(" pushes {} ", shown.pushes())),
+            Span::styled(
+                format!(" boxes {}/{} ", shown.boxes_on_goals(), shown.box_count()),
+                Style::default().fg(Color::Rgb(80, 190, 90)),
+            ),
+            Span::raw(format!(" time {}", clock(self.elapsed.as_secs()))),
+            Span::styled(best, Style::default().fg(Color::Gray)),
+        ]);
+        frame.render_widget(
+            Paragraph::new(status_line).style(Style::default().bg(Color::Rgb(40, 40, 60))),
+            status,
+        );
+
+        let (text, style) = match (&self.mode, &self.deadlock, &self.message) {
+            (Mode::Replay(r), _, _) => (
+                format!(
+                    "Replaying {}: step {}/{}, {} ms a step{}",
+                    r.label,
+                    r.position,
+                    r.steps.len(),
+                    r.step_ms,
+                    if r.paused { " (paused)" } else { "" }
+                ),
+                Style::default().fg(Color::Cyan),
+            ),
+            (_, _, Some(m)) => (m.clone(), Style::default().fg(Color::Gray)),
+            (_, Some(d), None) => (
+                deadlock_text(d),
+                Style::default()
+                    .fg(Color::White)
+                    .bg(Color::Rgb(150, 30, 30)),
+            ),
+            _ => (String::new(), Style::default()),
+        };
+        frame.render_widget(Paragraph::new(text).style(style), message);
+
+        let pairs: &[(&str, &str)] = match self.mode {
+            Mode::Cursor { .. } => &[
+                ("arrows", "cursor"),
+                ("Enter", "pick / go"),
+                ("u", "undo"),
+                ("Esc", "leave cursor"),
+            ],
+            Mode::Replay(_) => &[
+                ("Space", "pause"),
+                ("←→", "step"),
+                ("+-", "speed"),
+                ("Esc", "end replay"),
+            ],
+            _ => &[
+                ("?", "help"),
+                ("u", "undo"),
+                ("y", "redo"),
+                ("r", "restart"),
+                ("n/p", "level"),
+                ("c", "cursor"),
+                ("q", "back"),
+            ],
+        };
+        frame.render_widget(Paragraph::new(key_hints(pairs)), hints);
+
+        match &self.mode {
+            Mode::Help => {
+                let lines: Vec<Line> = KEYS
+                    .iter()
+                    .map(|(k, what)| {
+                        Line::from(vec![
+                            Span::styled(
+                                format!("{k:<18}"),
+                                Style::default().fg(Color::Yellow).bold(),
+                            ),
+                            Span::raw(*what),
+                        ])
+                    })
+                    .chain([
+                        Line::raw(""),
+                        Line::from("Any key closes this help.")
+                            .style(Style::default().fg(Color::Gray)),
+                    ])
+                    .collect();
+                popup(frame, area, "Sokoban keys", lines, Color::Rgb(230, 190, 80));
+            }
+            Mode::Solved {
+                new_best,
+                all_solved,
+            } => {
+                let mut lines = vec![
+                    Line::from(format!(
+                        "Moves {}   pushes {}   time {}",
+                        self.game.moves(),
+                        self.game.pushes(),
+                        clock(self.elapsed.as_secs())
+                    )),
+                    Line::raw(""),
+                ];
+                if new_best.first_solve {
+                    lines.push(
+                        Line::from("First solve of this level!")
+                            .style(Style::default().fg(Color::Green).bold()),
+                    );
+                } else {
+                    if new_best.moves_record {
+                        lines.push(
+                            Line::from("New best by moves!")
+                                .style(Style::default().fg(Color::Green).bold()),
+                        );
+                    }
+                    if new_best.pushes_record {
+                        lines.push(
+                            Line::from("New best by pushes!")
+                                .style(Style::default().fg(Color::Green).bold()),
+                        );
+                    }
+                    if !new_best.any() {
+                        lines.push(Line::from("Your best stays as it was."));
+                    }
+                }
+                if *all_solved {
+                    lines.push(Line::raw(""));
+                    lines.push(
+                        Line::from(format!("You have solved every level of {}!", self.set.name))
+                            .style(Style::default().fg(Color::Rgb(230, 190, 80)).bold()),
+                    );
+                }
+                lines.push(Line::raw(""));
+                lines.push(key_hints(&[
+                    ("Enter", "next level"),
+                    ("u", "undo"),
+                    ("r", "play again"),
+                    ("q", "level list"),
+                ]));
+                popup(frame, area, "Solved!", lines, Color::Green);
+            }
+            _ => {}
+        }
+    }
+}
+
+impl Replay {
+    fn forward(&mut self) {
+        if let Some(&d) = self.steps.get(self.position) {
+            if self.game.step(d).is_err() {
+                self.position = self.steps.len();
+                return;
+            }
+            self.position += 1;
+        }
+    }
+}
+
+/// The direction a movement key stands for: arrows, WASD or hjkl.
+fn direction_of(key: KeyEvent) -> Option<Direction> {
+    if key
+        .modifiers
+        .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
+    {
+        return None;
+    }
+    Some(match key.code {
+        KeyCode::Left | KeyCode::Char('a') | KeyCode::Char('h') => Direction::Left,
+        KeyCode::Up | KeyCode::Char('w') | KeyCode::Char('k') => Direction::Up,
+        KeyCode::Right | KeyCode::Char('d') | KeyCode::Char('l') => Direction::Right,
+        KeyCode::Down | KeyCode::Char('s') | KeyCode::Char('j') => Direction::Down,
+        _ => return None,
+    })
+}
+
+fn deadlock_text(d: &Deadlock) -> String {
+    match d {
+        Deadlock::DeadSquare(_) => {
+            "Deadlock: that box can never reach a goal from there. Undo with u.".into()
+        }
+        Deadlock::Frozen(_) => {
+            "Deadlock: these boxes are frozen off their goals. Undo with u.".into()
+        }
+    }
+}

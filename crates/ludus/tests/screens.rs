@@ -1,0 +1,235 @@
+//! The terminal screens, drawn on a `TestBackend` and driven by key events
+//! as a player would, with saved data in a temporary directory.
+
+#![allow(clippy::unwrap_used)]
+
+use std::path::{Path, PathBuf};
+
+use insta::assert_snapshot;
+use ludus::store::DataDir;
+use ludus::tui::{App, Start};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+fn data(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(name)
+}
+
+fn screen(app: &App, width: u16, height: u16) -> String {
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
+    terminal.draw(|frame| app.draw(frame)).unwrap();
+    terminal.backend().to_string()
+}
+
+fn press(app: &mut App, keys: &str) {
+    for c in keys.chars() {
+        app.on_key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE));
+    }
+}
+
+fn press_code(app: &mut App, code: KeyCode) {
+    app.on_key(KeyEvent::new(code, KeyModifiers::NONE));
+}
+
+/// The play screen on level `level` of the test collection.
+fn playing(dir: &Path, level: usize) -> App {
+    let start = Start::Sokoban {
+        files: vec![data("solved.sok")],
+        level: Some(level),
+    };
+    App::new(DataDir::at(dir), start).unwrap()
+}
+
+#[test]
+fn launcher() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = App::new(DataDir::at(dir.path()), Start::Launcher).unwrap();
+    assert_snapshot!(screen(&app, 80, 24));
+}
+
+#[test]
+fn terminal_too_small() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = App::new(DataDir::at(dir.path()), Start::Launcher).unwrap();
+    assert_snapshot!(screen(&app, 30, 8));
+    press(&mut app, "q");
+    assert!(app.should_quit());
+}
+
+#[test]
+fn play_screen_and_help() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = playing(dir.path(), 2);
+    assert_snapshot!("play_screen", screen(&app, 80, 24));
+    press(&mut app, "?");
+    assert_snapshot!("help_overlay", screen(&app, 80, 24));
+    press(&mut app, "x");
+    assert!(
+        !screen(&app, 80, 24).contains("Sokoban keys"),
+        "any key closes the help"
+    );
+}
+
+#[test]
+fn solving_shows_the_summary_and_records_progress() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = playing(dir.path(), 2);
+    press(&mut app, "wwdswds"); // uurDurD with WASD
+    assert_snapshot!("solved_dialog", screen(&app, 80, 24));
+    let progress = std::fs::read_to_string(dir.path().join("sokoban/progress.json")).unwrap();
+    assert!(progress.contains("\"lurd\": \"uurDurD\""), "{progress}");
+
+    // Back in the browser the level is marked solved with its best.
+    press(&mut app, "q");
+    let browser = screen(&app, 100, 24);
+    assert!(browser.contains("2 ✓ Square"), "{browser}");
+    assert!(browser.contains("7/2"), "{browser}");
+    assert!(browser.contains("1/2 solved"), "{browser}");
+}
+
+#[test]
+fn progress_follows_the_level_not_its_position() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = playing(dir.path(), 2);
+    press(&mut app, "wwdswds");
+    // The same levels in another order, in another file.
+    let text = std::fs::read_to_string(data("solved.sok")).unwrap();
+    let (head, tail) = text.split_at(text.find("; 2").unwrap());
+    let reordered = dir.path().join("reordered.sok");
+    std::fs::write(
+        &reordered,
+        format!("{tail}\n{}", head.replace("Title: Two rooms", "")),
+    )
+    .unwrap();
+    let start = Start::Sokoban {
+        files: vec![reordered],
+        level: None,
+    };
+    let app = App::new(DataDir::at(dir.path()), start).unwrap();
+    let browser = screen(&app, 100, 24);
+    assert!(browser.contains("1 ✓ Square"), "{browser}");
+    assert!(browser.contains("2 · Corridor"), "{browser}");
+}
+
+#[test]
+fn deadlock_warning_and_undo() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = playing(dir.path(), 2);
+    press(&mut app, "dw"); // push the left box against the top wall: it can never come down
+    assert_snapshot!("deadlock_warning", screen(&app, 80, 24));
+    press(&mut app, "u");
+    assert!(!screen(&app, 80, 24).contains("Deadlock"));
+}
+
+#[test]
+fn undo_redo_restart_through_keys() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = playing(dir.path(), 1);
+    press(&mut app, "dd");
+    assert!(screen(&app, 80, 24).contains("moves 2  pushes 1"));
+    press(&mut app, "u");
+    assert!(screen(&app, 80, 24).contains("moves 1  pushes 0"));
+    press(&mut app, "y");
+    assert!(screen(&app, 80, 24).contains("moves 2  pushes 1"));
+    press(&mut app, "r");
+    assert!(screen(&app, 80, 24).contains("moves 0  pushes 0"));
+    press(&mut app, "u");
+    assert!(
+        screen(&app, 80, 24).contains("moves 2  pushes 1"),
+        "restart is undoable"
+    );
+}
+
+#[test]
+fn snapshots_save_and_load_through_keys() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = playing(dir.path(), 2);
+    press(&mut app, "ww");
+    press(&mut app, "S");
+    assert!(screen(&app, 80, 24).contains("Snapshot saved at move 2."));
+    press(&mut app, "r");
+    press(&mut app, "L");
+    let shown = screen(&app, 80, 24);
+    assert!(shown.contains("Snapshot loaded: move 2"), "{shown}");
+    assert!(shown.contains("moves 2  pushes 0"), "{shown}");
+    // In a fresh session the snapshot is still there, and undo still works.
+    let mut app = playing(dir.path(), 2);
+    press(&mut app, "L");
+    press(&mut app, "u");
+    assert!(screen(&app, 80, 24).contains("moves 1  pushes 0"));
+}
+
+#[test]
+fn cursor_mode_pushes_a_box_along_the_best_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = playing(dir.path(), 1);
+    // Cursor starts on the player (1,1); the box is at (3,1), the goal at (5,1).
+    press(&mut app, "c");
+    press(&mut app, "dd");
+    press_code(&mut app, KeyCode::Enter); // pick the box
+    press(&mut app, "dd");
+    press_code(&mut app, KeyCode::Enter); // push it to the goal
+    press(&mut app, "x"); // any key finishes the animation
+    let shown = screen(&app, 80, 24);
+    assert!(shown.contains("Solved!"), "{shown}");
+    assert!(shown.contains("Moves 3   pushes 2"), "{shown}");
+}
+
+#[test]
+fn a_corrupt_progress_file_is_moved_aside_and_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("sokoban")).unwrap();
+    std::fs::write(dir.path().join("sokoban/progress.json"), "{ not json").unwrap();
+    let mut app = playing(dir.path(), 1);
+    let shown = screen(&app, 100, 24);
+    assert!(shown.contains("progress.json"), "{shown}");
+    let names: Vec<String> = std::fs::read_dir(dir.path().join("sokoban"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(
+        names
+            .iter()
+            .any(|n| n.starts_with("progress.json.corrupt-")),
+        "{names:?}"
+    );
+    // The game goes on, and solving writes a fresh progress file.
+    press(&mut app, "x"); // dismiss the notice
+    press(&mut app, "ddd");
+    let progress = std::fs::read_to_string(dir.path().join("sokoban/progress.json")).unwrap();
+    assert!(progress.contains("rRR"), "{progress}");
+}
+
+#[test]
+fn replay_of_the_best_solution_plays_pauses_and_steps() {
+    use std::time::{Duration, Instant};
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = playing(dir.path(), 2);
+    press(&mut app, "v");
+    assert!(screen(&app, 80, 24).contains("Replaying the stored solution: step 0/7"));
+    press_code(&mut app, KeyCode::Esc);
+    press(&mut app, "wwdswds");
+    press_code(&mut app, KeyCode::Esc); // close the solved dialog
+    press(&mut app, "v");
+    let start = Instant::now();
+    for i in 0..3 {
+        app.tick(start + Duration::from_secs(i));
+    }
+    let shown = screen(&app, 80, 24);
+    assert!(shown.contains("Replaying your best by moves: step 3/7"), "{shown}");
+    press(&mut app, " "); // pause
+    app.tick(start + Duration::from_secs(10));
+    assert!(screen(&app, 80, 24).contains("step 3/7"));
+    press_code(&mut app, KeyCode::Right);
+    assert!(screen(&app, 80, 24).contains("step 4/7"));
+    press_code(&mut app, KeyCode::Left);
+    press_code(&mut app, KeyCode::Left);
+    let shown = screen(&app, 80, 24);
+    assert!(shown.contains("step 2/7, 240 ms a step (paused)"), "{shown}");
+    assert!(shown.contains("moves 2  pushes 0"), "the replay's own counters: {shown}");
+    press_code(&mut app, KeyCode::Esc);
+    assert!(screen(&app, 80, 24).contains("moves 7  pushes 2"), "back to the solved game");
+}

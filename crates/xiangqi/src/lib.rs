@@ -9,6 +9,7 @@
 //! ```
 
 mod attacks;
+pub mod engine;
 mod fen;
 mod game;
 mod movegen;

@@ -1,0 +1,102 @@
+//! Move ordering: hash move, captures by MVV-LVA, killers, then history.
+
+use super::evaluate::VALUES;
+use crate::moves::{Move, MoveList};
+use crate::position::Position;
+
+pub(crate) const MAX_PLY: usize = 128;
+
+/// Killer moves per ply and the history table (piece code x destination).
+pub(crate) struct Heuristics {
+    pub(crate) killers: [[Option<Move>; 2]; MAX_PLY],
+    pub(crate) history: Box<[[i32; 90]; 16]>,
+}
+
+impl Heuristics {
+    pub(crate) fn new() -> Heuristics {
+        Heuristics {
+            killers: [[None; 2]; MAX_PLY],
+            history: Box::new([[0; 90]; 16]),
+        }
+    }
+
+    /// Ages history between searches so that old results fade.
+    pub(crate) fn age(&mut self) {
+        for row in self.history.iter_mut() {
+            for v in row.iter_mut() {
+                *v /= 4;
+            }
+        }
+        self.killers = [[None; 2]; MAX_PLY];
+    }
+
+    /// Records a quiet move that caused a beta cut-off.
+    pub(crate) fn reward(
+        &mut self,
+        pos: &Position,
+        m: Move,
+        ply: usize,
+        depth: i32,
+        tried: &[Move],
+    ) {
+        if let Some(k) = self.killers.get_mut(ply)
+            && k[0] != Some(m)
+        {
+            k[1] = k[0];
+            k[0] = Some(m);
+        }
+        let bonus = (depth * depth).min(400);
+        let code = |mv: Move| (pos.board[mv.from.index()] & 15) as usize;
+        let h = &mut self.history[code(m)][m.to.index()];
+        *h += bonus - *h * bonus / 16384;
+        // Quiet moves tried before the cut-off did not work: lower them.
+        for &q in tried {
+            if q != m && !pos.is_capture(q) {
+                let h = &mut self.history[code(q)][q.to.index()];
+                *h -= bonus + *h * bonus / 16384;
+            }
+        }
+    }
+
+    /// Scores moves for ordering (higher first).
+    pub(crate) fn score(
+        &self,
+        pos: &Position,
+        moves: &MoveList,
+        tt_move: Option<Move>,
+        ply: usize,
+    ) -> Vec<i32> {
+        let killers = self.killers.get(ply).copied().unwrap_or([None; 2]);
+        moves
+            .iter()
+            .map(|&m| {
+                let victim = pos.board[m.to.index()];
+                let attacker = pos.board[m.from.index()];
+                if Some(m) == tt_move {
+                    1 << 30
+                } else if victim != 0 {
+                    (1 << 28) + VALUES[(victim & 7) as usize] * 16
+                        - VALUES[(attacker & 7) as usize] / 16
+                } else if Some(m) == killers[0] {
+                    1 << 27
+                } else if Some(m) == killers[1] {
+                    (1 << 27) - 1
+                } else {
+                    self.history[(attacker & 15) as usize][m.to.index()]
+                }
+            })
+            .collect()
+    }
+}
+
+/// Moves the best remaining move (by score) to index `i` (selection sort step).
+pub(crate) fn pick(moves: &mut [Move], scores: &mut [i32], i: usize) {
+    let mut best = i;
+    for j in i + 1..moves.len() {
+        if scores[j] > scores[best] {
+            best = j;
+        }
+    }
+    moves.swap(i, best);
+    scores.swap(i, best);
+}

@@ -1,0 +1,593 @@
+//! Iterative deepening principal-variation search.
+//!
+//! Alpha-beta with a transposition table, quiescence search, null-move pruning
+//! (not in check, not in pure-defence endings, not twice in a row), late-move
+//! reductions, check extensions, mate-distance pruning, and repetition handling:
+//! a repeated position is a draw unless one side checked on every move of the
+//! cycle, which then loses. Chases are judged by [`crate::Game`] only: detecting
+//! them at every node would cost too much.
+
+use super::evaluate::{evaluate, has_attackers, value};
+use super::ordering::{Heuristics, MAX_PLY, pick};
+use super::time::{Limits, TimeBudget};
+use super::tt::{Bound, TranspositionTable};
+use crate::game::Game;
+use crate::moves::Move;
+use crate::position::Position;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Score of being mated right now; mate in n plies scores `MATE - n`.
+pub const MATE: i32 = 30000;
+/// Scores beyond this are mates.
+pub const MATE_BOUND: i32 = MATE - 1000;
+/// Winning because the opponent checked perpetually (not a mate score).
+const REP_WIN: i32 = 20000;
+const INF: i32 = MATE + 1;
+
+/// A score as protocols report it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Score {
+    /// Centipawns from the side to move's view.
+    Cp(i32),
+    /// Mate in this many moves (negative: getting mated).
+    Mate(i32),
+}
+
+impl Score {
+    /// Converts an internal score.
+    pub fn from_internal(v: i32) -> Score {
+        if v > MATE_BOUND {
+            Score::Mate((MATE - v + 1) / 2)
+        } else if v < -MATE_BOUND {
+            Score::Mate(-(MATE + v) / 2)
+        } else {
+            Score::Cp(v)
+        }
+    }
+}
+
+/// Progress after each completed iteration.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchInfo {
+    pub depth: u32,
+    pub seldepth: u32,
+    pub score: Score,
+    pub nodes: u64,
+    /// Milliseconds since the search started (from the caller's clock).
+    pub elapsed_ms: u64,
+    pub pv: Vec<Move>,
+}
+
+/// The outcome of a search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchResult {
+    /// `None` only if there is no legal move.
+    pub best: Option<Move>,
+    /// The expected reply, if known.
+    pub ponder: Option<Move>,
+    pub score: Score,
+    pub depth: u32,
+    pub nodes: u64,
+    pub pv: Vec<Move>,
+    /// Whether the move came from the opening book.
+    pub from_book: bool,
+}
+
+/// The engine: transposition table and move-ordering state that persist across
+/// searches of one game.
+pub struct Engine {
+    tt: TranspositionTable,
+    heur: Heuristics,
+    book: Option<super::book::Book>,
+    book_seed: u64,
+}
+
+impl Default for Engine {
+    fn default() -> Self {
+        Engine::new(16)
+    }
+}
+
+/// State of one search.
+struct Search<'a> {
+    tt: &'a mut TranspositionTable,
+    heur: &'a mut Heuristics,
+    stop_flag: &'a AtomicBool,
+    elapsed: &'a dyn Fn() -> u64,
+    budget: TimeBudget,
+    node_limit: u64,
+    nodes: u64,
+    seldepth: usize,
+    stopped: bool,
+    /// Keys of positions from the last capture to the current node.
+    keys: Vec<u64>,
+    /// Whether the move leading to the position at the same index gave check.
+    checks: Vec<bool>,
+    /// Whether that move was a capture or a null move.
+    irreversible: Vec<bool>,
+    pv: Vec<Vec<Move>>,
+}
+
+impl Engine {
+    /// An engine with a transposition table of `hash_mb` megabytes and the
+    /// built-in opening book switched on.
+    pub fn new(hash_mb: usize) -> Engine {
+        Engine {
+            tt: TranspositionTable::new(hash_mb),
+            heur: Heuristics::new(),
+            book: Some(super::book::Book::builtin()),
+            book_seed: 0x2545_F491_4F6C_DD1D,
+        }
+    }
+
+    /// Resizes (and clears) the transposition table.
+    pub fn set_hash(&mut self, mb: usize) {
+        self.tt = TranspositionTable::new(mb);
+    }
+
+    /// Forgets everything learned (for a new game).
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.heur = Heuristics::new();
+    }
+
+    /// Uses the given book, or none.
+    pub fn set_book(&mut self, book: Option<super::book::Book>) {
+        self.book = book;
+    }
+
+    /// Switches the built-in book on or off.
+    pub fn set_own_book(&mut self, on: bool) {
+        self.book = on.then(super::book::Book::builtin);
+    }
+
+    /// Seeds the choice among book moves (the engine has no RNG of its own).
+    pub fn set_book_seed(&mut self, seed: u64) {
+        self.book_seed = seed;
+    }
+
+    /// Searches the current position of a game (its history is used for
+    /// repetitions). `stop` aborts promptly; `elapsed_ms` tells the time since the
+    /// search started; `on_info` hears about each completed iteration.
+    pub fn search(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        stop: &AtomicBool,
+        elapsed_ms: &dyn Fn() -> u64,
+        on_info: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchResult {
+        let root = game.position().clone();
+        let legal = root.legal_moves();
+        let mut result = SearchResult {
+            best: legal.first().copied(),
+            ponder: None,
+            score: Score::Cp(0),
+            depth: 0,
+            nodes: 0,
+            pv: Vec::new(),
+            from_book: false,
+        };
+        if legal.is_empty() {
+            result.score = Score::Mate(0);
+            return result;
+        }
+        if let Some(book) = &self.book {
+            // splitmix64 step: deterministic variety between games.
+            self.book_seed = self.book_seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = self.book_seed;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            if let Some(m) = book.pick(&root, z ^ (z >> 31)) {
+                result.best = Some(m);
+                result.pv = vec![m];
+                result.from_book = true;
+                return result;
+            }
+        }
+        self.tt.new_search();
+        self.heur.age();
+        // History since the last capture, for repetition detection.
+        let plies = game.plies();
+        let mut keys = vec![game.start_position().key()];
+        let mut checks = vec![false];
+        let mut irreversible = vec![true];
+        for p in plies {
+            keys.push(p.key);
+            checks.push(p.check);
+            irreversible.push(p.capture);
+        }
+        let mut s = Search {
+            tt: &mut self.tt,
+            heur: &mut self.heur,
+            stop_flag: stop,
+            elapsed: elapsed_ms,
+            budget: TimeBudget::new(limits),
+            node_limit: limits.nodes.unwrap_or(u64::MAX),
+            nodes: 0,
+            seldepth: 0,
+            stopped: false,
+            keys,
+            checks,
+            irreversible,
+            pv: vec![Vec::new(); MAX_PLY + 1],
+        };
+        let max_depth = limits
+            .depth
+            .unwrap_or(MAX_PLY as u32 - 8)
+            .clamp(1, MAX_PLY as u32 - 8);
+        let mut pos = root;
+        let mut prev: i32 = 0;
+        for depth in 1..=max_depth {
+            s.seldepth = 0;
+            // Aspiration window around the previous score once it is stable.
+            let mut delta = 40;
+            let (mut alpha, mut beta) = if depth >= 4 && prev.abs() < MATE_BOUND {
+                (prev - delta, prev + delta)
+            } else {
+                (-INF, INF)
+            };
+            let score = loop {
+                let v = s.negamax(&mut pos, depth as i32, alpha, beta, 0, true);
+                if s.stopped {
+                    break v;
+                }
+                if v <= alpha {
+                    alpha = (alpha - delta).max(-INF);
+                } else if v >= beta {
+                    beta = (beta + delta).min(INF);
+                } else {
+                    break v;
+                }
+                delta *= 2;
+                if delta > 1000 {
+                    alpha = -INF;
+                    beta = INF;
+                }
+            };
+            if s.stopped && depth > 1 {
+                break;
+            }
+            let pv = s.pv[0].clone();
+            if let Some(&best) = pv.first().filter(|m| legal.contains(**m)) {
+                result.best = Some(best);
+                result.ponder = pv.get(1).copied();
+                result.score = Score::from_internal(score);
+                result.depth = depth;
+                result.pv = pv.clone();
+                prev = score;
+            }
+            result.nodes = s.nodes;
+            on_info(&SearchInfo {
+                depth,
+                seldepth: s.seldepth as u32,
+                score: result.score,
+                nodes: s.nodes,
+                elapsed_ms: (s.elapsed)(),
+                pv,
+            });
+            if s.stopped {
+                break;
+            }
+            // A found mate will not get shorter by searching deeper than needed.
+            if score.abs() > MATE_BOUND && (MATE - score.abs()) as u32 <= depth {
+                break;
+            }
+            if let Some(soft) = s.budget.soft
+                && (s.elapsed)() * 2 >= soft
+            {
+                break;
+            }
+        }
+        result.nodes = s.nodes;
+        result
+    }
+
+    /// Convenience: searches a bare position (no game history).
+    pub fn search_position(&mut self, pos: &Position, limits: &Limits) -> SearchResult {
+        let game = Game::from_position(pos.clone());
+        let stop = AtomicBool::new(false);
+        self.search(&game, limits, &stop, &|| 0, &mut |_| {})
+    }
+}
+
+impl Search<'_> {
+    fn check_stop(&mut self) {
+        if self.nodes >= self.node_limit || self.stop_flag.load(Ordering::Relaxed) {
+            self.stopped = true;
+            return;
+        }
+        if self.nodes & 1023 == 0
+            && let Some(hard) = self.budget.hard
+            && (self.elapsed)() >= hard
+        {
+            self.stopped = true;
+        }
+    }
+
+    /// Score of the current node if it repeats an earlier position: a draw,
+    /// unless one side gave check with every move of the cycle (that side loses).
+    fn repetition(&self, ply: usize) -> Option<i32> {
+        let n = self.keys.len();
+        let cur = *self.keys.last()?;
+        let mut i = n - 1;
+        loop {
+            // Captures and null moves cannot be undone: nothing before them repeats.
+            if i < 2 || self.irreversible[i] || self.irreversible[i - 1] {
+                return None;
+            }
+            i -= 2;
+            if self.keys[i] == cur {
+                // Moves leading to positions i+1..n-1; the last one was the opponent's.
+                let mut them = true;
+                let mut us = true;
+                for j in i + 1..n {
+                    if (n - 1 - j) & 1 == 0 {
+                        them &= self.checks[j];
+                    } else {
+                        us &= self.checks[j];
+                    }
+                }
+                return Some(match (us, them) {
+                    (false, true) => REP_WIN - ply as i32,
+                    (true, false) => -REP_WIN + ply as i32,
+                    _ => 0,
+                });
+            }
+        }
+    }
+
+    fn push(&mut self, key: u64, check: bool, irreversible: bool) {
+        self.keys.push(key);
+        self.checks.push(check);
+        self.irreversible.push(irreversible);
+    }
+
+    fn pop(&mut self) {
+        self.keys.pop();
+        self.checks.pop();
+        self.irreversible.pop();
+    }
+
+    fn negamax(
+        &mut self,
+        pos: &mut Position,
+        mut depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+        allow_null: bool,
+    ) -> i32 {
+        let pv_node = beta - alpha > 1;
+        self.pv[ply].clear();
+        if ply > 0 {
+            self.nodes += 1;
+            self.check_stop();
+            if self.stopped {
+                return 0;
+            }
+            if let Some(v) = self.repetition(ply) {
+                return v;
+            }
+            alpha = alpha.max(-MATE + ply as i32);
+            beta = beta.min(MATE - ply as i32 - 1);
+            if alpha >= beta {
+                return alpha;
+            }
+            if ply >= MAX_PLY - 2 {
+                return evaluate(pos);
+            }
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let in_check = pos.in_check();
+        if in_check {
+            depth += 1;
+        }
+        if depth <= 0 {
+            return self.qsearch(pos, alpha, beta, ply);
+        }
+        let key = pos.key();
+        let hit = self.tt.probe(key);
+        let tt_move = hit.and_then(|h| h.mv);
+        if let Some(h) = hit
+            && !pv_node
+            && ply > 0
+            && h.depth >= depth
+        {
+            let v = from_tt(h.score, ply);
+            let cut = match h.bound {
+                Bound::Exact => true,
+                Bound::Lower => v >= beta,
+                Bound::Upper => v <= alpha,
+            };
+            if cut {
+                return v;
+            }
+        }
+        let static_eval = if in_check { -INF } else { evaluate(pos) };
+        if !pv_node && !in_check && ply > 0 {
+            // Reverse futility: far above beta near the leaves.
+            if depth <= 3 && static_eval - 120 * depth >= beta && beta.abs() < MATE_BOUND {
+                return static_eval;
+            }
+            // Null move: give the opponent a free move; if still above beta, cut.
+            if allow_null
+                && depth >= 3
+                && static_eval >= beta
+                && beta.abs() < MATE_BOUND
+                && has_attackers(pos, pos.turn())
+            {
+                let r = 3 + depth / 6;
+                let h = pos.make_null();
+                self.push(pos.key(), false, true);
+                let v = -self.negamax(pos, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
+                self.pop();
+                pos.unmake_null(h);
+                if self.stopped {
+                    return 0;
+                }
+                if v >= beta {
+                    return if v > MATE_BOUND { beta } else { v };
+                }
+            }
+        }
+        let mut moves = pos.legal_moves();
+        if moves.is_empty() {
+            // Checkmate or stalemate: both lose in xiangqi.
+            return -MATE + ply as i32;
+        }
+        let mut scores = self.heur.score(pos, &moves, tt_move, ply);
+        let list = moves.as_mut_slice();
+        let mut best = -INF;
+        let mut best_move = None;
+        let orig_alpha = alpha;
+        for i in 0..list.len() {
+            pick(list, &mut scores, i);
+            let m = list[i];
+            let capture = pos.is_capture(m);
+            let gives_check = pos.gives_check(m);
+            let undo = pos.make_move(m);
+            self.push(pos.key(), gives_check, capture);
+            let mut v;
+            if i == 0 {
+                v = -self.negamax(pos, depth - 1, -beta, -alpha, ply + 1, true);
+            } else {
+                let quiet = !capture && !gives_check && !in_check;
+                let r = if quiet && depth >= 3 && i >= 3 && scores[i] < (1 << 27) - 1 {
+                    let mut r = 1 + (i as i32 >= 8) as i32 + (depth >= 7) as i32;
+                    if pv_node {
+                        r -= 1;
+                    }
+                    r.clamp(0, depth - 2)
+                } else {
+                    0
+                };
+                v = -self.negamax(pos, depth - 1 - r, -alpha - 1, -alpha, ply + 1, true);
+                if v > alpha && r > 0 {
+                    v = -self.negamax(pos, depth - 1, -alpha - 1, -alpha, ply + 1, true);
+                }
+                if v > alpha && v < beta {
+                    v = -self.negamax(pos, depth - 1, -beta, -alpha, ply + 1, true);
+                }
+            }
+            self.pop();
+            pos.unmake_move(m, undo);
+            if self.stopped {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                best_move = Some(m);
+                if v > alpha {
+                    alpha = v;
+                    let (head, tail) = self.pv.split_at_mut(ply + 1);
+                    let line = &mut head[ply];
+                    line.clear();
+                    line.push(m);
+                    line.extend_from_slice(&tail[0]);
+                    if v >= beta {
+                        if !capture {
+                            let tried: Vec<Move> = list[..i].to_vec();
+                            self.heur.reward(pos, m, ply, depth, &tried);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > orig_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt
+            .store(key, best_move, to_tt(best, ply), depth, bound);
+        best
+    }
+
+    fn qsearch(&mut self, pos: &mut Position, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.nodes += 1;
+        self.check_stop();
+        if self.stopped {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        self.pv[ply].clear();
+        if ply >= MAX_PLY - 2 {
+            return evaluate(pos);
+        }
+        let in_check = pos.in_check();
+        let mut best;
+        let mut moves;
+        let stand;
+        if in_check {
+            moves = pos.legal_moves();
+            if moves.is_empty() {
+                return -MATE + ply as i32;
+            }
+            best = -INF;
+            stand = -INF;
+        } else {
+            stand = evaluate(pos);
+            if stand >= beta {
+                return stand;
+            }
+            alpha = alpha.max(stand);
+            best = stand;
+            moves = pos.legal_captures();
+        }
+        let mut scores = self.heur.score(pos, &moves, None, MAX_PLY);
+        let list = moves.as_mut_slice();
+        for i in 0..list.len() {
+            pick(list, &mut scores, i);
+            let m = list[i];
+            if !in_check {
+                // Delta pruning: even winning this piece cannot reach alpha.
+                let gain = crate::piece::Piece::from_code(pos.board[m.to.index()])
+                    .map_or(0, |p| value(p.role));
+                if stand + gain + 200 < alpha {
+                    continue;
+                }
+            }
+            let undo = pos.make_move(m);
+            let v = -self.qsearch(pos, -beta, -alpha, ply + 1);
+            pos.unmake_move(m, undo);
+            if self.stopped {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+}
+
+/// Mate scores are stored relative to the node, not the root.
+fn to_tt(v: i32, ply: usize) -> i32 {
+    if v > MATE_BOUND {
+        v + ply as i32
+    } else if v < -MATE_BOUND {
+        v - ply as i32
+    } else {
+        v
+    }
+}
+
+fn from_tt(v: i32, ply: usize) -> i32 {
+    if v > MATE_BOUND {
+        v - ply as i32
+    } else if v < -MATE_BOUND {
+        v + ply as i32
+    } else {
+        v
+    }
+}

@@ -1,0 +1,198 @@
+//! Engine: finds short mates, respects limits, never returns an illegal move.
+#![allow(clippy::unwrap_used)]
+
+use proptest::prelude::*;
+use std::cell::Cell;
+use std::sync::atomic::AtomicBool;
+use xiangqi::engine::{Book, Engine, Limits, Score, SearchInfo, evaluate};
+use xiangqi::{Game, Move, Position};
+
+/// Whether the side to move can force the opponent out of legal moves
+/// (mate or stalemate) within `n` of its own moves. Plain minimax.
+fn forced_win_within(pos: &Position, n: u32) -> bool {
+    if n == 0 {
+        return false;
+    }
+    pos.legal_moves().iter().any(|&m| {
+        let mut p = pos.clone();
+        p.make_move(m);
+        let replies = p.legal_moves();
+        replies.is_empty()
+            || (n > 1
+                && replies.iter().all(|&r| {
+                    let mut q = p.clone();
+                    q.make_move(r);
+                    forced_win_within(&q, n - 1)
+                }))
+    })
+}
+
+fn search(fen: &str, depth: u32) -> (Position, xiangqi::engine::SearchResult) {
+    let pos = Position::from_fen(fen).unwrap();
+    let mut engine = Engine::new(4);
+    engine.set_own_book(false);
+    let r = engine.search_position(&pos, &Limits::depth(depth));
+    (pos, r)
+}
+
+/// Plays the principal variation and checks that it ends with the loser out of moves.
+fn pv_mates(pos: &Position, pv: &[Move], moves: usize) {
+    let mut p = pos.clone();
+    assert!(pv.len() >= 2 * moves - 1, "pv too short: {pv:?}");
+    for &m in &pv[..2 * moves - 1] {
+        p.play(m).unwrap();
+    }
+    assert!(
+        p.legal_moves().is_empty(),
+        "pv {pv:?} does not end the game"
+    );
+}
+
+#[test]
+fn mate_in_one() {
+    let (pos, r) = search("3k5/9/9/9/9/9/9/9/9/R3K3R w", 4);
+    assert_eq!(r.score, Score::Mate(1));
+    pv_mates(&pos, &r.pv, 1);
+}
+
+#[test]
+fn stalemate_counts_as_a_win() {
+    // Rook to a8 leaves the black general without a move: that loses for Black.
+    let (pos, r) = search("5k3/9/9/9/9/9/9/9/9/R3K4 w", 4);
+    assert_eq!(r.score, Score::Mate(1));
+    assert_eq!(r.best.unwrap().to_string(), "a0a8");
+    pv_mates(&pos, &r.pv, 1);
+}
+
+#[test]
+fn mate_in_two() {
+    let fen = "4k4/9/9/9/9/9/9/9/9/R2K4R w";
+    let (pos, r) = search(fen, 6);
+    assert!(!forced_win_within(&pos, 1));
+    assert!(forced_win_within(&pos, 2));
+    assert_eq!(r.score, Score::Mate(2));
+    pv_mates(&pos, &r.pv, 2);
+}
+
+#[test]
+fn mate_in_three() {
+    let fen = "3k5/4a4/9/9/9/9/9/9/4C4/R3K4 w";
+    let (pos, r) = search(fen, 8);
+    assert!(!forced_win_within(&pos, 2));
+    assert_eq!(r.score, Score::Mate(3));
+    pv_mates(&pos, &r.pv, 3);
+}
+
+#[test]
+fn sees_being_mated() {
+    // Black to move in the mate-in-two position after Red's first move.
+    let (_, r) = search("4k4/R8/9/9/9/9/9/9/9/3K4R b", 6);
+    assert_eq!(r.score, Score::Mate(-1));
+}
+
+#[test]
+fn stop_flag_and_node_limit() {
+    let game = Game::new();
+    let mut engine = Engine::new(1);
+    engine.set_own_book(false);
+    let stop = AtomicBool::new(true);
+    let r = engine.search(&game, &Limits::depth(30), &stop, &|| 0, &mut |_| {});
+    assert!(game.legal_moves().contains(r.best.unwrap()));
+    let stop = AtomicBool::new(false);
+    let r = engine.search(&game, &Limits::nodes(5000), &stop, &|| 0, &mut |_| {});
+    assert!(r.nodes <= 5001, "{}", r.nodes);
+    assert!(game.legal_moves().contains(r.best.unwrap()));
+}
+
+#[test]
+fn movetime_uses_the_injected_clock() {
+    let game = Game::new();
+    let mut engine = Engine::new(1);
+    engine.set_own_book(false);
+    let stop = AtomicBool::new(false);
+    // A fake clock that advances one millisecond per call.
+    let t = Cell::new(0u64);
+    let clock = || {
+        t.set(t.get() + 1);
+        t.get()
+    };
+    let mut infos: Vec<SearchInfo> = Vec::new();
+    let r = engine.search(&game, &Limits::movetime(50), &stop, &clock, &mut |i| {
+        infos.push(i.clone())
+    });
+    assert!(r.best.is_some());
+    assert!(!infos.is_empty());
+    assert!(infos.windows(2).all(|w| w[0].depth < w[1].depth));
+}
+
+#[test]
+fn book_moves_and_switch() {
+    let book = Book::builtin();
+    assert!(!book.is_empty());
+    let start = Position::startpos();
+    assert!(!book.probe(&start).is_empty());
+    let mut engine = Engine::new(1);
+    let game = Game::new();
+    let stop = AtomicBool::new(false);
+    let r = engine.search(&game, &Limits::depth(2), &stop, &|| 0, &mut |_| {});
+    assert!(r.from_book);
+    assert!(game.legal_moves().contains(r.best.unwrap()));
+    engine.set_own_book(false);
+    let r = engine.search(&game, &Limits::depth(2), &stop, &|| 0, &mut |_| {});
+    assert!(!r.from_book);
+    assert!(Book::parse("h2e2 zz").is_err());
+    assert_eq!(Book::parse("x: h2e2").unwrap_err().line, 1);
+}
+
+#[test]
+fn evaluation_is_symmetric() {
+    for fen in [
+        "1rbaka2R/5r3/6n2/2p1p1p2/4P1bP1/PpC3Bc1/1nPR2P2/2N2AN2/1c2K1p2/2BAC4 w - - 0 1",
+        "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1",
+    ] {
+        let p = Position::from_fen(fen).unwrap();
+        assert_eq!(evaluate(&p), evaluate(&p.mirror()));
+    }
+}
+
+#[test]
+fn avoids_losing_by_perpetual_check() {
+    // Red could keep checking forever from f1/e1, which loses under the rules,
+    // and has a winning alternative; the engine must not keep repeating checks.
+    let mut game = Game::from_position(Position::from_fen("5k3/9/9/9/9/9/9/9/R8/3K5 w").unwrap());
+    for m in ["a1f1", "f9e9", "f1e1", "e9f9"] {
+        game.play(Move::parse_iccs(m).unwrap()).unwrap();
+    }
+    let mut engine = Engine::new(1);
+    engine.set_own_book(false);
+    let stop = AtomicBool::new(false);
+    let r = engine.search(&game, &Limits::depth(6), &stop, &|| 0, &mut |_| {});
+    assert_ne!(r.best.unwrap().to_string(), "e1f1");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+    #[test]
+    fn never_an_illegal_move(choices in prop::collection::vec(any::<u16>(), 0..60), depth in 1u32..4) {
+        let mut game = Game::new();
+        for c in choices {
+            let moves = game.legal_moves();
+            if moves.is_empty() { break; }
+            game.play(moves[c as usize % moves.len()]).unwrap();
+        }
+        let mut engine = Engine::new(1);
+        engine.set_own_book(false);
+        let stop = AtomicBool::new(false);
+        let r = engine.search(&game, &Limits::depth(depth), &stop, &|| 0, &mut |_| {});
+        let legal = game.legal_moves();
+        match r.best {
+            Some(m) => prop_assert!(legal.contains(m)),
+            None => prop_assert!(legal.is_empty()),
+        }
+        // The principal variation is a legal sequence.
+        let mut p = game.position().clone();
+        for m in r.pv {
+            prop_assert!(p.play(m).is_ok());
+        }
+    }
+}

@@ -80,6 +80,17 @@ impl Level {
         }
     }
 
+    /// The same level with the player and the boxes elsewhere (a position
+    /// reached in play), for solving from it.
+    pub(crate) fn with_position(&self, player: usize, mut boxes: Vec<usize>) -> Level {
+        boxes.sort_unstable();
+        Level {
+            player,
+            boxes,
+            ..self.clone()
+        }
+    }
+
     /// The 1-based line and column in the source text of a cell.
     pub fn source_position(&self, cell: usize) -> (usize, usize) {
         let (column, row) = self.map.position(cell);

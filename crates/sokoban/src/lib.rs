@@ -18,6 +18,7 @@ mod map;
 pub mod path;
 mod region;
 pub mod rle;
+pub mod solver;
 mod validate;
 
 pub use direction::Direction;

@@ -1,0 +1,143 @@
+//! Solves every level of some collection files and prints one line per
+//! level and a summary per file.
+//!
+//! `cargo run --release -p sokoban --example solve_bench -- [--mode fast|pushes|moves]
+//! [--time-limit SECS] [--memory MB] [--levels A-B] FILES...`
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use sokoban::solver::{self, Control, Mode, Options, Outcome};
+
+struct Args {
+    mode: Mode,
+    time_limit: f64,
+    memory_mb: usize,
+    range: Option<(usize, usize)>,
+    files: Vec<String>,
+}
+
+fn parse_args() -> Result<Args, String> {
+    let mut args = Args {
+        mode: Mode::Fast,
+        time_limit: 10.0,
+        memory_mb: 1024,
+        range: None,
+        files: Vec::new(),
+    };
+    let mut it = std::env::args().skip(1);
+    while let Some(arg) = it.next() {
+        let mut value = || it.next().ok_or(format!("{arg} needs a value"));
+        match arg.as_str() {
+            "--mode" => {
+                args.mode = match value()?.as_str() {
+                    "fast" => Mode::Fast,
+                    "pushes" => Mode::Pushes,
+                    "moves" => Mode::Moves,
+                    other => return Err(format!("unknown mode {other}")),
+                }
+            }
+            "--time-limit" => {
+                args.time_limit = value()?.parse().map_err(|e| format!("--time-limit: {e}"))?
+            }
+            "--memory" => {
+                args.memory_mb = value()?.parse().map_err(|e| format!("--memory: {e}"))?
+            }
+            "--levels" => {
+                let v = value()?;
+                let (a, b) = v.split_once('-').unwrap_or((&v, &v));
+                let a = a.parse().map_err(|e| format!("--levels: {e}"))?;
+                let b = b.parse().map_err(|e| format!("--levels: {e}"))?;
+                args.range = Some((a, b));
+            }
+            _ => args.files.push(arg),
+        }
+    }
+    Ok(args)
+}
+
+fn main() {
+    let args = match parse_args() {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("{e}");
+            std::process::exit(2);
+        }
+    };
+    let options = Options {
+        mode: args.mode,
+        node_limit: None,
+        memory_mb: args.memory_mb,
+    };
+    let mut grand = (0usize, 0usize);
+    for file in &args.files {
+        let text = match std::fs::read(file) {
+            Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+            Err(e) => {
+                eprintln!("{file}: {e}");
+                continue;
+            }
+        };
+        let collection = sokoban::parse_collection(&text);
+        let mut times = Vec::new();
+        let mut solved = 0;
+        for (i, level) in collection.levels.iter().enumerate() {
+            let number = i + 1;
+            if args.range.is_some_and(|(a, b)| number < a || number > b) {
+                continue;
+            }
+            let Ok(level) = level else {
+                println!("{file} #{number}: parse error");
+                continue;
+            };
+            let cancel = Arc::new(AtomicBool::new(false));
+            let done = Arc::new(AtomicBool::new(false));
+            let watchdog = {
+                let (cancel, done) = (cancel.clone(), done.clone());
+                let limit = Duration::from_secs_f64(args.time_limit);
+                std::thread::spawn(move || {
+                    let start = Instant::now();
+                    while !done.load(Ordering::Relaxed) {
+                        if start.elapsed() >= limit {
+                            cancel.store(true, Ordering::Relaxed);
+                            return;
+                        }
+                        std::thread::sleep(Duration::from_millis(5));
+                    }
+                })
+            };
+            let start = Instant::now();
+            let mut control = Control::new().cancel_flag(&cancel);
+            let (outcome, stats) = solver::solve_with_stats(level, &options, &mut control);
+            let seconds = start.elapsed().as_secs_f64();
+            done.store(true, Ordering::Relaxed);
+            let _ = watchdog.join();
+            times.push(seconds);
+            let line = match &outcome {
+                Outcome::Solved(s) => {
+                    solved += 1;
+                    format!(
+                        "solved   moves {:5} pushes {:4} optimal {}",
+                        s.moves, s.pushes, s.optimal
+                    )
+                }
+                other => format!("unsolved {other:?}"),
+            };
+            println!(
+                "{file} #{number}: {line} {seconds:.3}s nodes {} stored {}",
+                stats.expanded, stats.stored
+            );
+        }
+        times.sort_by(f64::total_cmp);
+        let median = times.get(times.len() / 2).copied().unwrap_or(0.0);
+        let total: f64 = times.iter().sum();
+        println!(
+            "SUMMARY {file}: levels {} solved {solved} median {median:.3}s total {total:.1}s",
+            times.len()
+        );
+        grand.0 += times.len();
+        grand.1 += solved;
+    }
+    println!("solved {}/{}", grand.1, grand.0);
+}

@@ -1,0 +1,214 @@
+//! The solver's compact view of a level: only the cells the player can ever
+//! reach, renumbered densely, with neighbour tables, goals, dead squares and
+//! push distances (box to goal, alone on the board) precomputed once.
+
+use std::collections::VecDeque;
+
+use crate::Direction;
+use crate::map::Map;
+
+/// "No cell": a wall, or off the board.
+pub(crate) const NONE: u16 = u16::MAX;
+/// A push distance meaning "never".
+pub(crate) const FAR: u16 = u16::MAX;
+
+/// Why a position cannot be turned into a board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum BoardError {
+    /// Provably unsolvable before searching (a box stuck outside the
+    /// player's reach off goal, more boxes than usable goals, ...).
+    Unsolvable,
+    /// Too many cells for 16-bit cell numbers.
+    TooLarge,
+}
+
+pub(crate) struct Board {
+    /// Number of compact cells.
+    pub cells: usize,
+    /// 64-bit words in a box bitset.
+    pub words: usize,
+    /// Compact cell → cell index of the original map.
+    pub original: Vec<usize>,
+    /// Original cell index → compact cell, or [`NONE`].
+    pub compact: Vec<u16>,
+    /// Neighbours in [`Direction::ALL`] order.
+    pub neighbors: Vec<[u16; 4]>,
+    pub is_goal: Vec<bool>,
+    pub goals: Vec<u16>,
+    /// A box here can never reach any goal.
+    pub dead: Vec<bool>,
+    /// `distance[g * cells + c]`: fewest pushes moving a lone box from `c`
+    /// onto goal `goals[g]`, or [`FAR`].
+    pub distance: Vec<u16>,
+    /// `side_group[c * 4 + d]`: which connected piece of the board the
+    /// neighbour of `c` in direction `d` belongs to once `c` is blocked
+    /// (sides with equal labels are connected around a box on `c`).
+    pub side_group: Vec<u16>,
+    /// Box cells of the starting position (compact, sorted).
+    pub start_boxes: Vec<u16>,
+    pub start_player: u16,
+}
+
+impl Board {
+    /// Builds the board for a position: `player` and `boxes` are original
+    /// cell indices.
+    pub fn new(map: &Map, player: usize, boxes: &[usize]) -> Result<Board, BoardError> {
+        if !map.is_walkable(player) {
+            return Err(BoardError::Unsolvable);
+        }
+        let reach = crate::region::flood(map, player, |c| map.is_walkable(c));
+        let original: Vec<usize> = (0..map.len()).filter(|&c| reach[c]).collect();
+        if original.len() >= usize::from(NONE) {
+            return Err(BoardError::TooLarge);
+        }
+        let mut compact = vec![NONE; map.len()];
+        for (i, &c) in original.iter().enumerate() {
+            compact[c] = i as u16;
+        }
+        let cells = original.len();
+        let mut start_boxes = Vec::new();
+        for &b in boxes {
+            match compact.get(b).copied() {
+                Some(c) if c != NONE => start_boxes.push(c),
+                // A box the player can never reach never moves: harmless on
+                // a goal (it is just a wall), fatal off goal.
+                _ if map.is_goal(b) => {}
+                _ => return Err(BoardError::Unsolvable),
+            }
+        }
+        start_boxes.sort_unstable();
+        let neighbors: Vec<[u16; 4]> = original
+            .iter()
+            .map(|&c| {
+                Direction::ALL.map(|d| {
+                    map.neighbor(c, d)
+                        .and_then(|n| compact.get(n).copied())
+                        .unwrap_or(NONE)
+                })
+            })
+            .collect();
+        let is_goal: Vec<bool> = original.iter().map(|&c| map.is_goal(c)).collect();
+        let goals: Vec<u16> = (0..cells)
+            .filter(|&c| is_goal[c])
+            .map(|c| c as u16)
+            .collect();
+        if goals.len() < start_boxes.len() {
+            return Err(BoardError::Unsolvable);
+        }
+        let mut board = Board {
+            cells,
+            words: cells.div_ceil(64).max(1),
+            original,
+            compact: compact.clone(),
+            neighbors,
+            is_goal,
+            goals,
+            dead: Vec::new(),
+            distance: Vec::new(),
+            side_group: Vec::new(),
+            start_boxes,
+            start_player: compact[player],
+        };
+        board.side_group = board.side_groups();
+        board.distance = board.push_distances();
+        board.dead = (0..cells)
+            .map(|c| (0..board.goals.len()).all(|g| board.distance[g * cells + c] == FAR))
+            .collect();
+        Ok(board)
+    }
+
+    #[inline]
+    pub fn neighbor(&self, cell: u16, dir: usize) -> u16 {
+        self.neighbors[usize::from(cell)][dir]
+    }
+
+    #[inline]
+    pub fn distance(&self, goal_index: usize, cell: u16) -> u16 {
+        self.distance[goal_index * self.cells + usize::from(cell)]
+    }
+
+    /// Labels the pieces the board falls into around each cell when that
+    /// cell is blocked by a box.
+    fn side_groups(&self) -> Vec<u16> {
+        let mut groups = vec![NONE; self.cells * 4];
+        // `mark[c]` is the flood number that reached `c`; floods are
+        // numbered globally so nothing needs clearing between cells.
+        let mut mark = vec![u32::MAX; self.cells];
+        let mut flood = 0u32;
+        let mut stack = Vec::new();
+        for blocked in 0..self.cells {
+            let first = flood;
+            for dir in 0..4 {
+                let start = self.neighbors[blocked][dir];
+                if start == NONE {
+                    continue;
+                }
+                let seen = mark[usize::from(start)];
+                if seen != u32::MAX && seen >= first {
+                    groups[blocked * 4 + dir] = (seen - first) as u16;
+                    continue;
+                }
+                mark[usize::from(start)] = flood;
+                stack.push(start);
+                while let Some(c) = stack.pop() {
+                    for &n in &self.neighbors[usize::from(c)] {
+                        if n != NONE && usize::from(n) != blocked && mark[usize::from(n)] != flood {
+                            mark[usize::from(n)] = flood;
+                            stack.push(n);
+                        }
+                    }
+                }
+                groups[blocked * 4 + dir] = (flood - first) as u16;
+                flood += 1;
+            }
+        }
+        groups
+    }
+
+    /// Pulls a lone box away from each goal (breadth first over box cell and
+    /// player side, the player walking around the box between pulls).
+    fn push_distances(&self) -> Vec<u16> {
+        let cells = self.cells;
+        let mut result = vec![FAR; self.goals.len() * cells];
+        let mut seen = vec![FAR; cells * 4];
+        let mut queue = VecDeque::new();
+        for (g, &goal) in self.goals.iter().enumerate() {
+            seen.iter_mut().for_each(|s| *s = FAR);
+            queue.clear();
+            let goal = usize::from(goal);
+            for dir in 0..4 {
+                if self.neighbors[goal][dir] != NONE {
+                    seen[goal * 4 + dir] = 0;
+                    queue.push_back(goal * 4 + dir);
+                }
+            }
+            result[g * cells + goal] = 0;
+            while let Some(state) = queue.pop_front() {
+                let (boxed, side) = (state / 4, state % 4);
+                let cost = seen[state];
+                // Pull: the box follows the player one cell towards `side`.
+                let to = self.neighbors[boxed][side];
+                if to == NONE {
+                    continue;
+                }
+                let to = usize::from(to);
+                if self.neighbors[to][side] == NONE {
+                    continue;
+                }
+                let group = self.side_group[to * 4 + side];
+                for other in 0..4 {
+                    if self.neighbors[to][other] != NONE
+                        && self.side_group[to * 4 + other] == group
+                        && seen[to * 4 + other] == FAR
+                    {
+                        seen[to * 4 + other] = cost + 1;
+                        queue.push_back(to * 4 + other);
+                    }
+                }
+                let best = &mut result[g * cells + to];
+                *best = (*best).min(cost + 1);
+            }
+        }
+        result
+    }
+}

@@ -1,0 +1,128 @@
+//! Deadlocks the solver prunes on. Dead squares live in [`Board::dead`] and
+//! bipartite infeasibility falls out of the matching in `lower_bound`; this
+//! module has the freeze test, run on the box just pushed.
+
+use super::bits;
+use super::board::{Board, NONE};
+
+/// Whether the box on `cell` is frozen (cannot move on either axis, now or
+/// ever) together with the boxes that block it, with one of them off goal.
+pub(crate) fn frozen(board: &Board, boxes: &[u64], cell: u16) -> bool {
+    let mut visiting = Vec::new();
+    let mut off_goal = !board.is_goal[usize::from(cell)];
+    let frozen = blocked(board, boxes, cell, 0, &mut visiting, &mut off_goal)
+        && blocked(board, boxes, cell, 1, &mut visiting, &mut off_goal);
+    frozen && off_goal
+}
+
+/// Whether the box on `cell` cannot move along an axis (0: left–right,
+/// 1: up–down): a wall on either side, dead squares on both sides, or a
+/// neighbouring box that is itself blocked on the other axis. Boxes being
+/// visited count as walls, which keeps the recursion finite and sound.
+fn blocked(
+    board: &Board,
+    boxes: &[u64],
+    cell: u16,
+    axis: usize,
+    visiting: &mut Vec<u16>,
+    off_goal: &mut bool,
+) -> bool {
+    let a = board.neighbor(cell, axis);
+    let b = board.neighbor(cell, axis + 2);
+    let wall = |c: u16| c == NONE || visiting.contains(&c);
+    if wall(a) || wall(b) {
+        return true;
+    }
+    if board.dead[usize::from(a)] && board.dead[usize::from(b)] {
+        return true;
+    }
+    visiting.push(cell);
+    let mut result = false;
+    for side in [a, b] {
+        if bits::has(boxes, side) && blocked(board, boxes, side, 1 - axis, visiting, off_goal) {
+            if !board.is_goal[usize::from(side)] {
+                *off_goal = true;
+            }
+            result = true;
+            break;
+        }
+    }
+    visiting.pop();
+    result
+}
+
+/// What makes a position unsolvable, as the detector found it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DeadlockKind {
+    /// A box off goal on a square from which no goal can be reached.
+    DeadSquare,
+    /// Boxes that can never move again, one of them off goal.
+    Frozen,
+    /// The boxes cannot all reach distinct goals.
+    Bipartite,
+}
+
+/// A deadlock and the boxes (original cell indices) to highlight.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Deadlock {
+    pub kind: DeadlockKind,
+    pub boxes: Vec<usize>,
+}
+
+/// The solver's deadlock tests, for warnings during play: dead squares,
+/// freeze deadlocks and bipartite infeasibility. Never flags a position
+/// that can still be solved.
+pub struct DeadlockDetector {
+    board: Option<Board>,
+}
+
+impl DeadlockDetector {
+    pub fn new(level: &crate::Level) -> DeadlockDetector {
+        DeadlockDetector {
+            board: Board::new(level.map(), level.player(), level.boxes()).ok(),
+        }
+    }
+
+    /// The first deadlock found in the game's current position.
+    pub fn find(&self, game: &crate::Game) -> Option<Deadlock> {
+        let board = self.board.as_ref()?;
+        let mut set = vec![0u64; board.words];
+        let mut cells = Vec::new();
+        for b in game.boxes() {
+            match board.compact.get(b).copied() {
+                Some(c) if c != NONE => {
+                    bits::set(&mut set, c);
+                    cells.push(c);
+                }
+                // A box the player can never reach: fixed, on goal at start.
+                _ => {}
+            }
+        }
+        let original = |c: u16| board.original[usize::from(c)];
+        if let Some(&c) = cells
+            .iter()
+            .find(|&&c| board.dead[usize::from(c)] && !board.is_goal[usize::from(c)])
+        {
+            return Some(Deadlock {
+                kind: DeadlockKind::DeadSquare,
+                boxes: vec![original(c)],
+            });
+        }
+        if let Some(&c) = cells.iter().find(|&&c| frozen(board, &set, c)) {
+            return Some(Deadlock {
+                kind: DeadlockKind::Frozen,
+                boxes: vec![original(c)],
+            });
+        }
+        if cells.len() <= super::lower_bound::MAX_BOXES {
+            let mut matching = super::lower_bound::Matching::new(cells.len(), board.goals.len());
+            if cells.len() <= board.goals.len() && matching.solve(board, &cells).is_none() {
+                return Some(Deadlock {
+                    kind: DeadlockKind::Bipartite,
+                    boxes: cells.iter().map(|&c| original(c)).collect(),
+                });
+            }
+        }
+        None
+    }
+}

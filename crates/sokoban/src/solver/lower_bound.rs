@@ -1,0 +1,187 @@
+//! The lower bound: a minimum-cost assignment of boxes to distinct goals,
+//! costs being lone-box push distances (Hungarian algorithm with
+//! potentials). A node solves its assignment once; each child moves one box,
+//! which needs only one augmenting path (O(boxes × goals)) on a copy.
+//! An assignment that must use an impossible pair is a bipartite deadlock.
+
+use super::board::{Board, FAR};
+
+/// Cost of an impossible box–goal pair; sums stay far below `i32::MAX`
+/// for any level the board accepts.
+const IMPOSSIBLE: i32 = 1 << 22;
+const INFINITE: i32 = i32::MAX / 2;
+
+/// The most boxes the matching handles without overflow.
+pub(crate) const MAX_BOXES: usize = 400;
+
+pub(crate) struct Matching {
+    rows: usize,
+    cols: usize,
+    /// `cost[(row - 1) * cols + (col - 1)]`, rows and columns 1-based as in
+    /// the classic formulation (index 0 is the virtual start).
+    cost: Vec<i32>,
+    u: Vec<i32>,
+    v: Vec<i32>,
+    /// Column → row assigned to it (0: free).
+    assigned: Vec<usize>,
+    way: Vec<usize>,
+    minv: Vec<i32>,
+    used: Vec<bool>,
+    saved_u: Vec<i32>,
+    saved_v: Vec<i32>,
+    saved_assigned: Vec<usize>,
+    saved_row: Vec<i32>,
+}
+
+impl Matching {
+    pub fn new(boxes: usize, goals: usize) -> Matching {
+        Matching {
+            rows: boxes,
+            cols: goals,
+            cost: vec![0; boxes * goals],
+            u: vec![0; boxes + 1],
+            v: vec![0; goals + 1],
+            assigned: vec![0; goals + 1],
+            way: vec![0; goals + 1],
+            minv: vec![0; goals + 1],
+            used: vec![false; goals + 1],
+            saved_u: vec![0; boxes + 1],
+            saved_v: vec![0; goals + 1],
+            saved_assigned: vec![0; goals + 1],
+            saved_row: vec![0; goals],
+        }
+    }
+
+    fn set_row(&mut self, board: &Board, row: usize, cell: u16) {
+        let cols = self.cols;
+        for g in 0..cols {
+            let d = board.distance(g, cell);
+            self.cost[row * cols + g] = if d == FAR { IMPOSSIBLE } else { i32::from(d) };
+        }
+    }
+
+    /// Solves from scratch for `boxes` (row `i` is `boxes[i]`); `None` when
+    /// no assignment avoids an impossible pair.
+    pub fn solve(&mut self, board: &Board, boxes: &[u16]) -> Option<u32> {
+        debug_assert_eq!(boxes.len(), self.rows);
+        for (row, &cell) in boxes.iter().enumerate() {
+            self.set_row(board, row, cell);
+        }
+        self.u.iter_mut().for_each(|x| *x = 0);
+        self.v.iter_mut().for_each(|x| *x = 0);
+        self.assigned.iter_mut().for_each(|x| *x = 0);
+        for row in 1..=self.rows {
+            self.augment(row);
+        }
+        self.total()
+    }
+
+    /// The bound after the box of row `row` moves to `cell`, leaving this
+    /// node's assignment as it was.
+    pub fn with_moved(&mut self, board: &Board, row: usize, cell: u16) -> Option<u32> {
+        let cols = self.cols;
+        self.saved_u.copy_from_slice(&self.u);
+        self.saved_v.copy_from_slice(&self.v);
+        self.saved_assigned.copy_from_slice(&self.assigned);
+        self.saved_row
+            .copy_from_slice(&self.cost[row * cols..(row + 1) * cols]);
+        self.set_row(board, row, cell);
+        let r = row + 1;
+        // Column 0 is the virtual start: the real columns are 1..=cols.
+        if let Some(col) = (1..=cols).find(|&c| self.assigned[c] == r) {
+            self.assigned[col] = 0;
+        }
+        // Every v is ≤ 0, so u = 0 keeps the duals feasible for the new row.
+        self.u[r] = 0;
+        self.augment(r);
+        let total = self.total();
+        self.u.copy_from_slice(&self.saved_u);
+        self.v.copy_from_slice(&self.saved_v);
+        self.assigned.copy_from_slice(&self.saved_assigned);
+        self.cost[row * cols..(row + 1) * cols].copy_from_slice(&self.saved_row);
+        total
+    }
+
+    /// The goal (index into `board.goals`) assigned to each row, after
+    /// [`Matching::solve`].
+    #[allow(dead_code)]
+    pub fn goal_of_rows(&self) -> Vec<usize> {
+        let mut goal = vec![0; self.rows];
+        for col in 1..=self.cols {
+            let row = self.assigned[col];
+            if row != 0 {
+                goal[row - 1] = col - 1;
+            }
+        }
+        goal
+    }
+
+    fn total(&self) -> Option<u32> {
+        let mut sum: i64 = 0;
+        for col in 1..=self.cols {
+            let row = self.assigned[col];
+            if row != 0 {
+                let c = self.cost[(row - 1) * self.cols + col - 1];
+                if c >= IMPOSSIBLE {
+                    return None;
+                }
+                sum += i64::from(c);
+            }
+        }
+        u32::try_from(sum).ok()
+    }
+
+    /// One Dijkstra-like augmenting path that adds row `row` to the
+    /// assignment while keeping the potentials feasible.
+    fn augment(&mut self, row: usize) {
+        let cols = self.cols;
+        self.assigned[0] = row;
+        let mut j0 = 0usize;
+        self.minv.iter_mut().for_each(|x| *x = INFINITE);
+        self.used.iter_mut().for_each(|x| *x = false);
+        loop {
+            self.used[j0] = true;
+            let i0 = self.assigned[j0];
+            let mut delta = INFINITE;
+            let mut j1 = 0usize;
+            let base = (i0 - 1) * cols;
+            for j in 1..=cols {
+                if !self.used[j] {
+                    let cur = self.cost[base + j - 1] - self.u[i0] - self.v[j];
+                    if cur < self.minv[j] {
+                        self.minv[j] = cur;
+                        self.way[j] = j0;
+                    }
+                    if self.minv[j] < delta {
+                        delta = self.minv[j];
+                        j1 = j;
+                    }
+                }
+            }
+            if j1 == 0 {
+                // No column left: cannot happen with rows ≤ columns.
+                break;
+            }
+            for j in 0..=cols {
+                if self.used[j] {
+                    self.u[self.assigned[j]] += delta;
+                    self.v[j] -= delta;
+                } else {
+                    self.minv[j] -= delta;
+                }
+            }
+            j0 = j1;
+            if self.assigned[j0] == 0 {
+                break;
+            }
+        }
+        loop {
+            let j1 = self.way[j0];
+            self.assigned[j0] = self.assigned[j1];
+            j0 = j1;
+            if j0 == 0 {
+                break;
+            }
+        }
+    }
+}

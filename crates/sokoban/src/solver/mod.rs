@@ -1,0 +1,297 @@
+//! The solver: finds solutions, push-optimal or move-optimal ones, and
+//! proves levels unsolvable.
+//!
+//! Pure: no clock, no threads of its own, no printing. The caller limits
+//! time with a cancel flag or a `should_stop` check in [`Control`], and
+//! memory with [`Options::memory_mb`].
+//!
+//! Every solution is replayed against the level with [`crate::verify`]
+//! before it is returned.
+//!
+//! ```
+//! use sokoban::{Level, solver};
+//! let level = Level::from_xsb("#######\n#@ $ .#\n#######")?;
+//! let outcome = solver::solve(&level, &solver::Options::default(), &mut solver::Control::new());
+//! let solver::Outcome::Solved(solution) = outcome else { panic!("{outcome:?}") };
+//! assert_eq!(solution.lurd, "rRR");
+//! # Ok::<(), sokoban::ParseError>(())
+//! ```
+
+mod bits;
+mod board;
+mod deadlock;
+mod lower_bound;
+mod search;
+mod store;
+mod zobrist;
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use crate::game::Game;
+use crate::level::Level;
+use crate::{Direction, path};
+
+use board::{Board, BoardError};
+pub use deadlock::{Deadlock, DeadlockDetector, DeadlockKind};
+use search::{End, Search};
+
+/// What to optimise.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Mode {
+    /// Any solution, as fast as possible.
+    #[default]
+    Fast,
+    /// Fewest pushes, then fewest moves among those.
+    Pushes,
+    /// Fewest moves, then fewest pushes (small levels only).
+    Moves,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    pub mode: Mode,
+    /// Stop with [`Outcome::LimitReached`] after expanding this many nodes.
+    pub node_limit: Option<u64>,
+    /// Memory for the node store; when spent: [`Outcome::OutOfMemory`].
+    pub memory_mb: usize,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            mode: Mode::Fast,
+            node_limit: None,
+            memory_mb: 512,
+        }
+    }
+}
+
+/// How far the search has got, given to the progress callback.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Progress {
+    /// Nodes expanded so far.
+    pub expanded: u64,
+    /// Positions stored so far.
+    pub stored: u64,
+    /// Pushes (Fast, Pushes) or moves (Moves) to the node being expanded.
+    pub depth: u32,
+    /// Its lower bound on the pushes still needed.
+    pub lower_bound: u32,
+}
+
+type ProgressFn<'a> = Box<dyn FnMut(&Progress) + 'a>;
+type StopFn<'a> = Box<dyn FnMut() -> bool + 'a>;
+
+/// The caller's hold on a running search: a cancel flag that another
+/// thread may set, a stop check, and a progress callback, the last two
+/// called every `every` expanded nodes.
+pub struct Control<'a> {
+    cancel: Option<&'a AtomicBool>,
+    progress: Option<ProgressFn<'a>>,
+    should_stop: Option<StopFn<'a>>,
+    every: u64,
+}
+
+impl Default for Control<'_> {
+    fn default() -> Self {
+        Control {
+            cancel: None,
+            progress: None,
+            should_stop: None,
+            every: 1024,
+        }
+    }
+}
+
+impl<'a> Control<'a> {
+    pub fn new() -> Control<'a> {
+        Control::default()
+    }
+
+    /// Stop with [`Outcome::Cancelled`] once `flag` is true (checked at every node).
+    pub fn cancel_flag(mut self, flag: &'a AtomicBool) -> Control<'a> {
+        self.cancel = Some(flag);
+        self
+    }
+
+    /// Call `report` every `every` expanded nodes.
+    pub fn on_progress(mut self, every: u64, report: impl FnMut(&Progress) + 'a) -> Control<'a> {
+        self.every = every.max(1);
+        self.progress = Some(Box::new(report));
+        self
+    }
+
+    /// Stop with [`Outcome::Cancelled`] when `check` says so (asked every
+    /// `every` nodes, e.g. a deadline the caller reads from its clock).
+    pub fn should_stop(mut self, check: impl FnMut() -> bool + 'a) -> Control<'a> {
+        self.should_stop = Some(Box::new(check));
+        self
+    }
+
+    fn cancelled(&self) -> bool {
+        self.cancel.is_some_and(|f| f.load(Ordering::Relaxed))
+    }
+
+    /// Reports progress; true when the caller wants to stop.
+    fn report(&mut self, progress: &Progress) -> bool {
+        if let Some(report) = self.progress.as_mut() {
+            report(progress);
+        }
+        self.should_stop.as_mut().is_some_and(|check| check())
+    }
+}
+
+/// A verified solution.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Solution {
+    /// Moves in LURD (upper case pushes), from the position solved.
+    pub lurd: String,
+    pub moves: u32,
+    pub pushes: u32,
+    /// Proven optimal for the mode's measure: pushes (then moves among
+    /// push-optimal ones) in [`Mode::Pushes`], moves in [`Mode::Moves`].
+    /// Always false in [`Mode::Fast`].
+    pub optimal: bool,
+}
+
+impl Solution {
+    /// The steps of the solution: direction and whether it pushes.
+    pub fn steps(&self) -> Vec<(Direction, bool)> {
+        self.lurd.chars().filter_map(Direction::from_lurd).collect()
+    }
+
+    /// The walk to the first push and the push itself: a hint.
+    pub fn first_push(&self) -> Vec<(Direction, bool)> {
+        let steps = self.steps();
+        let end = steps
+            .iter()
+            .position(|&(_, push)| push)
+            .map_or(0, |p| p + 1);
+        steps[..end].to_vec()
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Solved(Solution),
+    /// Proven: no sequence of moves solves the position.
+    Unsolvable,
+    /// The cancel flag or the stop check said so.
+    Cancelled,
+    /// The memory budget ran out first.
+    OutOfMemory,
+    /// The node limit was reached first.
+    LimitReached,
+    /// The level is beyond the solver's representation (too many cells or boxes).
+    Unsupported,
+    /// A solution failed its replay: a solver bug, never a wrong answer.
+    Internal(String),
+}
+
+/// Effort spent by one search.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    pub expanded: u64,
+    pub stored: u64,
+}
+
+/// Solves `level` from its start.
+pub fn solve(level: &Level, options: &Options, control: &mut Control<'_>) -> Outcome {
+    solve_with_stats(level, options, control).0
+}
+
+/// Solves the position reached in `game` (for hints and "solve from
+/// here"): the solution starts at the game's current position.
+pub fn solve_from(game: &Game, options: &Options, control: &mut Control<'_>) -> Outcome {
+    let level = game.level().with_position(game.player(), game.boxes());
+    solve(&level, options, control)
+}
+
+/// [`solve`], also telling the effort spent.
+pub fn solve_with_stats(
+    level: &Level,
+    options: &Options,
+    control: &mut Control<'_>,
+) -> (Outcome, Stats) {
+    if level.is_solved_at_start() {
+        let solution = Solution {
+            lurd: String::new(),
+            moves: 0,
+            pushes: 0,
+            optimal: options.mode != Mode::Fast,
+        };
+        return (Outcome::Solved(solution), Stats::default());
+    }
+    let board = match Board::new(level.map(), level.player(), level.boxes()) {
+        Ok(board) => board,
+        Err(BoardError::Unsolvable) => return (Outcome::Unsolvable, Stats::default()),
+        Err(BoardError::TooLarge) => return (Outcome::Unsupported, Stats::default()),
+    };
+    if board.start_boxes.len() > lower_bound::MAX_BOXES {
+        return (Outcome::Unsupported, Stats::default());
+    }
+    let mut search = Search::new(&board, options.mode, options.memory_mb);
+    let end = search.run(control, options.node_limit);
+    let stats = Stats {
+        expanded: search.expanded,
+        stored: search.store.len() as u64,
+    };
+    let outcome = match end {
+        End::Found(goal) => finish(level, &board, &search, goal, options.mode),
+        End::Exhausted => Outcome::Unsolvable,
+        End::Cancelled => Outcome::Cancelled,
+        End::OutOfMemory => Outcome::OutOfMemory,
+        End::LimitReached => Outcome::LimitReached,
+    };
+    (outcome, stats)
+}
+
+/// Turns the chain of pushes ending at `goal` into LURD (walking the
+/// shortest way between pushes) and replays it against the level.
+fn finish(level: &Level, board: &Board, search: &Search<'_>, goal: u32, mode: Mode) -> Outcome {
+    let mut pushes = Vec::new();
+    let mut node = goal;
+    while search.store.parent(node) != store::NO_PARENT {
+        pushes.push(search.store.push(node));
+        node = search.store.parent(node);
+    }
+    pushes.reverse();
+    let map = level.map();
+    let mut game = Game::new(level.clone());
+    for push in pushes {
+        let Some(&from) = board.original.get(usize::from(push.from)) else {
+            return Outcome::Internal("push from an unknown cell".into());
+        };
+        let Some(&dir) = Direction::ALL.get(usize::from(push.dir)) else {
+            return Outcome::Internal("push in an unknown direction".into());
+        };
+        let Some(behind) = map.neighbor(from, dir.opposite()) else {
+            return Outcome::Internal("push from off the board".into());
+        };
+        let Some(walk) = path::walk_to(&game, behind) else {
+            return Outcome::Internal(format!("no walk to cell {behind}"));
+        };
+        for step in walk {
+            if game.step(step).is_err() {
+                return Outcome::Internal("walk blocked".into());
+            }
+        }
+        for _ in 0..push.count {
+            match game.step(dir) {
+                Ok(step) if step.push => {}
+                _ => return Outcome::Internal("push did not push".into()),
+            }
+        }
+    }
+    let lurd = game.lurd();
+    match crate::verify(level, &lurd) {
+        Ok(verdict) if verdict.solved => Outcome::Solved(Solution {
+            lurd,
+            moves: verdict.moves,
+            pushes: verdict.pushes,
+            optimal: mode != Mode::Fast,
+        }),
+        Ok(_) => Outcome::Internal("the solution does not solve the level".into()),
+        Err(e) => Outcome::Internal(format!("the solution does not replay: {e}")),
+    }
+}

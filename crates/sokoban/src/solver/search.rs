@@ -1,0 +1,315 @@
+//! The search itself: best-first over push positions, one engine for every
+//! mode. What changes between modes is whether the player's cell is kept
+//! exactly or normalised to its region, what a step costs, and how the open
+//! list is ordered.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use super::bits;
+use super::board::{Board, NONE};
+use super::deadlock;
+use super::lower_bound::Matching;
+use super::store::{Found, NO_PARENT, Push, Store};
+use super::zobrist::Zobrist;
+use super::{Control, Mode, Progress};
+
+/// Costs in the optimal modes are `primary << SHIFT | secondary`
+/// (pushes then moves, or moves then pushes).
+const SHIFT: u32 = 24;
+
+pub(crate) enum End {
+    /// The goal node.
+    Found(u32),
+    Exhausted,
+    Cancelled,
+    OutOfMemory,
+    LimitReached,
+}
+
+pub(crate) struct Search<'a> {
+    board: &'a Board,
+    mode: Mode,
+    zobrist: Zobrist,
+    pub store: Store,
+    open: BinaryHeap<(Reverse<u128>, u32)>,
+    matching: Matching,
+    /// Flood-fill scratch: `seen[c] == stamp` marks reached cells.
+    seen: Vec<u32>,
+    stamp: u32,
+    walk: Vec<u32>,
+    node_seen: Vec<u32>,
+    node_stamp: u32,
+    node_walk: Vec<u32>,
+    queue: Vec<u16>,
+    pub expanded: u64,
+}
+
+impl<'a> Search<'a> {
+    pub fn new(board: &'a Board, mode: Mode, memory_mb: usize) -> Search<'a> {
+        Search {
+            board,
+            mode,
+            zobrist: Zobrist::new(board.cells),
+            store: Store::new(board.words, memory_mb),
+            open: BinaryHeap::new(),
+            matching: Matching::new(board.start_boxes.len(), board.goals.len()),
+            seen: vec![0; board.cells],
+            stamp: 0,
+            walk: vec![0; board.cells],
+            node_seen: vec![0; board.cells],
+            node_stamp: 0,
+            node_walk: vec![0; board.cells],
+            queue: Vec::with_capacity(board.cells),
+            expanded: 0,
+        }
+    }
+
+    fn exact_player(&self) -> bool {
+        !matches!(self.mode, Mode::Fast)
+    }
+
+    /// Breadth-first walk from `from` around the boxes; returns the lowest
+    /// reached cell (the region's normal form). Reached cells get the
+    /// current stamp and their walking distance.
+    fn flood(&mut self, boxes: &[u64], from: u16) -> u16 {
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.seen.iter_mut().for_each(|s| *s = 0);
+            self.stamp = 1;
+        }
+        let stamp = self.stamp;
+        self.queue.clear();
+        self.queue.push(from);
+        self.seen[usize::from(from)] = stamp;
+        self.walk[usize::from(from)] = 0;
+        let mut lowest = from;
+        let mut head = 0;
+        while head < self.queue.len() {
+            let c = self.queue[head];
+            head += 1;
+            let d = self.walk[usize::from(c)] + 1;
+            for &n in &self.board.neighbors[usize::from(c)] {
+                if n != NONE && self.seen[usize::from(n)] != stamp && !bits::has(boxes, n) {
+                    self.seen[usize::from(n)] = stamp;
+                    self.walk[usize::from(n)] = d;
+                    lowest = lowest.min(n);
+                    self.queue.push(n);
+                }
+            }
+        }
+        lowest
+    }
+
+    fn priority(&self, cost: u64, bound: u32) -> u128 {
+        match self.mode {
+            Mode::Fast => {
+                // Greedy on the bound, shorter paths first among equals.
+                (u128::from(bound) << 64) | u128::from(cost)
+            }
+            Mode::Pushes | Mode::Moves => {
+                let f = cost + (u64::from(bound) << SHIFT);
+                // Among equal f, the deepest first.
+                (u128::from(f) << 64) | u128::from(u64::MAX - cost)
+            }
+        }
+    }
+
+    pub fn run(&mut self, control: &mut Control<'_>, node_limit: Option<u64>) -> End {
+        let board = self.board;
+        let words = board.words;
+        let mut boxes = vec![0u64; words];
+        for &b in &board.start_boxes {
+            bits::set(&mut boxes, b);
+        }
+        let Some(bound) = self.matching.solve(board, &board.start_boxes) else {
+            return End::Exhausted;
+        };
+        let start_player = if self.exact_player() {
+            board.start_player
+        } else {
+            self.flood(&boxes, board.start_player)
+        };
+        let hash = self.zobrist.boxes_hash(&board.start_boxes) ^ self.zobrist.player(start_player);
+        let root = match self.store.find_or_insert(
+            hash,
+            &boxes,
+            start_player,
+            NO_PARENT,
+            Push::default(),
+            0,
+        ) {
+            Some(Found::New(id) | Found::Old(id)) => id,
+            None => return End::OutOfMemory,
+        };
+        if bound == 0 {
+            return End::Found(root);
+        }
+        self.open.push((Reverse(self.priority(0, bound)), root));
+        let mut list: Vec<u16> = Vec::with_capacity(board.start_boxes.len());
+        let every = control.every.max(1);
+        let mut depth = 0u32;
+        while let Some((Reverse(key), id)) = self.open.pop() {
+            if self.store.closed[id as usize] {
+                continue;
+            }
+            let cost = self.store.cost[id as usize];
+            if !matches!(self.mode, Mode::Fast) && u64::MAX - (key as u64) != cost {
+                continue; // a stale entry: the node was reached more cheaply since
+            }
+            self.store.closed[id as usize] = true;
+            boxes.copy_from_slice(self.store.boxes(id));
+            bits::cells(&boxes, &mut list);
+            let Some(bound) = self.matching.solve(board, &list) else {
+                continue;
+            };
+            if bound == 0 {
+                return End::Found(id);
+            }
+            self.expanded += 1;
+            if control.cancelled() {
+                return End::Cancelled;
+            }
+            if self.expanded.is_multiple_of(every) {
+                depth = (cost >> if self.exact_player() { SHIFT } else { 0 }) as u32;
+                let progress = Progress {
+                    expanded: self.expanded,
+                    stored: self.store.len() as u64,
+                    depth,
+                    lower_bound: bound,
+                };
+                if control.report(&progress) {
+                    return End::Cancelled;
+                }
+            }
+            if node_limit.is_some_and(|limit| self.expanded >= limit) {
+                return End::LimitReached;
+            }
+            match self.expand(id, &mut boxes, &list, cost) {
+                Ok(Some(goal)) => return End::Found(goal),
+                Ok(None) => {}
+                Err(()) => return End::OutOfMemory,
+            }
+        }
+        let _ = depth;
+        End::Exhausted
+    }
+
+    /// Generates the children of `id`. `Ok(Some(goal))` when Fast mode
+    /// meets a solved position; `Err` when the store is full.
+    fn expand(
+        &mut self,
+        id: u32,
+        boxes: &mut [u64],
+        list: &[u16],
+        cost: u64,
+    ) -> Result<Option<u32>, ()> {
+        let board = self.board;
+        let player = self.store.player(id);
+        self.flood(boxes, player);
+        // Keep the expanded node's reach apart: every child floods again.
+        self.node_stamp = self.node_stamp.wrapping_add(1);
+        if self.node_stamp == 0 {
+            self.node_seen.iter_mut().for_each(|s| *s = 0);
+            self.node_stamp = 1;
+        }
+        for &c in &self.queue {
+            self.node_seen[usize::from(c)] = self.node_stamp;
+            self.node_walk[usize::from(c)] = self.walk[usize::from(c)];
+        }
+        let boxes_hash = self.zobrist.boxes_hash(list);
+        for (row, &from) in list.iter().enumerate() {
+            for dir in 0..4 {
+                let to = board.neighbor(from, dir);
+                let behind = board.neighbor(from, (dir + 2) % 4);
+                if to == NONE
+                    || behind == NONE
+                    || bits::has(boxes, to)
+                    || board.dead[usize::from(to)]
+                {
+                    continue;
+                }
+                if self.node_seen[usize::from(behind)] != self.node_stamp {
+                    continue;
+                }
+                let walk = self.node_walk[usize::from(behind)];
+                bits::clear(boxes, from);
+                bits::set(boxes, to);
+                let child = self.child(id, boxes, row, from, to, dir, walk, cost, boxes_hash);
+                bits::clear(boxes, to);
+                bits::set(boxes, from);
+                match child {
+                    Err(()) => return Err(()),
+                    Ok(Some(goal)) => return Ok(Some(goal)),
+                    Ok(None) => {}
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn child(
+        &mut self,
+        parent: u32,
+        boxes: &[u64],
+        row: usize,
+        from: u16,
+        to: u16,
+        dir: usize,
+        walk: u32,
+        cost: u64,
+        boxes_hash: u64,
+    ) -> Result<Option<u32>, ()> {
+        let board = self.board;
+        if deadlock::frozen(board, boxes, to) {
+            return Ok(None);
+        }
+        let Some(bound) = self.matching.with_moved(board, row, to) else {
+            return Ok(None);
+        };
+        let player = if self.exact_player() {
+            from
+        } else {
+            self.flood(boxes, from)
+        };
+        let hash = boxes_hash
+            ^ self.zobrist.boxed(from)
+            ^ self.zobrist.boxed(to)
+            ^ self.zobrist.player(player);
+        let step = u64::from(walk) + 1;
+        let child_cost = match self.mode {
+            Mode::Fast => cost + 1,
+            Mode::Pushes => cost + (1 << SHIFT) + step,
+            Mode::Moves => cost + (step << SHIFT) + 1,
+        };
+        let push = Push {
+            from,
+            dir: dir as u8,
+            count: 1,
+        };
+        match self
+            .store
+            .find_or_insert(hash, boxes, player, parent, push, child_cost)
+        {
+            None => Err(()),
+            Some(Found::New(id)) => {
+                if bound == 0 && matches!(self.mode, Mode::Fast) {
+                    return Ok(Some(id));
+                }
+                self.open
+                    .push((Reverse(self.priority(child_cost, bound)), id));
+                Ok(None)
+            }
+            Some(Found::Old(id)) => {
+                if !matches!(self.mode, Mode::Fast) && child_cost < self.store.cost[id as usize] {
+                    self.store.relink(id, parent, push, child_cost);
+                    self.store.closed[id as usize] = false;
+                    self.open
+                        .push((Reverse(self.priority(child_cost, bound)), id));
+                }
+                Ok(None)
+            }
+        }
+    }
+}

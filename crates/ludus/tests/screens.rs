@@ -219,7 +219,10 @@ fn replay_of_the_best_solution_plays_pauses_and_steps() {
         app.tick(start + Duration::from_secs(i));
     }
     let shown = screen(&app, 80, 24);
-    assert!(shown.contains("Replaying your best by moves: step 3/7"), "{shown}");
+    assert!(
+        shown.contains("Replaying your best by moves: step 3/7"),
+        "{shown}"
+    );
     press(&mut app, " "); // pause
     app.tick(start + Duration::from_secs(10));
     assert!(screen(&app, 80, 24).contains("step 3/7"));
@@ -228,8 +231,17 @@ fn replay_of_the_best_solution_plays_pauses_and_steps() {
     press_code(&mut app, KeyCode::Left);
     press_code(&mut app, KeyCode::Left);
     let shown = screen(&app, 80, 24);
-    assert!(shown.contains("step 2/7, 240 ms a step (paused)"), "{shown}");
-    assert!(shown.contains("moves 2  pushes 0"), "the replay's own counters: {shown}");
+    assert!(
+        shown.contains("step 2/7, 240 ms a step (paused)"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("moves 2  pushes 0"),
+        "the replay's own counters: {shown}"
+    );
     press_code(&mut app, KeyCode::Esc);
-    assert!(screen(&app, 80, 24).contains("moves 7  pushes 2"), "back to the solved game");
+    assert!(
+        screen(&app, 80, 24).contains("moves 7  pushes 2"),
+        "back to the solved game"
+    );
 }

@@ -4,7 +4,7 @@ use std::time::Instant;
 
 use anyhow::Result;
 use ratatui::Frame;
-use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Style};
 use ratatui::text::Line;
@@ -12,9 +12,7 @@ use ratatui::widgets::Paragraph;
 
 use super::Start;
 use super::launcher::Launcher;
-use super::settings::SettingsScreen;
 use super::sokoban::browser::Browser;
-use super::sokoban::play::Play;
 use crate::store::{DataDir, Progress, Settings, Warning, progress, settings};
 
 /// What every screen may read and change: saved data and notices.
@@ -58,50 +56,31 @@ impl Ctx {
 /// What a screen asks the app to do after a key or a tick.
 pub enum Action {
     None,
-    Push(Screen),
+    Push(Box<dyn Screen>),
     Pop,
-    Replace(Screen),
+    Replace(Box<dyn Screen>),
     Quit,
 }
 
-pub enum Screen {
-    Launcher(Launcher),
-    Settings(SettingsScreen),
-    SokobanBrowser(Browser),
-    SokobanPlay(Box<Play>),
-}
+/// One full-terminal screen: the launcher, a game's browser or board, ….
+pub trait Screen {
+    /// A key press (and, for screens that ask for them, repeats and releases).
+    fn on_key(&mut self, key: KeyEvent, ctx: &mut Ctx) -> Action;
 
-impl Screen {
-    fn on_key(&mut self, key: KeyEvent, ctx: &mut Ctx) -> Action {
-        match self {
-            Screen::Launcher(s) => s.on_key(key, ctx),
-            Screen::Settings(s) => s.on_key(key, ctx),
-            Screen::SokobanBrowser(s) => s.on_key(key, ctx),
-            Screen::SokobanPlay(s) => s.on_key(key, ctx),
-        }
+    /// Called on every turn of the event loop with the current time.
+    fn tick(&mut self, _now: Instant, _ctx: &mut Ctx) -> Action {
+        Action::None
     }
 
-    fn tick(&mut self, now: Instant, ctx: &mut Ctx) -> Action {
-        match self {
-            Screen::SokobanPlay(s) => s.tick(now, ctx),
-            _ => Action::None,
-        }
-    }
-
-    fn draw(&self, frame: &mut Frame, area: Rect, ctx: &Ctx) {
-        match self {
-            Screen::Launcher(s) => s.draw(frame, area),
-            Screen::Settings(s) => s.draw(frame, area, ctx),
-            Screen::SokobanBrowser(s) => s.draw(frame, area, ctx),
-            Screen::SokobanPlay(s) => s.draw(frame, area, ctx),
-        }
-    }
+    fn draw(&self, frame: &mut Frame, area: Rect, ctx: &Ctx);
 
     /// Called when the screen above this one is closed.
-    fn resume(&mut self, ctx: &Ctx) {
-        if let Screen::SokobanBrowser(b) = self {
-            b.resume(ctx);
-        }
+    fn resume(&mut self, _ctx: &Ctx) {}
+
+    /// Whether the screen wants key releases and repeats too (games timed
+    /// by held keys); others only see presses.
+    fn wants_key_releases(&self) -> bool {
+        false
     }
 }
 
@@ -112,7 +91,7 @@ pub const MIN_HEIGHT: u16 = 12;
 /// The terminal application: a stack of screens and the shared context.
 pub struct App {
     ctx: Ctx,
-    screens: Vec<Screen>,
+    screens: Vec<Box<dyn Screen>>,
     quit: bool,
     /// The terminal size at the last draw, to know when it is too small.
     last_area: std::cell::Cell<Rect>,
@@ -121,13 +100,13 @@ pub struct App {
 impl App {
     pub fn new(data: DataDir, start: Start) -> Result<App> {
         let mut ctx = Ctx::new(data);
-        let mut screens = vec![Screen::Launcher(Launcher::new())];
+        let mut screens: Vec<Box<dyn Screen>> = vec![Box::new(Launcher::new())];
         if let Start::Sokoban { files, level } = start {
             let browser = Browser::new(&mut ctx, &files);
             let play = level.and_then(|n| browser.open_level(0, n.saturating_sub(1), &mut ctx));
-            screens.push(Screen::SokobanBrowser(browser));
+            screens.push(Box::new(browser));
             if let Some(play) = play {
-                screens.push(Screen::SokobanPlay(Box::new(play)));
+                screens.push(Box::new(play));
             } else if let Some(n) = level {
                 ctx.notices
                     .push(format!("there is no playable level {n} in that collection"));
@@ -149,7 +128,25 @@ impl App {
         &self.ctx
     }
 
-    pub fn on_key(&mut self, key: KeyEvent) {
+    /// Handles a key event of any kind; releases reach only the screens that
+    /// ask for them.
+    pub fn on_key(&mut self, mut key: KeyEvent) {
+        // Terminals speaking the kitty protocol report Shift+s as 's' with SHIFT.
+        if let KeyCode::Char(c) = key.code
+            && key.modifiers.contains(KeyModifiers::SHIFT)
+            && c.is_ascii_lowercase()
+        {
+            key.code = KeyCode::Char(c.to_ascii_uppercase());
+        }
+        // A held key's repeats act as presses for screens that don't time keys.
+        let is_press = key.kind != KeyEventKind::Release;
+        let wants_all = self.screens.last().is_some_and(|s| s.wants_key_releases());
+        if !is_press && !wants_all {
+            return;
+        }
+        if key.kind == KeyEventKind::Repeat && !wants_all {
+            key.kind = KeyEventKind::Press;
+        }
         if key.code == KeyCode::Char('c') && key.modifiers.contains(KeyModifiers::CONTROL) {
             self.quit = true;
             return;
@@ -162,8 +159,10 @@ impl App {
             }
             return;
         }
-        let had_notices = !self.ctx.notices.is_empty();
-        self.ctx.notices.clear();
+        let had_notices = is_press && !self.ctx.notices.is_empty();
+        if is_press {
+            self.ctx.notices.clear();
+        }
         if had_notices && key.code == KeyCode::Esc {
             return; // Esc only dismisses the notice
         }

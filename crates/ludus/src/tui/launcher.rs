@@ -47,7 +47,17 @@ impl Launcher {
         Launcher::default()
     }
 
-    pub fn on_key(&mut self, key: KeyEvent, ctx: &mut Ctx) -> Action {
+    fn open(&self, ctx: &mut Ctx) -> Action {
+        match ITEMS[self.selected].0 {
+            Item::Sokoban => Action::Push(Box::new(Browser::new(ctx, &[]))),
+            Item::Settings => Action::Push(Box::new(SettingsScreen::new())),
+            Item::Quit => Action::Quit,
+        }
+    }
+}
+
+impl Screen for Launcher {
+    fn on_key(&mut self, key: KeyEvent, ctx: &mut Ctx) -> Action {
         match key.code {
             KeyCode::Up | KeyCode::Char('k') | KeyCode::Char('w') => {
                 self.selected = self.selected.checked_sub(1).unwrap_or(ITEMS.len() - 1);
@@ -69,15 +79,7 @@ impl Launcher {
         Action::None
     }
 
-    fn open(&self, ctx: &mut Ctx) -> Action {
-        match ITEMS[self.selected].0 {
-            Item::Sokoban => Action::Push(Screen::SokobanBrowser(Browser::new(ctx, &[]))),
-            Item::Settings => Action::Push(Screen::Settings(SettingsScreen::new())),
-            Item::Quit => Action::Quit,
-        }
-    }
-
-    pub fn draw(&self, frame: &mut Frame, area: Rect) {
+    fn draw(&self, frame: &mut Frame, area: Rect, _ctx: &Ctx) {
         let height = TITLE.len() as u16 + 4 + ITEMS.len() as u16 * 2 + 2;
         let inner = centered(area, 60, height);
         let [title, subtitle, menu, hints] = Layout::vertical([

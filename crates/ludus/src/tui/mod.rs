@@ -14,9 +14,9 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use anyhow::Result;
-use ratatui::crossterm::event::{self, Event, KeyEventKind};
+use ratatui::crossterm::event::{self, Event};
 
-pub use app::{Action, App, Ctx};
+pub use app::{Action, App, Ctx, Screen};
 
 use crate::store::DataDir;
 
@@ -40,19 +40,50 @@ const TICK: Duration = Duration::from_millis(30);
 pub fn run(data: DataDir, start: Start) -> Result<ExitCode> {
     let mut app = App::new(data, start)?;
     let mut terminal = ratatui::init();
+    let enhanced = enable_key_releases();
     let result = (|| -> Result<()> {
         while !app.should_quit() {
             terminal.draw(|frame| app.draw(frame))?;
-            if event::poll(TICK)? {
-                match event::read()? {
-                    Event::Key(key) if key.kind == KeyEventKind::Press => app.on_key(key),
-                    _ => {} // resize and others: the next draw adapts
-                }
+            if event::poll(TICK)?
+                && let Event::Key(key) = event::read()?
+            {
+                app.on_key(key);
             }
+            // Resizes need nothing: the next draw adapts.
             app.tick(Instant::now());
         }
         Ok(())
     })();
+    if enhanced {
+        disable_key_releases();
+    }
     ratatui::restore();
     result.map(|()| ExitCode::SUCCESS)
+}
+
+/// Asks the terminal for key release events (the kitty keyboard protocol),
+/// where it supports them, so that games can time held keys. Undone on exit
+/// and on panic.
+fn enable_key_releases() -> bool {
+    use ratatui::crossterm::event::{KeyboardEnhancementFlags, PushKeyboardEnhancementFlags};
+    use ratatui::crossterm::{execute, terminal};
+    if !terminal::supports_keyboard_enhancement().unwrap_or(false) {
+        return false;
+    }
+    let flags = KeyboardEnhancementFlags::DISAMBIGUATE_ESCAPE_CODES
+        | KeyboardEnhancementFlags::REPORT_EVENT_TYPES;
+    if execute!(std::io::stdout(), PushKeyboardEnhancementFlags(flags)).is_err() {
+        return false;
+    }
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        disable_key_releases();
+        previous(info);
+    }));
+    true
+}
+
+fn disable_key_releases() {
+    use ratatui::crossterm::event::PopKeyboardEnhancementFlags;
+    let _ = ratatui::crossterm::execute!(std::io::stdout(), PopKeyboardEnhancementFlags);
 }

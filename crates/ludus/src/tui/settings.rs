@@ -7,7 +7,7 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Paragraph};
 
-use super::app::{Action, Ctx};
+use super::app::{Action, Ctx, Screen};
 use super::widgets::{centered, key_hints};
 
 /// Animation steps offered, in milliseconds per step.
@@ -31,7 +31,26 @@ impl SettingsScreen {
         SettingsScreen::default()
     }
 
-    pub fn on_key(&mut self, key: KeyEvent, ctx: &mut Ctx) -> Action {
+    fn change(&mut self, ctx: &mut Ctx, delta: isize) {
+        let sokoban = &mut ctx.settings.sokoban;
+        match ITEMS[self.selected] {
+            Item::ShowDeadlocks => sokoban.show_deadlocks = !sokoban.show_deadlocks,
+            Item::AnimationMs => {
+                let current = ANIMATION_STEPS
+                    .iter()
+                    .position(|&v| v >= sokoban.animation_ms)
+                    .unwrap_or(3);
+                let next = current
+                    .saturating_add_signed(delta)
+                    .min(ANIMATION_STEPS.len() - 1);
+                sokoban.animation_ms = ANIMATION_STEPS[next];
+            }
+        }
+    }
+}
+
+impl Screen for SettingsScreen {
+    fn on_key(&mut self, key: KeyEvent, ctx: &mut Ctx) -> Action {
         match key.code {
             KeyCode::Up | KeyCode::Char('k') | KeyCode::Char('w') => {
                 self.selected = self.selected.checked_sub(1).unwrap_or(ITEMS.len() - 1);
@@ -54,24 +73,7 @@ impl SettingsScreen {
         Action::None
     }
 
-    fn change(&mut self, ctx: &mut Ctx, delta: isize) {
-        let sokoban = &mut ctx.settings.sokoban;
-        match ITEMS[self.selected] {
-            Item::ShowDeadlocks => sokoban.show_deadlocks = !sokoban.show_deadlocks,
-            Item::AnimationMs => {
-                let current = ANIMATION_STEPS
-                    .iter()
-                    .position(|&v| v >= sokoban.animation_ms)
-                    .unwrap_or(3);
-                let next = current
-                    .saturating_add_signed(delta)
-                    .min(ANIMATION_STEPS.len() - 1);
-                sokoban.animation_ms = ANIMATION_STEPS[next];
-            }
-        }
-    }
-
-    pub fn draw(&self, frame: &mut Frame, area: Rect, ctx: &Ctx) {
+    fn draw(&self, frame: &mut Frame, area: Rect, ctx: &Ctx) {
         let rect = centered(area, 56, 10);
         let block = Block::bordered()
             .border_type(BorderType::Rounded)

@@ -64,16 +64,6 @@ impl Browser {
         Play::new(Rc::clone(set), level, ctx)
     }
 
-    pub fn resume(&mut self, ctx: &Ctx) {
-        // Follow the level the player got to with n/p.
-        if let Some(i) = ctx.settings.sokoban.last_level
-            && let Some(set) = self.sets.get(self.set)
-            && ctx.settings.sokoban.last_collection.as_ref() == Some(&set.name)
-        {
-            self.chosen[self.set] = i.min(set.len().saturating_sub(1));
-        }
-    }
-
     fn current(&self) -> usize {
         self.chosen.get(self.set).copied().unwrap_or(0)
     }
@@ -85,40 +75,6 @@ impl Browser {
         }
         let next = self.current().saturating_add_signed(delta).min(len - 1);
         self.chosen[self.set] = next;
-    }
-
-    pub fn on_key(&mut self, key: KeyEvent, ctx: &mut Ctx) -> Action {
-        match key.code {
-            KeyCode::Up | KeyCode::Char('k') | KeyCode::Char('w') => self.move_level(-1),
-            KeyCode::Down | KeyCode::Char('j') | KeyCode::Char('s') => self.move_level(1),
-            KeyCode::PageUp => self.move_level(-10),
-            KeyCode::PageDown => self.move_level(10),
-            KeyCode::Home => self.move_level(isize::MIN / 2),
-            KeyCode::End => self.move_level(isize::MAX / 2),
-            KeyCode::Left | KeyCode::Char('h') | KeyCode::Char('a') | KeyCode::BackTab => {
-                self.set = self
-                    .set
-                    .checked_sub(1)
-                    .unwrap_or(self.sets.len().saturating_sub(1));
-            }
-            KeyCode::Right | KeyCode::Char('l') | KeyCode::Char('d') | KeyCode::Tab => {
-                self.set = (self.set + 1) % self.sets.len().max(1);
-            }
-            KeyCode::Enter | KeyCode::Char(' ') => {
-                let level = self.current();
-                match self.open_level(self.set, level, ctx) {
-                    Some(play) => return Action::Push(Screen::SokobanPlay(Box::new(play))),
-                    None => ctx.notices.push(format!(
-                        "level {} cannot be played: it has an error",
-                        level + 1
-                    )),
-                }
-            }
-            KeyCode::Char('e') => self.export(ctx),
-            KeyCode::Esc | KeyCode::Char('q') => return Action::Pop,
-            _ => {}
-        }
-        Action::None
     }
 
     /// Writes the set with the player's best solutions to the data dir.
@@ -145,45 +101,6 @@ impl Browser {
                 .notices
                 .push(format!("could not export solutions: {e:#}")),
         }
-    }
-
-    pub fn draw(&self, frame: &mut Frame, area: Rect, ctx: &Ctx) {
-        let [header, body, footer] = Layout::vertical([
-            Constraint::Length(1),
-            Constraint::Min(3),
-            Constraint::Length(1),
-        ])
-        .areas(area);
-        frame.render_widget(
-            Paragraph::new(Line::from(vec![
-                Span::styled(
-                    " Sokoban ",
-                    Style::default()
-                        .fg(Color::Black)
-                        .bg(Color::Rgb(230, 190, 80))
-                        .bold(),
-                ),
-                Span::raw("  choose a level"),
-            ])),
-            header,
-        );
-        let [sets_area, levels_area, preview_area] = Layout::horizontal([
-            Constraint::Length(26),
-            Constraint::Min(30),
-            Constraint::Percentage(40),
-        ])
-        .areas(body);
-        self.draw_sets(frame, sets_area, ctx);
-        self.draw_levels(frame, levels_area, ctx);
-        self.draw_preview(frame, preview_area);
-        let hints = key_hints(&[
-            ("↑↓", "level"),
-            ("←→", "collection"),
-            ("Enter", "play"),
-            ("e", "export solutions"),
-            ("Esc", "back"),
-        ]);
-        frame.render_widget(Paragraph::new(hints), footer);
     }
 
     fn solved_count(set: &LevelSet, ctx: &Ctx) -> usize {
@@ -318,5 +235,90 @@ impl Browser {
             ),
             None => frame.render_widget(Paragraph::new("No levels."), inner),
         }
+    }
+}
+
+impl Screen for Browser {
+    fn resume(&mut self, ctx: &Ctx) {
+        // Follow the level the player got to with n/p.
+        if let Some(i) = ctx.settings.sokoban.last_level
+            && let Some(set) = self.sets.get(self.set)
+            && ctx.settings.sokoban.last_collection.as_ref() == Some(&set.name)
+        {
+            self.chosen[self.set] = i.min(set.len().saturating_sub(1));
+        }
+    }
+
+    fn on_key(&mut self, key: KeyEvent, ctx: &mut Ctx) -> Action {
+        match key.code {
+            KeyCode::Up | KeyCode::Char('k') | KeyCode::Char('w') => self.move_level(-1),
+            KeyCode::Down | KeyCode::Char('j') | KeyCode::Char('s') => self.move_level(1),
+            KeyCode::PageUp => self.move_level(-10),
+            KeyCode::PageDown => self.move_level(10),
+            KeyCode::Home => self.move_level(isize::MIN / 2),
+            KeyCode::End => self.move_level(isize::MAX / 2),
+            KeyCode::Left | KeyCode::Char('h') | KeyCode::Char('a') | KeyCode::BackTab => {
+                self.set = self
+                    .set
+                    .checked_sub(1)
+                    .unwrap_or(self.sets.len().saturating_sub(1));
+            }
+            KeyCode::Right | KeyCode::Char('l') | KeyCode::Char('d') | KeyCode::Tab => {
+                self.set = (self.set + 1) % self.sets.len().max(1);
+            }
+            KeyCode::Enter | KeyCode::Char(' ') => {
+                let level = self.current();
+                match self.open_level(self.set, level, ctx) {
+                    Some(play) => return Action::Push(Box::new(play)),
+                    None => ctx.notices.push(format!(
+                        "level {} cannot be played: it has an error",
+                        level + 1
+                    )),
+                }
+            }
+            KeyCode::Char('e') => self.export(ctx),
+            KeyCode::Esc | KeyCode::Char('q') => return Action::Pop,
+            _ => {}
+        }
+        Action::None
+    }
+
+    fn draw(&self, frame: &mut Frame, area: Rect, ctx: &Ctx) {
+        let [header, body, footer] = Layout::vertical([
+            Constraint::Length(1),
+            Constraint::Min(3),
+            Constraint::Length(1),
+        ])
+        .areas(area);
+        frame.render_widget(
+            Paragraph::new(Line::from(vec![
+                Span::styled(
+                    " Sokoban ",
+                    Style::default()
+                        .fg(Color::Black)
+                        .bg(Color::Rgb(230, 190, 80))
+                        .bold(),
+                ),
+                Span::raw("  choose a level"),
+            ])),
+            header,
+        );
+        let [sets_area, levels_area, preview_area] = Layout::horizontal([
+            Constraint::Length(26),
+            Constraint::Min(30),
+            Constraint::Percentage(40),
+        ])
+        .areas(body);
+        self.draw_sets(frame, sets_area, ctx);
+        self.draw_levels(frame, levels_area, ctx);
+        self.draw_preview(frame, preview_area);
+        let hints = key_hints(&[
+            ("↑↓", "level"),
+            ("←→", "collection"),
+            ("Enter", "play"),
+            ("e", "export solutions"),
+            ("Esc", "back"),
+        ]);
+        frame.render_widget(Paragraph::new(hints), footer);
     }
 }

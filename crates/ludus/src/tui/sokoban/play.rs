@@ -18,7 +18,7 @@ use super::board::BoardView;
 use crate::sokoban_library::LevelSet;
 use crate::store::progress::{self, NewBest};
 use crate::store::snapshots::{self, History, Snapshot};
-use crate::tui::app::{Action, Ctx};
+use crate::tui::app::{Action, Ctx, Screen};
 use crate::tui::widgets::{clock, key_hints, popup};
 
 /// Every key of the play screen, for the help overlay (and the README).
@@ -349,26 +349,6 @@ impl Play {
         }
     }
 
-    pub fn on_key(&mut self, key: KeyEvent, ctx: &mut Ctx) -> Action {
-        // A key during an animation finishes it at once.
-        if !self.queue.is_empty() {
-            while let Some(d) = self.queue.pop_front() {
-                self.step(d, ctx);
-            }
-            return Action::None;
-        }
-        match &mut self.mode {
-            Mode::Help => {
-                self.mode = Mode::Playing;
-                Action::None
-            }
-            Mode::Solved { .. } => self.on_key_solved(key, ctx),
-            Mode::Cursor { .. } => self.on_key_cursor(key, ctx),
-            Mode::Replay(_) => self.on_key_replay(key),
-            Mode::Playing => self.on_key_playing(key, ctx),
-        }
-    }
-
     fn on_key_solved(&mut self, key: KeyEvent, ctx: &mut Ctx) -> Action {
         match key.code {
             KeyCode::Enter | KeyCode::Char('n') | KeyCode::Char(' ') => {
@@ -528,9 +508,31 @@ impl Play {
         }
         Action::None
     }
+}
+
+impl Screen for Play {
+    fn on_key(&mut self, key: KeyEvent, ctx: &mut Ctx) -> Action {
+        // A key during an animation finishes it at once.
+        if !self.queue.is_empty() {
+            while let Some(d) = self.queue.pop_front() {
+                self.step(d, ctx);
+            }
+            return Action::None;
+        }
+        match &mut self.mode {
+            Mode::Help => {
+                self.mode = Mode::Playing;
+                Action::None
+            }
+            Mode::Solved { .. } => self.on_key_solved(key, ctx),
+            Mode::Cursor { .. } => self.on_key_cursor(key, ctx),
+            Mode::Replay(_) => self.on_key_replay(key),
+            Mode::Playing => self.on_key_playing(key, ctx),
+        }
+    }
 
     /// Advances animations and the clock.
-    pub fn tick(&mut self, now: Instant, ctx: &mut Ctx) -> Action {
+    fn tick(&mut self, now: Instant, ctx: &mut Ctx) -> Action {
         let running = self.game.moves() > 0 && !self.game.is_solved();
         if let Some(last) = self.last_tick
             && running
@@ -558,7 +560,7 @@ impl Play {
         Action::None
     }
 
-    pub fn draw(&self, frame: &mut Frame, area: Rect, ctx: &Ctx) {
+    fn draw(&self, frame: &mut Frame, area: Rect, ctx: &Ctx) {
         let [header, board, status, message, hints] = Layout::vertical([
             Constraint::Length(1),
             Constraint::Min(3),

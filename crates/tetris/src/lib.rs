@@ -18,6 +18,7 @@
 //! ```
 
 pub mod bag;
+pub mod bot;
 
 pub mod game;
 pub mod matrix;

@@ -1,0 +1,293 @@
+//! A placement bot: it enumerates every reachable placement of the current piece (and of the
+//! piece hold would give), evaluates the boards they leave, and returns the best placement
+//! with the inputs that reach it.
+//!
+//! ```
+//! use tetris::bot::Bot;
+//! use tetris::{Game, Mode, Settings, SoftDrop};
+//! let settings = Settings { soft_drop: SoftDrop::Instant, ..Settings::default() };
+//! let mut game = Game::new(Mode::Marathon { endless: true }, settings, 1);
+//! let mut bot = Bot::new();
+//! for _ in 0..50 {
+//!     let plan = bot.suggest(&game).unwrap();
+//!     for event in plan.input_events(game.time_ms()) {
+//!         game.handle(event);
+//!     }
+//! }
+//! assert_eq!(game.pieces(), 50);
+//! assert!(game.is_playing());
+//! ```
+
+mod board;
+mod eval;
+mod movegen;
+
+use serde::{Deserialize, Serialize};
+
+pub use board::BitBoard;
+pub use eval::Weights;
+
+use crate::game::{Action, Game, InputEvent};
+use crate::matrix::VISIBLE_HEIGHT;
+use crate::piece::{ActivePiece, PieceKind};
+use crate::scoring::TSpin;
+use board::Shapes;
+use movegen::{MoveGen, Placement};
+
+/// One step of a bot plan. `SoftDrop` means "drop to the floor without locking": a front end
+/// performs it by holding soft drop until the piece lands (or with instant soft drop).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BotMove {
+    Left,
+    Right,
+    RotateCw,
+    RotateCcw,
+    Rotate180,
+    SoftDrop,
+    Hold,
+    HardDrop,
+}
+
+impl BotMove {
+    pub fn action(self) -> Action {
+        match self {
+            BotMove::Left => Action::Left,
+            BotMove::Right => Action::Right,
+            BotMove::RotateCw => Action::RotateCw,
+            BotMove::RotateCcw => Action::RotateCcw,
+            BotMove::Rotate180 => Action::Rotate180,
+            BotMove::SoftDrop => Action::SoftDrop,
+            BotMove::Hold => Action::Hold,
+            BotMove::HardDrop => Action::HardDrop,
+        }
+    }
+}
+
+/// The bot's choice for the current piece.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Plan {
+    /// Whether the plan starts with a hold.
+    pub hold: bool,
+    /// Where the piece ends up (draw it as an outline for a hint).
+    pub target: ActivePiece,
+    /// The inputs, ending with a hard drop.
+    pub moves: Vec<BotMove>,
+    pub lines: u32,
+    pub t_spin: TSpin,
+    pub score: f32,
+}
+
+impl Plan {
+    /// The plan as taps all at `time_ms`. `SoftDrop` taps reach the floor only with
+    /// [`crate::SoftDrop::Instant`]; otherwise hold soft drop until the piece lands.
+    pub fn input_events(&self, time_ms: u64) -> Vec<InputEvent> {
+        self.moves
+            .iter()
+            .flat_map(|step| InputEvent::tap(time_ms, step.action()))
+            .collect()
+    }
+}
+
+/// The placement bot. Keeps its search buffers between calls.
+pub struct Bot {
+    shapes: Shapes,
+    movegen: MoveGen,
+    weights: Weights,
+    placements: Vec<Placement>,
+}
+
+impl Default for Bot {
+    fn default() -> Self {
+        Bot::new()
+    }
+}
+
+/// Where a piece enters play, as the game spawns it (with the one-row drop).
+fn spawn_on(board: &BitBoard, shapes: &Shapes, kind: PieceKind) -> Option<ActivePiece> {
+    let piece = ActivePiece::spawn(kind);
+    let shape = shapes.get(kind, piece.rotation);
+    if board.collides(shape, piece.x, piece.y) {
+        return None;
+    }
+    if board.collides(shape, piece.x, piece.y - 1) {
+        Some(piece)
+    } else {
+        Some(piece.shifted(0, -1))
+    }
+}
+
+impl Bot {
+    pub fn new() -> Bot {
+        Bot::with_weights(Weights::default())
+    }
+
+    pub fn with_weights(weights: Weights) -> Bot {
+        Bot {
+            shapes: Shapes::new(),
+            movegen: MoveGen::new(),
+            weights,
+            placements: Vec::with_capacity(256),
+        }
+    }
+
+    /// The best plan for the game's current piece, `None` when the game is over or no
+    /// placement exists.
+    pub fn suggest(&mut self, game: &Game) -> Option<Plan> {
+        if !game.is_playing() {
+            return None;
+        }
+        let board = BitBoard::from_matrix(game.matrix());
+        let active = *game.active()?;
+        let queue = game.next_queue();
+        self.plan(&board, active, game.hold_piece(), game.can_hold(), &queue)
+    }
+
+    /// The best plan from explicit inputs: board, piece in play (at its current position),
+    /// hold contents, whether hold is allowed, and the visible next queue.
+    pub fn plan(
+        &mut self,
+        board: &BitBoard,
+        active: ActivePiece,
+        hold: Option<PieceKind>,
+        can_hold: bool,
+        queue: &[PieceKind],
+    ) -> Option<Plan> {
+        let next_after_play = queue.first().copied();
+        let mut best = self.best_for(board, active, next_after_play, false);
+        if can_hold {
+            // Holding brings back the held piece, or the next one if hold is empty.
+            let (swap_in, next_after) = match hold {
+                Some(kind) => (Some(kind), queue.first().copied()),
+                None => (queue.first().copied(), queue.get(1).copied()),
+            };
+            let start = swap_in
+                .filter(|&kind| kind != active.kind)
+                .and_then(|kind| spawn_on(board, &self.shapes, kind));
+            if let Some(start) = start {
+                let held = self.best_for(board, start, next_after, true);
+                if held.as_ref().map(|p| p.score) > best.as_ref().map(|p| p.score) {
+                    best = held;
+                }
+            }
+        }
+        best
+    }
+
+    fn best_for(
+        &mut self,
+        board: &BitBoard,
+        start: ActivePiece,
+        next: Option<PieceKind>,
+        hold: bool,
+    ) -> Option<Plan> {
+        let mut placements = std::mem::take(&mut self.placements);
+        self.movegen
+            .placements(board, &self.shapes, start, &mut placements);
+        let mut best: Option<(f32, usize, u32)> = None;
+        for (index, placement) in placements.iter().enumerate() {
+            let piece = placement.piece;
+            let shape = self.shapes.get(piece.kind, piece.rotation);
+            let bottom = piece.y + shape.min_dy;
+            let top = piece.y + shape.max_dy;
+            if bottom >= VISIBLE_HEIGHT {
+                continue; // lock out
+            }
+            let mut after = *board;
+            let (lines, _eroded) = after.place(shape, piece.x, piece.y);
+            if next.is_some_and(|kind| spawn_on(&after, &self.shapes, kind).is_none()) {
+                continue; // block out for the next piece
+            }
+            let placed = eval::Move {
+                landing_height: f32::from(bottom + top) / 2.0 + 1.0,
+                lines,
+                t_spin: placement.t_spin,
+            };
+            let score = eval::evaluate(&after, placed, &self.weights);
+            if best.is_none_or(|(s, _, _)| score > s) {
+                best = Some((score, index, lines));
+            }
+        }
+        let plan = best.and_then(|(score, index, lines)| {
+            let placement = placements.get(index)?;
+            let mut moves = Vec::new();
+            if hold {
+                moves.push(BotMove::Hold);
+            }
+            moves.extend(self.movegen.path(placement));
+            Some(Plan {
+                hold,
+                target: placement.piece,
+                moves,
+                lines,
+                t_spin: placement.t_spin,
+                score,
+            })
+        });
+        self.placements = placements;
+        plan
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::matrix::Matrix;
+    use crate::{Mode, Settings, SoftDrop};
+
+    fn instant() -> Settings {
+        Settings {
+            soft_drop: SoftDrop::Instant,
+            ..Settings::default()
+        }
+    }
+
+    #[test]
+    fn plans_are_executable_and_land_where_promised() {
+        let mut bot = Bot::new();
+        let mut game = Game::new(Mode::Marathon { endless: true }, instant(), 4);
+        for _ in 0..300 {
+            let plan = bot.suggest(&game).unwrap();
+            let events = plan.input_events(0);
+            let (rest, last) = events.split_at(events.len() - 2);
+            for &event in rest {
+                let before = game.pieces();
+                game.handle(event);
+                assert_eq!(
+                    before,
+                    game.pieces(),
+                    "{event:?} {plan:?} {:?}",
+                    crate::Snapshot::of(&game).board
+                );
+            }
+            let mut landing = game.ghost().unwrap().cells();
+            landing.sort_unstable();
+            let mut promised = plan.target.cells();
+            promised.sort_unstable();
+            assert_eq!(landing, promised, "{plan:?} {:?}", game.active());
+            for &event in last {
+                game.handle(event);
+            }
+            assert!(game.is_playing());
+        }
+        assert!(game.lines() > 100, "{}", game.lines());
+    }
+
+    #[test]
+    fn finds_the_t_spin_double_that_needs_a_kick() {
+        let matrix = Matrix::from_text_rows(&["XX..X.....", "X...XXXXXX", "XX.XXXXXXX"]).unwrap();
+        let game = Game::with_setup(Mode::Zen, instant(), 1, matrix, &[PieceKind::T]);
+        let mut bot = Bot::new();
+        let board = BitBoard::from_matrix(game.matrix());
+        let active = *game.active().unwrap();
+        let plan = bot.plan(&board, active, None, false, &[]).unwrap();
+        assert_eq!(plan.t_spin, TSpin::Full);
+        assert_eq!(plan.lines, 2);
+        let mut game = game;
+        for event in plan.input_events(0) {
+            game.handle(event);
+        }
+        assert_eq!(game.lines(), 2);
+        assert_eq!(game.last_clear().unwrap().t_spin, TSpin::Full);
+    }
+}

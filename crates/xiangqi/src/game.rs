@@ -32,7 +32,7 @@ pub struct Ply {
     pub chased: u64,
     /// Zobrist key after the move.
     pub key: u64,
-    undo: Undo,
+    pub(crate) undo: Undo,
     moved_id: u8,
     captured_id: u8,
 }
@@ -258,51 +258,9 @@ impl Game {
     }
 }
 
-/// Decides a repetition cycle: a side that checked on every move loses (a draw
-/// if both did); otherwise a side that chased the same piece on every move loses
-/// (a draw if both did or neither). Checks count as chasing moves, since
-/// alternating check and chase is forbidden too.
+/// Decides a repetition cycle recorded in a game.
 fn judge_cycle(cycle: &[Ply]) -> GameResult {
-    let mut all_check = [true; 2];
-    let mut chase = [u64::MAX; 2];
-    let mut moved = [false; 2];
-    for p in cycle {
-        let c = p.color.index();
-        moved[c] = true;
-        all_check[c] &= p.check;
-        if !p.check {
-            chase[c] &= p.chased;
-        }
-    }
-    let verdict = |flags: [bool; 2], reason| match flags {
-        [true, false] => Some(GameResult {
-            outcome: Outcome::Win(Color::Black),
-            reason,
-        }),
-        [false, true] => Some(GameResult {
-            outcome: Outcome::Win(Color::Red),
-            reason,
-        }),
-        _ => None,
-    };
-    let checks = [all_check[0] && moved[0], all_check[1] && moved[1]];
-    if let Some(r) = verdict(checks, EndReason::PerpetualCheck) {
-        return r;
-    }
-    if checks == [true, true] {
-        return GameResult {
-            outcome: Outcome::Draw,
-            reason: EndReason::Repetition,
-        };
-    }
-    let chases = [
-        moved[0] && !all_check[0] && chase[0] != 0,
-        moved[1] && !all_check[1] && chase[1] != 0,
-    ];
-    verdict(chases, EndReason::PerpetualChase).unwrap_or(GameResult {
-        outcome: Outcome::Draw,
-        reason: EndReason::Repetition,
-    })
+    crate::rules::judge_cycle(cycle.iter().map(|p| (p.color, p.check, p.chased as u128)))
 }
 
 #[cfg(test)]

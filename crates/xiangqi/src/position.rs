@@ -208,7 +208,7 @@ impl Position {
             self.occupied[((captured >> 3) & 1) as usize] &= !(1u128 << to);
             self.halfmoves = 0;
         } else {
-            self.halfmoves += 1;
+            self.halfmoves = self.halfmoves.saturating_add(1);
         }
         if piece != 0 {
             self.key ^= piece_key(piece, from) ^ piece_key(piece, to);
@@ -220,7 +220,7 @@ impl Position {
         self.board[to] = piece;
         self.board[from] = 0;
         if self.turn == Color::Black {
-            self.fullmoves += 1;
+            self.fullmoves = self.fullmoves.saturating_add(1);
         }
         self.turn = !self.turn;
         self.key ^= SIDE_KEY;
@@ -236,7 +236,7 @@ impl Position {
         self.turn = !self.turn;
         self.key ^= SIDE_KEY;
         if self.turn == Color::Black {
-            self.fullmoves -= 1;
+            self.fullmoves = self.fullmoves.saturating_sub(1).max(1);
         }
         if piece != 0 {
             self.key ^= piece_key(piece, from) ^ piece_key(piece, to);
@@ -259,7 +259,7 @@ impl Position {
         self.turn = !self.turn;
         self.key ^= SIDE_KEY;
         let h = self.halfmoves;
-        self.halfmoves += 1;
+        self.halfmoves = self.halfmoves.saturating_add(1);
         h
     }
 

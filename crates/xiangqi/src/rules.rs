@@ -169,3 +169,83 @@ impl Position {
         out
     }
 }
+
+/// Decides a repetition cycle given, for each move, who played it, whether it
+/// gave check, and the identities of the pieces it chased (bit per identity).
+///
+/// A side that checked on every move loses (a draw if both did); otherwise a
+/// side that chased the same piece on every move loses (a draw if both did or
+/// neither). Check moves are neutral for chasing, since alternating check and
+/// chase is forbidden too.
+pub(crate) fn judge_cycle(cycle: impl IntoIterator<Item = (Color, bool, u128)>) -> GameResult {
+    let mut all_check = [true; 2];
+    let mut chase = [u128::MAX; 2];
+    let mut moved = [false; 2];
+    for (color, check, chased) in cycle {
+        let c = color.index();
+        moved[c] = true;
+        all_check[c] &= check;
+        if !check {
+            chase[c] &= chased;
+        }
+    }
+    let verdict = |flags: [bool; 2], reason| match flags {
+        [true, false] => Some(GameResult {
+            outcome: Outcome::Win(Color::Black),
+            reason,
+        }),
+        [false, true] => Some(GameResult {
+            outcome: Outcome::Win(Color::Red),
+            reason,
+        }),
+        _ => None,
+    };
+    let draw = GameResult {
+        outcome: Outcome::Draw,
+        reason: EndReason::Repetition,
+    };
+    let checks = [all_check[0] && moved[0], all_check[1] && moved[1]];
+    if let Some(r) = verdict(checks, EndReason::PerpetualCheck) {
+        return r;
+    }
+    if checks == [true, true] {
+        return draw;
+    }
+    let chases = [
+        moved[0] && !all_check[0] && chase[0] != 0,
+        moved[1] && !all_check[1] && chase[1] != 0,
+    ];
+    verdict(chases, EndReason::PerpetualChase).unwrap_or(draw)
+}
+
+/// Judges a repetition cycle given its first position and the moves that
+/// return to it: checks and chases are worked out move by move, and chased
+/// pieces are followed by identity as they move.
+pub(crate) fn judge_moves(start: &Position, moves: &[Move]) -> GameResult {
+    const NONE: u8 = u8::MAX;
+    let mut pos = start.clone();
+    let mut ids = [NONE; crate::square::NUM_SQUARES];
+    for (i, id) in ids.iter_mut().enumerate() {
+        *id = i as u8;
+    }
+    let mut entries = Vec::with_capacity(moves.len());
+    for &m in moves {
+        let color = pos.turn();
+        let check = pos.gives_check(m);
+        let chased = if check {
+            Vec::new()
+        } else {
+            pos.chased_after(m)
+        };
+        pos.make_move(m);
+        ids[m.to.index()] = ids[m.from.index()];
+        ids[m.from.index()] = NONE;
+        let mask = chased
+            .iter()
+            .map(|s| ids[s.index()])
+            .filter(|&id| id != NONE)
+            .fold(0u128, |acc, id| acc | (1u128 << id));
+        entries.push((color, check, mask));
+    }
+    judge_cycle(entries)
+}

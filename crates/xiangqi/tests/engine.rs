@@ -196,3 +196,19 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn avoids_losing_by_perpetual_chase() {
+    // Red is behind and would welcome a draw, but repeating by chasing the
+    // unprotected cannon again (h6h5) loses under the rules.
+    let fen = "n1bk2b2/4a4/9/9/c8/9/9/7R1/9/4K4 w";
+    let mut game = Game::from_position(Position::from_fen(fen).unwrap());
+    for m in ["h2h5", "a5a6", "h5h6", "a6a5"] {
+        game.play(Move::parse_iccs(m).unwrap()).unwrap();
+    }
+    let mut engine = Engine::new(1);
+    engine.set_own_book(false);
+    let stop = AtomicBool::new(false);
+    let r = engine.search(&game, &Limits::depth(5), &stop, &|| 0, &mut |_| {});
+    assert_ne!(r.best.unwrap().to_string(), "h6h5");
+}

@@ -13,7 +13,8 @@ use super::time::{Limits, TimeBudget};
 use super::tt::{Bound, TranspositionTable};
 use crate::game::Game;
 use crate::moves::Move;
-use crate::position::Position;
+use crate::position::{Position, Undo};
+use crate::rules::Outcome;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Score of being mated right now; mate in n plies scores `MATE - n`.
@@ -105,6 +106,9 @@ struct Search<'a> {
     checks: Vec<bool>,
     /// Whether that move was a capture or a null move.
     irreversible: Vec<bool>,
+    /// The move leading to the position (None for the start and null moves),
+    /// with what is needed to take it back when judging a cycle.
+    moves: Vec<Option<(Move, Undo)>>,
     pv: Vec<Vec<Move>>,
 }
 
@@ -192,10 +196,12 @@ impl Engine {
         let mut keys = vec![game.start_position().key()];
         let mut checks = vec![false];
         let mut irreversible = vec![true];
+        let mut moves = vec![None];
         for p in plies {
             keys.push(p.key);
             checks.push(p.check);
             irreversible.push(p.capture);
+            moves.push(Some((p.mv, p.undo)));
         }
         let mut s = Search {
             tt: &mut self.tt,
@@ -210,6 +216,7 @@ impl Engine {
             keys,
             checks,
             irreversible,
+            moves,
             pv: vec![Vec::new(); MAX_PLY + 1],
         };
         let max_depth = limits
@@ -305,9 +312,10 @@ impl Search<'_> {
         }
     }
 
-    /// Score of the current node if it repeats an earlier position: a draw,
-    /// unless one side gave check with every move of the cycle (that side loses).
-    fn repetition(&self, ply: usize) -> Option<i32> {
+    /// Score of the current node if it repeats an earlier position, judged by
+    /// the rules: a draw, unless one side checked on every move of the cycle or
+    /// (failing that) chased the same piece on every move; that side loses.
+    fn repetition(&self, pos: &Position, ply: usize) -> Option<i32> {
         let n = self.keys.len();
         let cur = *self.keys.last()?;
         let mut i = n - 1;
@@ -318,35 +326,47 @@ impl Search<'_> {
             }
             i -= 2;
             if self.keys[i] == cur {
-                // Moves leading to positions i+1..n-1; the last one was the opponent's.
-                let mut them = true;
-                let mut us = true;
-                for j in i + 1..n {
-                    if (n - 1 - j) & 1 == 0 {
-                        them &= self.checks[j];
-                    } else {
-                        us &= self.checks[j];
-                    }
-                }
-                return Some(match (us, them) {
-                    (false, true) => REP_WIN - ply as i32,
-                    (true, false) => -REP_WIN + ply as i32,
-                    _ => 0,
-                });
+                return Some(self.judge(pos, i, ply));
             }
         }
     }
 
-    fn push(&mut self, key: u64, check: bool, irreversible: bool) {
+    /// Judges the cycle from position `start` (an index into the stack) to the
+    /// current position `pos`.
+    fn judge(&self, pos: &Position, start: usize, ply: usize) -> i32 {
+        let n = self.keys.len();
+        let mut p = pos.clone();
+        let mut cycle = Vec::with_capacity(n - start);
+        for j in (start + 1..n).rev() {
+            match self.moves[j] {
+                Some((m, undo)) => {
+                    p.unmake_move(m, undo);
+                    cycle.push(m);
+                }
+                None => return 0,
+            }
+        }
+        cycle.reverse();
+        let r = crate::rules::judge_moves(&p, &cycle);
+        match r.outcome {
+            Outcome::Win(c) if c == pos.turn() => REP_WIN - ply as i32,
+            Outcome::Win(_) => -REP_WIN + ply as i32,
+            Outcome::Draw => 0,
+        }
+    }
+
+    fn push(&mut self, key: u64, check: bool, irreversible: bool, mv: Option<(Move, Undo)>) {
         self.keys.push(key);
         self.checks.push(check);
         self.irreversible.push(irreversible);
+        self.moves.push(mv);
     }
 
     fn pop(&mut self) {
         self.keys.pop();
         self.checks.pop();
         self.irreversible.pop();
+        self.moves.pop();
     }
 
     fn negamax(
@@ -366,7 +386,7 @@ impl Search<'_> {
             if self.stopped {
                 return 0;
             }
-            if let Some(v) = self.repetition(ply) {
+            if let Some(v) = self.repetition(pos, ply) {
                 return v;
             }
             alpha = alpha.max(-MATE + ply as i32);
@@ -419,7 +439,7 @@ impl Search<'_> {
             {
                 let r = 3 + depth / 6;
                 let h = pos.make_null();
-                self.push(pos.key(), false, true);
+                self.push(pos.key(), false, true, None);
                 let v = -self.negamax(pos, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
                 self.pop();
                 pos.unmake_null(h);
@@ -447,7 +467,7 @@ impl Search<'_> {
             let capture = pos.is_capture(m);
             let gives_check = pos.gives_check(m);
             let undo = pos.make_move(m);
-            self.push(pos.key(), gives_check, capture);
+            self.push(pos.key(), gives_check, capture, Some((m, undo)));
             let mut v;
             if i == 0 {
                 v = -self.negamax(pos, depth - 1, -beta, -alpha, ply + 1, true);

@@ -146,6 +146,19 @@ pub enum Status {
     Over(GameOver),
 }
 
+/// A finished (or running) game's figures, for high-score tables.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Summary {
+    pub mode: Mode,
+    pub score: u64,
+    pub lines: u32,
+    pub level: u32,
+    pub pieces: u64,
+    pub time_ms: u64,
+    pub pieces_per_second: f64,
+    pub status: Status,
+}
+
 /// A sideways key being held: which way, and when it next repeats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 struct HeldShift {
@@ -362,6 +375,34 @@ impl Game {
     /// How often Zen mode wiped a topped-out matrix.
     pub fn zen_clears(&self) -> u32 {
         self.zen_clears
+    }
+
+    /// The figures a high-score table keeps.
+    ///
+    /// ```
+    /// use tetris::{Action, Game, InputEvent, Mode, Settings};
+    /// let mut game = Game::new(Mode::Ultra, Settings::default(), 3);
+    /// game.update(2_000, &InputEvent::tap(1_000, Action::HardDrop));
+    /// let summary = game.summary();
+    /// assert_eq!((summary.pieces, summary.time_ms), (1, 2_000));
+    /// assert_eq!(summary.pieces_per_second, 0.5);
+    /// ```
+    pub fn summary(&self) -> Summary {
+        let seconds = self.now_us as f64 / 1_000_000.0;
+        Summary {
+            mode: self.mode,
+            score: self.score,
+            lines: self.lines,
+            level: self.level(),
+            pieces: self.pieces,
+            time_ms: self.time_ms(),
+            pieces_per_second: if seconds > 0.0 {
+                self.pieces as f64 / seconds
+            } else {
+                0.0
+            },
+            status: self.status,
+        }
     }
 
     /// Lock-delay resets used by the active piece.

@@ -156,3 +156,50 @@ fn tetris_ready(rows: &[u16], heights: &[usize; 10]) -> bool {
         .iter()
         .all(|&row| row | (1 << lowest) == FULL_ROW && row & (1 << lowest) == 0)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::matrix::Matrix;
+
+    fn score(rows: &[&str]) -> f32 {
+        let board = BitBoard::from_matrix(&Matrix::from_text_rows(rows).unwrap());
+        let placed = Move {
+            landing_height: 1.0,
+            lines: 0,
+            t_spin: TSpin::None,
+        };
+        evaluate(&board, placed, &Weights::default())
+    }
+
+    #[test]
+    fn holes_wells_and_bumps_cost_points() {
+        let flat = score(&["XXXXXXXXX."]);
+        assert!(score(&["XXXXXXXXX.", "XXXX.XXXXX"]) < score(&["XXXXXXXXX.", "XXXXXXXXX."]));
+        assert!(score(&["XXXXXXXXXX", "XXX.XXXXX."]) < flat, "a hole");
+        assert!(score(&["X.X.......", "XXXXXXXXX."]) < score(&["XX........", "XXXXXXXXX."]));
+    }
+
+    #[test]
+    fn t_slots_and_tetris_wells_are_recognised() {
+        let rows = |text: &[&str]| {
+            let board = BitBoard::from_matrix(&Matrix::from_text_rows(text).unwrap());
+            let mut heights = [0usize; 10];
+            for (x, h) in heights.iter_mut().enumerate() {
+                *h = (0..40)
+                    .rev()
+                    .find(|&y| board.rows[y] & (1 << x) != 0)
+                    .map_or(0, |y| y + 1);
+            }
+            (board, heights)
+        };
+        let (board, heights) = rows(&["XX........", "X...XXXXXX", "XX.XXXXXXX"]);
+        assert!(has_t_slot(&board.rows, &heights));
+        let (board, heights) = rows(&["..........", "X...XXXXXX", "XX.XXXXXXX"]);
+        assert!(!has_t_slot(&board.rows, &heights), "no roof");
+        let (board, heights) = rows(&["XXXXXXXXX."; 4]);
+        assert!(tetris_ready(&board.rows, &heights));
+        let (board, heights) = rows(&["XXXXXXXXX."; 3]);
+        assert!(!tetris_ready(&board.rows, &heights));
+    }
+}

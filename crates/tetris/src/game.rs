@@ -343,6 +343,12 @@ impl Game {
         self.now_us / 1000
     }
 
+    /// Game time rounded up to the millisecond: advancing a fresh copy to it replays every
+    /// event so far (a game can end between two milliseconds, e.g. on a gravity step).
+    pub fn time_ms_ceil(&self) -> u64 {
+        self.now_us.div_ceil(1000)
+    }
+
     pub fn status(&self) -> Status {
         self.status
     }

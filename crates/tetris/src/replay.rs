@@ -158,7 +158,8 @@ impl Playback<'_> {
     }
 
     pub fn is_finished(&self) -> bool {
-        self.next_input >= self.replay.inputs.len() && self.game.time_ms() >= self.replay.end_ms
+        self.next_input >= self.replay.inputs.len()
+            && self.game.time_ms_ceil() >= self.replay.end_ms
             || !self.game.is_playing()
     }
 }
@@ -224,7 +225,7 @@ impl Recorder {
             mode: self.game.mode(),
             settings: *self.game.settings(),
             inputs: self.inputs.clone(),
-            end_ms: self.game.time_ms(),
+            end_ms: self.game.time_ms_ceil(),
             result: ReplayResult::of(&self.game),
         }
     }

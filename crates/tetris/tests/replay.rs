@@ -100,3 +100,24 @@ fn playback_follows_the_clock() {
     assert!(playback.is_finished());
     assert_eq!(playback.game(), recorder.game());
 }
+
+#[test]
+fn a_game_that_ends_between_milliseconds_replays() {
+    // Soft drop at 7× gravity steps every 142 857 µs, so locks (and the top out) fall between
+    // milliseconds.
+    let settings = Settings {
+        soft_drop: tetris::SoftDrop::Factor(7),
+        ..Settings::default()
+    };
+    let mut recorder = Recorder::new(Mode::Marathon { endless: true }, settings, 21);
+    recorder.handle(InputEvent::press(0, Action::SoftDrop));
+    let mut t = 0;
+    while recorder.game().is_playing() && t < 2_000_000 {
+        t += 10_000;
+        recorder.advance_to(t);
+    }
+    assert!(recorder.game().topped_out());
+    assert_ne!(recorder.game().time_ms(), recorder.game().time_ms_ceil());
+    let replay = Replay::from_json(&recorder.replay().to_json()).unwrap();
+    assert_eq!(&replay.play().unwrap(), recorder.game());
+}

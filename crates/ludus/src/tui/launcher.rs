@@ -12,21 +12,30 @@ use super::settings::SettingsScreen;
 use super::sokoban::browser::Browser;
 use super::widgets::{centered, key_hints};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Item {
-    Sokoban,
-    Settings,
-    Quit,
+/// One launcher entry: what it is called, a word about it, and what opening it does.
+struct Item {
+    name: &'static str,
+    about: &'static str,
+    open: fn(&mut Ctx) -> Action,
 }
 
-const ITEMS: [(Item, &str, &str); 3] = [
-    (Item::Sokoban, "Sokoban", "push every box onto a goal"),
-    (
-        Item::Settings,
-        "Settings",
-        "animation speed, deadlock warnings",
-    ),
-    (Item::Quit, "Quit", ""),
+/// The games that work, then Settings and Quit. A game joins with one line.
+const ITEMS: &[Item] = &[
+    Item {
+        name: "Sokoban",
+        about: "push every box onto a goal",
+        open: |ctx| Action::Push(Box::new(Browser::new(ctx, &[]))),
+    },
+    Item {
+        name: "Settings",
+        about: "animation speed, deadlock warnings",
+        open: |_| Action::Push(Box::new(SettingsScreen::new())),
+    },
+    Item {
+        name: "Quit",
+        about: "",
+        open: |_| Action::Quit,
+    },
 ];
 
 const TITLE: [&str; 5] = [
@@ -48,11 +57,9 @@ impl Launcher {
     }
 
     fn open(&self, ctx: &mut Ctx) -> Action {
-        match ITEMS[self.selected].0 {
-            Item::Sokoban => Action::Push(Box::new(Browser::new(ctx, &[]))),
-            Item::Settings => Action::Push(Box::new(SettingsScreen::new())),
-            Item::Quit => Action::Quit,
-        }
+        ITEMS
+            .get(self.selected)
+            .map_or(Action::None, |item| (item.open)(ctx))
     }
 }
 
@@ -101,7 +108,7 @@ impl Screen for Launcher {
             subtitle,
         );
         let mut lines = Vec::new();
-        for (i, (_, name, about)) in ITEMS.iter().enumerate() {
+        for (i, Item { name, about, .. }) in ITEMS.iter().enumerate() {
             let chosen = i == self.selected;
             let marker = if chosen { "▶ " } else { "  " };
             let style = if chosen {

@@ -212,3 +212,28 @@ fn avoids_losing_by_perpetual_chase() {
     let r = engine.search(&game, &Limits::depth(5), &stop, &|| 0, &mut |_| {});
     assert_ne!(r.best.unwrap().to_string(), "h6h5");
 }
+
+#[test]
+fn skill_levels_limit_depth_and_stay_legal() {
+    let game = Game::new();
+    let stop = AtomicBool::new(false);
+    for level in [0u8, 5, 10, 19] {
+        let mut engine = Engine::new(1);
+        engine.set_own_book(false);
+        engine.set_skill_level(level);
+        assert_eq!(engine.skill_level(), level);
+        let r = engine.search(&game, &Limits::depth(4), &stop, &|| 0, &mut |_| {});
+        assert!(
+            r.depth <= 1 + level as u32 / 2,
+            "level {level} depth {}",
+            r.depth
+        );
+        assert!(game.legal_moves().contains(r.best.unwrap()));
+    }
+    // Weak play still takes a free mate in one.
+    let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/9/R3K3R w").unwrap();
+    let mut engine = Engine::new(1);
+    engine.set_skill_level(0);
+    let r = engine.search_position(&pos, &Limits::depth(5));
+    assert_eq!(r.score, Score::Mate(1));
+}

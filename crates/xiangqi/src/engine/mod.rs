@@ -23,6 +23,6 @@ mod tt;
 
 pub use book::{Book, BookError};
 pub use evaluate::{VALUES, evaluate, value};
-pub use search::{Engine, MATE, MATE_BOUND, Score, SearchInfo, SearchResult};
+pub use search::{Engine, MATE, MATE_BOUND, MAX_SKILL, Score, SearchInfo, SearchResult};
 pub use time::{Limits, TimeBudget};
-pub use tt::{Bound, Hit, TranspositionTable};
+pub use tt::{Bound, Hit, MAX_HASH_MB, TranspositionTable};

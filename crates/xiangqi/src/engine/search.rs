@@ -21,6 +21,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 pub const MATE: i32 = 30000;
 /// Scores beyond this are mates.
 pub const MATE_BOUND: i32 = MATE - 1000;
+/// Highest skill level (no handicap).
+pub const MAX_SKILL: u8 = 20;
 /// Winning because the opponent checked perpetually (not a mate score).
 const REP_WIN: i32 = 20000;
 const INF: i32 = MATE + 1;
@@ -81,6 +83,7 @@ pub struct Engine {
     heur: Heuristics,
     book: Option<super::book::Book>,
     book_seed: u64,
+    skill: u8,
 }
 
 impl Default for Engine {
@@ -100,6 +103,9 @@ struct Search<'a> {
     nodes: u64,
     seldepth: usize,
     stopped: bool,
+    /// Amplitude of evaluation noise (weaker skill levels), and its seed.
+    noise: i32,
+    noise_seed: u64,
     /// Keys of positions from the last capture to the current node.
     keys: Vec<u64>,
     /// Whether the move leading to the position at the same index gave check.
@@ -121,6 +127,7 @@ impl Engine {
             heur: Heuristics::new(),
             book: Some(super::book::Book::builtin()),
             book_seed: 0x2545_F491_4F6C_DD1D,
+            skill: MAX_SKILL,
         }
     }
 
@@ -145,7 +152,19 @@ impl Engine {
         self.book = on.then(super::book::Book::builtin);
     }
 
-    /// Seeds the choice among book moves (the engine has no RNG of its own).
+    /// Playing strength 0..=20 (20 = full strength, the default). Lower levels
+    /// search less deeply and add seeded noise to the evaluation.
+    pub fn set_skill_level(&mut self, level: u8) {
+        self.skill = level.min(MAX_SKILL);
+    }
+
+    /// The current skill level.
+    pub fn skill_level(&self) -> u8 {
+        self.skill
+    }
+
+    /// Seeds the choice among book moves and the noise of weaker skill levels
+    /// (the engine has no RNG of its own).
     pub fn set_book_seed(&mut self, seed: u64) {
         self.book_seed = seed;
     }
@@ -176,18 +195,16 @@ impl Engine {
             result.score = Score::Mate(0);
             return result;
         }
-        if let Some(book) = &self.book {
-            // splitmix64 step: deterministic variety between games.
-            self.book_seed = self.book_seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = self.book_seed;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            if let Some(m) = book.pick(&root, z ^ (z >> 31)) {
-                result.best = Some(m);
-                result.pv = vec![m];
-                result.from_book = true;
-                return result;
-            }
+        // splitmix64 step: deterministic variety between searches.
+        self.book_seed = self.book_seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let random = mix(self.book_seed);
+        if let Some(book) = &self.book
+            && let Some(m) = book.pick(&root, random)
+        {
+            result.best = Some(m);
+            result.pv = vec![m];
+            result.from_book = true;
+            return result;
         }
         self.tt.new_search();
         self.heur.age();
@@ -213,16 +230,21 @@ impl Engine {
             nodes: 0,
             seldepth: 0,
             stopped: false,
+            noise: (MAX_SKILL - self.skill) as i32 * 15,
+            noise_seed: random,
             keys,
             checks,
             irreversible,
             moves,
             pv: vec![Vec::new(); MAX_PLY + 1],
         };
-        let max_depth = limits
+        let mut max_depth = limits
             .depth
             .unwrap_or(MAX_PLY as u32 - 8)
             .clamp(1, MAX_PLY as u32 - 8);
+        if self.skill < MAX_SKILL {
+            max_depth = max_depth.min(1 + self.skill as u32 / 2);
+        }
         let mut pos = root;
         let mut prev: i32 = 0;
         for depth in 1..=max_depth {
@@ -298,7 +320,24 @@ impl Engine {
     }
 }
 
+/// splitmix64 output function.
+fn mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
 impl Search<'_> {
+    /// Static evaluation, with seeded noise at weaker skill levels.
+    fn eval(&self, pos: &Position) -> i32 {
+        let v = evaluate(pos);
+        if self.noise == 0 {
+            return v;
+        }
+        let r = mix(pos.key() ^ self.noise_seed) % (2 * self.noise as u64 + 1);
+        v + r as i32 - self.noise
+    }
+
     fn check_stop(&mut self) {
         if self.nodes >= self.node_limit || self.stop_flag.load(Ordering::Relaxed) {
             self.stopped = true;
@@ -395,7 +434,7 @@ impl Search<'_> {
                 return alpha;
             }
             if ply >= MAX_PLY - 2 {
-                return evaluate(pos);
+                return self.eval(pos);
             }
         }
         self.seldepth = self.seldepth.max(ply);
@@ -424,7 +463,7 @@ impl Search<'_> {
                 return v;
             }
         }
-        let static_eval = if in_check { -INF } else { evaluate(pos) };
+        let static_eval = if in_check { -INF } else { self.eval(pos) };
         if !pv_node && !in_check && ply > 0 {
             // Reverse futility: far above beta near the leaves.
             if depth <= 3 && static_eval - 120 * depth >= beta && beta.abs() < MATE_BOUND {
@@ -536,7 +575,7 @@ impl Search<'_> {
         self.seldepth = self.seldepth.max(ply);
         self.pv[ply].clear();
         if ply >= MAX_PLY - 2 {
-            return evaluate(pos);
+            return self.eval(pos);
         }
         let in_check = pos.in_check();
         let mut best;
@@ -550,7 +589,7 @@ impl Search<'_> {
             best = -INF;
             stand = -INF;
         } else {
-            stand = evaluate(pos);
+            stand = self.eval(pos);
             if stand >= beta {
                 return stand;
             }

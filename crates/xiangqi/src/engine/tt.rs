@@ -3,6 +3,9 @@
 
 use crate::moves::Move;
 
+/// Largest table size accepted, in megabytes.
+pub const MAX_HASH_MB: usize = 32 * 1024;
+
 /// Kind of bound a stored score is.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Bound {
@@ -37,9 +40,10 @@ pub struct TranspositionTable {
 }
 
 impl TranspositionTable {
-    /// A table of about `mb` megabytes (at least one entry).
+    /// A table of about `mb` megabytes, clamped to 1..=[`MAX_HASH_MB`].
     pub fn new(mb: usize) -> TranspositionTable {
-        let n = (mb.max(1) * 1024 * 1024 / std::mem::size_of::<Entry>()).max(1);
+        let mb = mb.clamp(1, MAX_HASH_MB);
+        let n = (mb * 1024 * 1024 / std::mem::size_of::<Entry>()).max(1);
         TranspositionTable {
             entries: vec![Entry::default(); n],
             generation: 0,

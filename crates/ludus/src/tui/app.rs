@@ -77,6 +77,9 @@ pub trait Screen {
     /// Called when the screen above this one is closed.
     fn resume(&mut self, _ctx: &Ctx) {}
 
+    /// The terminal gained or lost focus (where the terminal reports it).
+    fn on_focus(&mut self, _gained: bool, _ctx: &mut Ctx) {}
+
     /// Whether the screen wants key releases and repeats too (games timed
     /// by held keys); others only see presses.
     fn wants_key_releases(&self) -> bool {
@@ -101,7 +104,9 @@ impl App {
     pub fn new(data: DataDir, start: Start) -> Result<App> {
         let mut ctx = Ctx::new(data);
         let mut screens: Vec<Box<dyn Screen>> = vec![Box::new(Launcher::new())];
-        if let Start::Sokoban { files, level } = start {
+        if let Start::Screen(build) = start {
+            screens.push(build(&mut ctx));
+        } else if let Start::Sokoban { files, level } = start {
             let browser = Browser::new(&mut ctx, &files);
             let play = level.and_then(|n| browser.open_level(0, n.saturating_sub(1), &mut ctx));
             screens.push(Box::new(browser));
@@ -169,6 +174,12 @@ impl App {
         if let Some(screen) = self.screens.last_mut() {
             let action = screen.on_key(key, &mut self.ctx);
             self.apply(action);
+        }
+    }
+
+    pub fn on_focus(&mut self, gained: bool) {
+        if let Some(screen) = self.screens.last_mut() {
+            screen.on_focus(gained, &mut self.ctx);
         }
     }
 

@@ -21,7 +21,6 @@ pub use app::{Action, App, Ctx, Screen};
 use crate::store::DataDir;
 
 /// Which screen to open first.
-#[derive(Clone, Debug)]
 pub enum Start {
     Launcher,
     /// The Sokoban collection browser with these files (none: built in), or
@@ -30,7 +29,13 @@ pub enum Start {
         files: Vec<PathBuf>,
         level: Option<usize>,
     },
+    /// A screen a game's command builds, opened above the launcher (so that
+    /// leaving it shows the launcher).
+    Screen(OpenScreen),
 }
+
+/// Builds a game's first screen once the saved data is loaded.
+pub type OpenScreen = Box<dyn FnOnce(&mut Ctx) -> Box<dyn Screen>>;
 
 /// How often the loop wakes without input, for animations and the clock.
 const TICK: Duration = Duration::from_millis(30);
@@ -41,15 +46,22 @@ pub fn run(data: DataDir, start: Start) -> Result<ExitCode> {
     let mut app = App::new(data, start)?;
     let mut terminal = ratatui::init();
     let enhanced = enable_key_releases();
+    // Focus reports let games pause when the terminal loses focus.
+    let _ = ratatui::crossterm::execute!(
+        std::io::stdout(),
+        ratatui::crossterm::event::EnableFocusChange
+    );
     let result = (|| -> Result<()> {
         while !app.should_quit() {
             terminal.draw(|frame| app.draw(frame))?;
-            if event::poll(TICK)?
-                && let Event::Key(key) = event::read()?
-            {
-                app.on_key(key);
+            if event::poll(TICK)? {
+                match event::read()? {
+                    Event::Key(key) => app.on_key(key),
+                    Event::FocusLost => app.on_focus(false),
+                    Event::FocusGained => app.on_focus(true),
+                    _ => {} // resizes need nothing: the next draw adapts
+                }
             }
-            // Resizes need nothing: the next draw adapts.
             app.tick(Instant::now());
         }
         Ok(())
@@ -57,6 +69,10 @@ pub fn run(data: DataDir, start: Start) -> Result<ExitCode> {
     if enhanced {
         disable_key_releases();
     }
+    let _ = ratatui::crossterm::execute!(
+        std::io::stdout(),
+        ratatui::crossterm::event::DisableFocusChange
+    );
     ratatui::restore();
     result.map(|()| ExitCode::SUCCESS)
 }

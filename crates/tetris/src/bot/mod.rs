@@ -9,10 +9,16 @@
 //! let mut game = Game::new(Mode::Marathon { endless: true }, settings, 1);
 //! let mut bot = Bot::new();
 //! for _ in 0..50 {
+//!     // A hint: where the bot would put the piece.
 //!     let plan = bot.suggest(&game).unwrap();
 //!     for event in plan.input_events(game.time_ms()) {
 //!         game.handle(event);
 //!     }
+//! }
+//! // Or let it play (demo mode): any soft-drop setting works.
+//! let mut game = Game::new(Mode::Marathon { endless: true }, Settings::default(), 2);
+//! for _ in 0..50 {
+//!     assert!(bot.play_piece(&mut game).unwrap().on_target);
 //! }
 //! assert_eq!(game.pieces(), 50);
 //! assert!(game.is_playing());
@@ -89,6 +95,36 @@ impl Plan {
     }
 }
 
+/// Applies one plan step to the game at its current time. `SoftDrop` taps soft drop until
+/// the piece rests, so it reaches the floor with any soft-drop setting.
+pub fn apply_move(game: &mut Game, step: BotMove) {
+    let now = game.time_ms();
+    if step == BotMove::SoftDrop {
+        // Each tap moves at least one row while the piece is airborne; 40 rows is the matrix.
+        for _ in 0..crate::matrix::HEIGHT {
+            let resting = game.active().copied() == game.ghost();
+            if resting || !game.is_playing() {
+                break;
+            }
+            for event in InputEvent::tap(now, Action::SoftDrop) {
+                game.handle(event);
+            }
+        }
+        return;
+    }
+    for event in InputEvent::tap(now, step.action()) {
+        game.handle(event);
+    }
+}
+
+/// A piece the bot played with [`Bot::play_piece`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlayedPiece {
+    pub plan: Plan,
+    /// The piece came to rest exactly where the plan said before the hard drop.
+    pub on_target: bool,
+}
+
 /// The placement bot. Keeps its search buffers between calls.
 pub struct Bot {
     shapes: Shapes,
@@ -141,6 +177,27 @@ impl Bot {
         let active = *game.active()?;
         let queue = game.next_queue();
         self.plan(&board, active, game.hold_piece(), game.can_hold(), &queue)
+    }
+
+    /// Plans the current piece and plays it at once (all inputs at the game's current time),
+    /// for demos and headless runs. `None` when the game is over or nothing fits.
+    pub fn play_piece(&mut self, game: &mut Game) -> Option<PlayedPiece> {
+        let plan = self.suggest(game)?;
+        let (last, steps) = plan.moves.split_last()?;
+        for &step in steps {
+            apply_move(game, step);
+        }
+        let mut landing = game.ghost().map(|piece| piece.cells());
+        if let Some(cells) = landing.as_mut() {
+            cells.sort_unstable();
+        }
+        let mut promised = plan.target.cells();
+        promised.sort_unstable();
+        apply_move(game, *last);
+        Some(PlayedPiece {
+            on_target: landing == Some(promised),
+            plan,
+        })
     }
 
     /// The best plan from explicit inputs: board, piece in play (at its current position),
@@ -244,33 +301,17 @@ mod tests {
 
     #[test]
     fn plans_are_executable_and_land_where_promised() {
-        let mut bot = Bot::new();
-        let mut game = Game::new(Mode::Marathon { endless: true }, instant(), 4);
-        for _ in 0..300 {
-            let plan = bot.suggest(&game).unwrap();
-            let events = plan.input_events(0);
-            let (rest, last) = events.split_at(events.len() - 2);
-            for &event in rest {
-                let before = game.pieces();
-                game.handle(event);
-                assert_eq!(
-                    before,
-                    game.pieces(),
-                    "{event:?} {plan:?} {:?}",
-                    crate::Snapshot::of(&game).board
-                );
+        for settings in [instant(), Settings::default()] {
+            let mut bot = Bot::new();
+            let mut game = Game::new(Mode::Marathon { endless: true }, settings, 4);
+            for _ in 0..300 {
+                let played = bot.play_piece(&mut game).unwrap();
+                assert!(played.on_target, "{:?}", played.plan);
+                assert!(game.is_playing());
             }
-            let mut landing = game.ghost().unwrap().cells();
-            landing.sort_unstable();
-            let mut promised = plan.target.cells();
-            promised.sort_unstable();
-            assert_eq!(landing, promised, "{plan:?} {:?}", game.active());
-            for &event in last {
-                game.handle(event);
-            }
-            assert!(game.is_playing());
+            assert_eq!(game.pieces(), 300);
+            assert!(game.lines() > 100, "{}", game.lines());
         }
-        assert!(game.lines() > 100, "{}", game.lines());
     }
 
     #[test]

@@ -108,6 +108,19 @@ impl Game {
         self.plies.iter().map(|p| p.mv)
     }
 
+    /// The last move played, if any.
+    pub fn last_move(&self) -> Option<Move> {
+        self.plies.last().map(|p| p.mv)
+    }
+
+    /// Reads a move in any notation ([`Position::parse_move`]) and plays it.
+    pub fn play_text(&mut self, text: &str) -> Result<Move, crate::NotationError> {
+        let m = self.pos.parse_move(text)?;
+        self.play(m)
+            .map_err(|_| crate::NotationError::NoSuchMove(text.to_string()))?;
+        Ok(m)
+    }
+
     /// Legal moves in the current position.
     pub fn legal_moves(&self) -> MoveList {
         self.pos.legal_moves()

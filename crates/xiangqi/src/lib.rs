@@ -1,11 +1,32 @@
-//! xiangqi: pure rules of Chinese chess (no IO, no clock, no global RNG).
+//! xiangqi: the rules of Chinese chess, its notations and game records, and an
+//! engine core. Pure: no IO, no clock, no threads, no global RNG.
+//!
+//! - [`Position`]: board, side to move, counters, Zobrist key; FEN in and out
+//!   ([`Position::from_fen`], [`Position::to_fen`]); legal moves
+//!   ([`Position::legal_moves`]), [`Position::make_move`] / [`Position::unmake_move`],
+//!   checked [`Position::play`]; check, mate and stalemate queries.
+//! - [`Game`]: a position plus its history, with [`Game::play`], [`Game::undo`] and
+//!   [`Game::result`] (checkmate, stalemate loses, perpetual check and chase under
+//!   the Asian rules, the 60-move rule, insufficient material).
+//! - [`notation`]: ICCS/UCI (`h2e2`, `H2-E2`), WXF (`C2.5`) and Chinese (`炮二平五`),
+//!   printed and parsed ([`Position::parse_move`] reads any of them).
+//! - [`pgn`]: import and export of game records.
+//! - [`perft()`] and [`perft_divide`] for move-generator testing.
+//! - [`engine`]: iterative-deepening search with the caller's clock and cancel flag.
 //!
 //! ```
-//! use xiangqi::{Position, Move, Square};
-//! let mut pos = Position::startpos();
-//! let m = Move::new(Square::parse("h2").unwrap(), Square::parse("e2").unwrap());
-//! pos.play(m).unwrap();
-//! assert_eq!(pos.to_fen(), "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1");
+//! use xiangqi::{Game, Position};
+//! let mut game = Game::new();
+//! for text in ["h2e2", "马8进7", "H2+3"] {
+//!     game.play_text(text).unwrap();
+//! }
+//! assert_eq!(game.last_move().unwrap().to_string(), "h0g2");
+//! assert!(game.play_text("h2e3").is_err());
+//! assert_eq!(
+//!     game.position().to_fen(),
+//!     "rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C1N2/9/RNBAKAB1R b - - 3 2"
+//! );
+//! assert!(game.result().is_none());
 //! ```
 
 mod attacks;

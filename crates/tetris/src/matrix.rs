@@ -18,6 +18,14 @@ pub enum Block {
 }
 
 impl Block {
+    /// The piece colour, `None` for garbage (drawn grey).
+    pub fn colour(self) -> Option<crate::piece::Colour> {
+        match self {
+            Block::Piece(kind) => Some(kind.colour()),
+            Block::Garbage => None,
+        }
+    }
+
     /// `X` for garbage, otherwise the piece letter.
     pub fn letter(self) -> char {
         match self {
@@ -204,6 +212,20 @@ mod tests {
         assert!(m.is_blocked(10, 0));
         assert!(m.is_blocked(0, -1));
         assert!(!m.is_blocked(0, 45));
+    }
+
+    #[test]
+    fn garbage_and_piece_cells_from_text() {
+        let m = Matrix::from_text_rows(&["X#T......."]).unwrap();
+        assert_eq!(m.cell(0, 0), Some(Block::Garbage));
+        assert_eq!(m.cell(1, 0), Some(Block::Garbage));
+        assert_eq!(m.cell(2, 0), Some(Block::Piece(PieceKind::T)));
+        assert_eq!(
+            m.cell(2, 0).and_then(Block::colour),
+            Some(crate::Colour::Purple)
+        );
+        assert_eq!(m.cell(3, 0), None);
+        assert_eq!(m.text_rows(1), vec!["XXT......."]);
     }
 
     #[test]

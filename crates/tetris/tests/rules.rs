@@ -264,3 +264,30 @@ fn whole_state_serde_round_trip_mid_game() {
     copy.advance_to(t + 20_000);
     assert_eq!(copy, game);
 }
+
+#[test]
+fn consecutive_clears_build_a_combo() {
+    let board = [
+        "X.........",
+        "XXXXXXXX..",
+        "XXXXXXXX..",
+        "XXXXXXXX..",
+        "XXXXXXXX..",
+    ];
+    let mut game = setup(Mode::Marathon { endless: false }, &board, "OO");
+    for _ in 0..2 {
+        for _ in 0..4 {
+            tap(&mut game, 0, Action::Right);
+        }
+        tap(&mut game, 0, Action::HardDrop);
+    }
+    let clear = *game.last_clear().unwrap();
+    assert_eq!(
+        (clear.lines, clear.combo, clear.perfect_clear),
+        (2, 1, false)
+    );
+    assert_eq!(clear.points, 300 + 50);
+    // Two doubles, the second with combo 1, and two 19-row hard drops.
+    assert_eq!(game.score(), 300 + 350 + 2 * 2 * 19);
+    assert_eq!(game.combo(), Some(1));
+}

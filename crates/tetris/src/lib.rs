@@ -5,6 +5,24 @@
 //! seeded generator lives inside the serialisable state, so a game is reproduced exactly from
 //! its seed, mode, settings and inputs.
 //!
+//! # For front ends
+//!
+//! - Start: [`Game::new`]`(mode, settings, seed)`; record for a replay with
+//!   [`Recorder::new`] instead (same calls, plus [`Recorder::replay`]).
+//! - Feed input: [`Game::handle`]`(InputEvent::press(now_ms, Action::Left))` on key down,
+//!   `InputEvent::release` on key up (DAS/ARR and soft drop are timed from these), and
+//!   [`Game::advance_to`]`(now_ms)` every frame. [`Game::update`] does both.
+//! - Draw: [`Game::matrix`] (`cell(x, y)` → [`Block`], y = 0 at the bottom, rows 0..20
+//!   visible), [`Game::active`], [`Game::ghost`], [`Game::hold_piece`], [`Game::can_hold`],
+//!   [`Game::next_queue`], [`Game::score`], [`Game::level`], [`Game::lines`],
+//!   [`Game::time_ms`], [`Game::last_clear`] (T-spin / back-to-back / combo banners),
+//!   [`Game::lock_deadline_ms`], [`Game::status`].
+//! - End: [`Status::Over`] with [`GameOver`]; [`Game::summary`] for the high-score table.
+//! - Replays: [`Replay::to_json`], [`Replay::from_json`] (refuses other versions and
+//!   damaged data), [`Replay::playback`] to watch at any speed, [`Replay::play`] to verify.
+//! - Headless: [`script::simulate`]`(seed, text)` → [`Snapshot`] JSON (`ludus tetris sim`);
+//!   [`bot::Bot`] for hints ([`bot::Bot::suggest`]) and demos ([`bot::Bot::play_piece`]).
+//!
 //! ```
 //! use tetris::{Action, Game, InputEvent, Mode, Settings};
 //! let mut game = Game::new(Mode::Marathon { endless: false }, Settings::default(), 7);

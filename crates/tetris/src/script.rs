@@ -44,6 +44,7 @@ pub enum ScriptErrorKind {
     MissingAction,
     TrailingText(String),
     BadBoardRow(String),
+    TooManyBoardRows,
     BadPiece(char),
     UnknownMode(String),
     SetupAfterInputs(String),
@@ -77,6 +78,7 @@ impl std::fmt::Display for ScriptError {
             ScriptErrorKind::BadBoardRow(row) => {
                 write!(f, "board row `{row}` must be exactly 10 cells")
             }
+            ScriptErrorKind::TooManyBoardRows => write!(f, "the board has more than 40 rows"),
             ScriptErrorKind::BadPiece(ch) => write!(f, "`{ch}` is not a piece (I O T S Z J L)"),
             ScriptErrorKind::UnknownMode(word) => write!(
                 f,
@@ -227,6 +229,9 @@ impl Script {
             "board" => {
                 if value.chars().count() != 10 {
                     return Err(err(ScriptErrorKind::BadBoardRow(value.to_string())));
+                }
+                if self.board.len() >= crate::matrix::HEIGHT as usize {
+                    return Err(err(ScriptErrorKind::TooManyBoardRows));
                 }
                 self.board.push(value.to_string());
             }

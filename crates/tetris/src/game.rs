@@ -475,23 +475,24 @@ impl Game {
         }
     }
 
+    /// The earliest pending timer; ties go to shift, then fall, then lock, then time up.
     fn next_timer(&self) -> Option<(u64, Timer)> {
-        let mut timers: Vec<(u64, Timer)> = Vec::with_capacity(4);
-        if self.active.is_some() {
-            if let Some(shift) = self.shift.filter(|shift| !shift.charged) {
-                timers.push((shift.next_us, Timer::Shift));
-            }
-            if self.next_fall_us != u64::MAX {
-                timers.push((self.next_fall_us, Timer::Fall));
-            }
-            if let Some(deadline) = self.lock_deadline_us {
-                timers.push((deadline, Timer::Lock));
-            }
-        }
-        if let Some(limit) = self.mode.time_limit_ms() {
-            timers.push((limit * 1000, Timer::TimeUp));
-        }
-        timers.into_iter().min()
+        let piece_timers = self.active.is_some();
+        let shift = self
+            .shift
+            .filter(|shift| piece_timers && !shift.charged)
+            .map(|shift| (shift.next_us, Timer::Shift));
+        let fall = (piece_timers && self.next_fall_us != u64::MAX)
+            .then_some((self.next_fall_us, Timer::Fall));
+        let lock = self
+            .lock_deadline_us
+            .filter(|_| piece_timers)
+            .map(|deadline| (deadline, Timer::Lock));
+        let time_up = self
+            .mode
+            .time_limit_ms()
+            .map(|limit| (limit * 1000, Timer::TimeUp));
+        [shift, fall, lock, time_up].into_iter().flatten().min()
     }
 
     fn fire(&mut self, timer: Timer) {
@@ -505,7 +506,9 @@ impl Game {
                 } else {
                     shift.next_us += u64::from(self.settings.arr_ms) * 1000;
                     self.shift = Some(shift);
-                    self.try_shift(shift.direction);
+                    if self.try_shift(shift.direction) {
+                        self.after_player_move();
+                    }
                 }
                 self.settle();
             }

@@ -204,3 +204,30 @@ fn zen_has_no_gravity() {
     game.advance_to(600_100);
     assert_eq!(y(&game), 15);
 }
+
+#[test]
+fn auto_repeat_moves_also_use_lock_resets() {
+    let settings = Settings {
+        soft_drop: SoftDrop::Instant,
+        ..Settings::default()
+    };
+    let mut game = game_with(PieceKind::T, settings, &[".........."]);
+    tap(&mut game, 0, Action::SoftDrop);
+    game.handle(InputEvent::press(100, Action::Left));
+    assert_eq!(game.lock_resets(), 1);
+    game.advance_to(267);
+    assert_eq!(game.lock_resets(), 2, "the DAS repeat moved the piece");
+    assert_eq!(game.lock_deadline_ms(), Some(767));
+    game.advance_to(400);
+    assert_eq!(x(&game), 0);
+    assert_eq!(
+        game.lock_resets(),
+        3,
+        "repeats against the wall do not count"
+    );
+    game.handle(InputEvent::release(400, Action::Left));
+    game.advance_to(799);
+    assert_eq!(game.pieces(), 0);
+    game.advance_to(800);
+    assert_eq!(game.pieces(), 1);
+}

@@ -84,6 +84,7 @@ pub struct Engine {
     book: Option<super::book::Book>,
     book_seed: u64,
     skill: u8,
+    prune: bool,
 }
 
 impl Default for Engine {
@@ -103,6 +104,8 @@ struct Search<'a> {
     nodes: u64,
     seldepth: usize,
     stopped: bool,
+    /// Whether frontier pruning and log-scaled reductions are on.
+    prune: bool,
     /// Amplitude of evaluation noise (weaker skill levels), and its seed.
     noise: i32,
     noise_seed: u64,
@@ -128,6 +131,7 @@ impl Engine {
             book: Some(super::book::Book::builtin()),
             book_seed: 0x2545_F491_4F6C_DD1D,
             skill: MAX_SKILL,
+            prune: true,
         }
     }
 
@@ -156,6 +160,12 @@ impl Engine {
     /// search less deeply and add seeded noise to the evaluation.
     pub fn set_skill_level(&mut self, level: u8) {
         self.skill = level.min(MAX_SKILL);
+    }
+
+    /// Experimental switch for comparing search versions in self-play.
+    #[doc(hidden)]
+    pub fn set_pruning(&mut self, on: bool) {
+        self.prune = on;
     }
 
     /// The current skill level.
@@ -230,6 +240,7 @@ impl Engine {
             nodes: 0,
             seldepth: 0,
             stopped: false,
+            prune: self.prune,
             noise: (MAX_SKILL - self.skill) as i32 * 15,
             noise_seed: random,
             keys,
@@ -318,6 +329,12 @@ impl Engine {
         let stop = AtomicBool::new(false);
         self.search(&game, limits, &stop, &|| 0, &mut |_| {})
     }
+}
+
+/// Late-move reduction for a move searched `i`-th at `depth`.
+fn lmr(depth: i32, i: usize) -> i32 {
+    let r = 0.5 + (depth as f64).ln() * (i as f64).ln() / 2.0;
+    r as i32
 }
 
 /// splitmix64 output function.
@@ -505,15 +522,29 @@ impl Search<'_> {
             let m = list[i];
             let capture = pos.is_capture(m);
             let gives_check = pos.gives_check(m);
+            let quiet = !capture && !gives_check && !in_check;
+            // Frontier pruning: late quiet moves near the leaves that cannot
+            // plausibly raise alpha are skipped.
+            if self.prune && i > 0 && quiet && !pv_node && best > -MATE_BOUND {
+                if depth <= 2 && static_eval + 150 * depth <= alpha {
+                    continue;
+                }
+                if depth <= 3 && i >= (4 + 3 * depth * depth) as usize {
+                    continue;
+                }
+            }
             let undo = pos.make_move(m);
             self.push(pos.key(), gives_check, capture, Some((m, undo)));
             let mut v;
             if i == 0 {
                 v = -self.negamax(pos, depth - 1, -beta, -alpha, ply + 1, true);
             } else {
-                let quiet = !capture && !gives_check && !in_check;
                 let r = if quiet && depth >= 3 && i >= 3 && scores[i] < (1 << 27) - 1 {
-                    let mut r = 1 + (i as i32 >= 8) as i32 + (depth >= 7) as i32;
+                    let mut r = if self.prune {
+                        lmr(depth, i)
+                    } else {
+                        1 + (i as i32 >= 8) as i32 + (depth >= 7) as i32
+                    };
                     if pv_node {
                         r -= 1;
                     }

@@ -221,3 +221,18 @@ proptest! {
         prop_assert_eq!(pos.mirror().legal_moves().len(), pos.legal_moves().len());
     }
 }
+
+#[test]
+fn attackers_of_a_square() {
+    // e5 is attacked by the chariot a5 along the rank, the horse c4 (leg d4 empty)
+    // and the cannon e2 over the soldier on e3; the soldier itself reaches only e4.
+    let pos = Position::from_fen("3k5/9/9/9/R8/2N6/4P4/4C4/9/5K3 w").unwrap();
+    let mut a: Vec<String> = pos
+        .attackers(sq("e5"), Color::Red)
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    a.sort();
+    assert_eq!(a, ["a5", "c4", "e2"]);
+    assert!(pos.attackers(sq("e5"), Color::Black).is_empty());
+}

@@ -1,5 +1,6 @@
 //! Engine self-play sanity check:
-//! `cargo run --release -p xiangqi --example selfplay -- <games> <depthA> <depthB>`.
+//! `cargo run --release -p xiangqi --example selfplay -- <games> <limitA> <limitB>`.
+//! A limit up to 50 is a depth, above that a node count.
 //! Plays A against B with alternating colours from book openings and prints the
 //! score of A (1 per win, 0.5 per draw). Games are adjudicated by the rules.
 
@@ -21,7 +22,6 @@ fn main() {
         let mut a = Engine::new(16);
         let mut b = Engine::new(16);
         a.set_book_seed(g as u64 / 2);
-        b.set_pruning(std::env::var("B_PRUNE").map_or(true, |v| v == "1"));
         b.set_book_seed(g as u64 / 2 + 1000);
         let a_red = g % 2 == 0;
         let mut game = Game::new();

@@ -2,7 +2,8 @@
 //! (a soldier before the river is worth 100).
 //!
 //! Terms: material with piece-square tables for both sides, mobility of
-//! chariots, horses and cannons, king safety (attackers near the palace against
+//! chariots, horses and cannons, chariots on open files, cannons worth more and
+//! horses less while many pieces remain, a small tempo bonus, king safety (attackers near the palace against
 //! missing advisors and elephants, the "empty-head cannon"), soldiers (value grows
 //! across the river, central and connected soldiers), and endgame scaling for
 //! known draws (no attacking material, a lone chariot against full defenders, a
@@ -159,8 +160,10 @@ impl Side {
 /// ```
 /// use xiangqi::Position;
 /// use xiangqi::engine::evaluate;
-/// // The start position is symmetric.
-/// assert_eq!(evaluate(&Position::startpos()), 0);
+/// // The start position is symmetric: whoever moves gets the same score.
+/// let red = Position::startpos();
+/// let black = Position::from_fen(&red.to_fen().replace(" w ", " b ")).unwrap();
+/// assert_eq!(evaluate(&red), evaluate(&black));
 /// ```
 pub fn evaluate(pos: &Position) -> i32 {
     let mut sides = [Side::default(); 2];
@@ -191,6 +194,15 @@ pub fn evaluate(pos: &Position) -> i32 {
                 side.score += mob * 3;
                 if near_palace {
                     side.attack += 4;
+                }
+                // Open file ahead: no own soldier in front of the chariot.
+                let fwd = &RAYS[s][c];
+                let own_soldier = code & 8 | Role::Soldier as u8;
+                if !fwd.squares[..fwd.len as usize]
+                    .iter()
+                    .any(|&t| b[t as usize] == own_soldier)
+                {
+                    side.score += 15;
                 }
             }
             Some(Role::Horse) => {
@@ -263,6 +275,20 @@ pub fn evaluate(pos: &Position) -> i32 {
             }
         }
     }
+    // Cannons need screens and lose value as pieces come off; horses gain.
+    let phase: i32 = sides
+        .iter()
+        .map(|s| s.chariots * 2 + s.horses + s.cannons)
+        .sum();
+    for c in 0..2 {
+        let them = sides[1 - c];
+        let side = &mut sides[c];
+        side.score += side.cannons * (phase - 8) * 4 - side.horses * (phase - 8) * 3;
+        // Defenders matter less once the opponent cannot attack any more.
+        if them.attackers() == 0 {
+            side.score -= (side.advisors + side.elephants) * 60;
+        }
+    }
     let (red, black) = (sides[0], sides[1]);
     let mut score = red.score - black.score;
     // Endgame knowledge: the stronger side must be able to mate.
@@ -287,10 +313,12 @@ pub fn evaluate(pos: &Position) -> i32 {
             score /= 8;
         }
     }
+    // A small bonus for having the move.
+    const TEMPO: i32 = 10;
     if pos.turn() == Color::Red {
-        score
+        score + TEMPO
     } else {
-        -score
+        -score + TEMPO
     }
 }
 

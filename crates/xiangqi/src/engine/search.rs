@@ -84,7 +84,6 @@ pub struct Engine {
     book: Option<super::book::Book>,
     book_seed: u64,
     skill: u8,
-    prune: bool,
 }
 
 impl Default for Engine {
@@ -104,8 +103,6 @@ struct Search<'a> {
     nodes: u64,
     seldepth: usize,
     stopped: bool,
-    /// Whether frontier pruning and log-scaled reductions are on.
-    prune: bool,
     /// Amplitude of evaluation noise (weaker skill levels), and its seed.
     noise: i32,
     noise_seed: u64,
@@ -131,7 +128,6 @@ impl Engine {
             book: Some(super::book::Book::builtin()),
             book_seed: 0x2545_F491_4F6C_DD1D,
             skill: MAX_SKILL,
-            prune: true,
         }
     }
 
@@ -160,12 +156,6 @@ impl Engine {
     /// search less deeply and add seeded noise to the evaluation.
     pub fn set_skill_level(&mut self, level: u8) {
         self.skill = level.min(MAX_SKILL);
-    }
-
-    /// Experimental switch for comparing search versions in self-play.
-    #[doc(hidden)]
-    pub fn set_pruning(&mut self, on: bool) {
-        self.prune = on;
     }
 
     /// The current skill level.
@@ -240,7 +230,6 @@ impl Engine {
             nodes: 0,
             seldepth: 0,
             stopped: false,
-            prune: self.prune,
             noise: (MAX_SKILL - self.skill) as i32 * 15,
             noise_seed: random,
             keys,
@@ -525,7 +514,7 @@ impl Search<'_> {
             let quiet = !capture && !gives_check && !in_check;
             // Frontier pruning: late quiet moves near the leaves that cannot
             // plausibly raise alpha are skipped.
-            if self.prune && i > 0 && quiet && !pv_node && best > -MATE_BOUND {
+            if i > 0 && quiet && !pv_node && best > -MATE_BOUND {
                 if depth <= 2 && static_eval + 150 * depth <= alpha {
                     continue;
                 }
@@ -540,11 +529,7 @@ impl Search<'_> {
                 v = -self.negamax(pos, depth - 1, -beta, -alpha, ply + 1, true);
             } else {
                 let r = if quiet && depth >= 3 && i >= 3 && scores[i] < (1 << 27) - 1 {
-                    let mut r = if self.prune {
-                        lmr(depth, i)
-                    } else {
-                        1 + (i as i32 >= 8) as i32 + (depth >= 7) as i32
-                    };
+                    let mut r = lmr(depth, i);
                     if pv_node {
                         r -= 1;
                     }

@@ -1,13 +1,14 @@
 //! Static evaluation from the side to move's point of view, in centipawns
 //! (a soldier before the river is worth 100).
 //!
-//! Terms: material with piece-square tables for both sides, mobility of
-//! chariots, horses and cannons, chariots on open files, cannons worth more and
-//! horses less while many pieces remain, a small tempo bonus, king safety (attackers near the palace against
-//! missing advisors and elephants, the "empty-head cannon"), soldiers (value grows
-//! across the river, central and connected soldiers), and endgame scaling for
-//! known draws (no attacking material, a lone chariot against full defenders, a
-//! single horse or cannon against advisors).
+//! Terms: material with piece-square tables for both sides; mobility of
+//! chariots, horses and cannons; chariots on open files; cannons worth more and
+//! horses less while many pieces remain; king safety (attackers near the palace
+//! weighed against missing advisors and elephants, the "empty-head cannon",
+//! horse and cannon attacking together); soldiers (value grows across the
+//! river, central and connected soldiers); a small tempo bonus; and endgame
+//! scaling for known draws (no attacking material, a lone chariot against full
+//! defenders, a single horse or cannon against advisors).
 
 use crate::attacks::{HORSE_MOVES, RAYS};
 use crate::piece::{Color, Piece, Role};
@@ -147,6 +148,9 @@ struct Side {
     elephants: i32,
     /// Weighted attackers in the enemy half near the palace files.
     attack: i32,
+    /// Horses and cannons near the enemy palace (they combine well in attack).
+    horses_near: i32,
+    cannons_near: i32,
 }
 
 impl Side {
@@ -168,10 +172,11 @@ impl Side {
 pub fn evaluate(pos: &Position) -> i32 {
     let mut sides = [Side::default(); 2];
     let b = &pos.board;
-    for (s, &code) in b.iter().enumerate() {
-        if code == 0 {
-            continue;
-        }
+    let mut occupied = pos.occupied[0] | pos.occupied[1];
+    while occupied != 0 {
+        let s = occupied.trailing_zeros() as usize;
+        occupied &= occupied - 1;
+        let code = b[s];
         let c = ((code >> 3) & 1) as usize;
         let side = &mut sides[c];
         side.score += PST[(code & 15) as usize][s];
@@ -218,6 +223,7 @@ pub fn evaluate(pos: &Position) -> i32 {
                 side.score += mob * 6 - if mob <= 1 { 20 } else { 0 };
                 if near_palace {
                     side.attack += 3;
+                    side.horses_near += 1;
                 }
             }
             Some(Role::Cannon) => {
@@ -234,6 +240,7 @@ pub fn evaluate(pos: &Position) -> i32 {
                 side.score += mob * 2;
                 if near_palace {
                     side.attack += 3;
+                    side.cannons_near += 1;
                 }
             }
             Some(Role::Soldier) => {
@@ -260,6 +267,10 @@ pub fn evaluate(pos: &Position) -> i32 {
         let missing = (2 - sides[c].advisors) * 2 + (2 - sides[c].elephants);
         let danger = them.attack * (4 + missing) * (them.attack.min(12)) / 8;
         sides[c].score -= danger;
+        // Horse and cannon attacking together.
+        if sides[c].horses_near > 0 && sides[c].cannons_near > 0 {
+            sides[c].score += 25;
+        }
         // Empty-head cannon: our cannon on the enemy general's file with nothing between.
         let g = pos.general(!color);
         for ray in &RAYS[g.index()][..2] {

@@ -1,7 +1,7 @@
 //! Move ordering: hash move, captures by MVV-LVA, killers, then history.
 
 use super::evaluate::VALUES;
-use crate::moves::{Move, MoveList};
+use crate::moves::{MAX_MOVES, Move, MoveList};
 use crate::position::Position;
 
 pub(crate) const MAX_PLY: usize = 128;
@@ -58,34 +58,32 @@ impl Heuristics {
         }
     }
 
-    /// Scores moves for ordering (higher first).
+    /// Scores moves for ordering (higher first) into `out` (same indices).
     pub(crate) fn score(
         &self,
         pos: &Position,
         moves: &MoveList,
         tt_move: Option<Move>,
         ply: usize,
-    ) -> Vec<i32> {
+        out: &mut [i32; MAX_MOVES],
+    ) {
         let killers = self.killers.get(ply).copied().unwrap_or([None; 2]);
-        moves
-            .iter()
-            .map(|&m| {
-                let victim = pos.board[m.to.index()];
-                let attacker = pos.board[m.from.index()];
-                if Some(m) == tt_move {
-                    1 << 30
-                } else if victim != 0 {
-                    (1 << 28) + VALUES[(victim & 7) as usize] * 16
-                        - VALUES[(attacker & 7) as usize] / 16
-                } else if Some(m) == killers[0] {
-                    1 << 27
-                } else if Some(m) == killers[1] {
-                    (1 << 27) - 1
-                } else {
-                    self.history[(attacker & 15) as usize][m.to.index()]
-                }
-            })
-            .collect()
+        for (slot, &m) in out.iter_mut().zip(moves.iter()) {
+            let victim = pos.board[m.to.index()];
+            let attacker = pos.board[m.from.index()];
+            *slot = if Some(m) == tt_move {
+                1 << 30
+            } else if victim != 0 {
+                (1 << 28) + VALUES[(victim & 7) as usize] * 16
+                    - VALUES[(attacker & 7) as usize] / 16
+            } else if Some(m) == killers[0] {
+                1 << 27
+            } else if Some(m) == killers[1] {
+                (1 << 27) - 1
+            } else {
+                self.history[(attacker & 15) as usize][m.to.index()]
+            };
+        }
     }
 }
 

@@ -12,7 +12,7 @@ use super::ordering::{Heuristics, MAX_PLY, pick};
 use super::time::{Limits, TimeBudget};
 use super::tt::{Bound, TranspositionTable};
 use crate::game::Game;
-use crate::moves::Move;
+use crate::moves::{MAX_MOVES, Move};
 use crate::position::{Position, Undo};
 use crate::rules::Outcome;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -501,7 +501,8 @@ impl Search<'_> {
             // Checkmate or stalemate: both lose in xiangqi.
             return -MATE + ply as i32;
         }
-        let mut scores = self.heur.score(pos, &moves, tt_move, ply);
+        let mut scores = [0i32; MAX_MOVES];
+        self.heur.score(pos, &moves, tt_move, ply, &mut scores);
         let list = moves.as_mut_slice();
         let mut best = -INF;
         let mut best_move = None;
@@ -613,7 +614,8 @@ impl Search<'_> {
             best = stand;
             moves = pos.legal_captures();
         }
-        let mut scores = self.heur.score(pos, &moves, None, MAX_PLY);
+        let mut scores = [0i32; MAX_MOVES];
+        self.heur.score(pos, &moves, None, MAX_PLY, &mut scores);
         let list = moves.as_mut_slice();
         for i in 0..list.len() {
             pick(list, &mut scores, i);

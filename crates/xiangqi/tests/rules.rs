@@ -181,3 +181,34 @@ fn undo_restores_everything() {
     assert!(g.undo().is_none());
     assert!(g.play(mv("a0a5")).is_err());
 }
+
+#[test]
+fn soldiers_may_chase() {
+    // A red soldier across the river follows an unprotected black cannon: a
+    // soldier's attacks never count as chases, so the repetition is a draw.
+    let g = game(
+        "3k5/9/3c5/4P4/9/9/9/9/9/5K3 w",
+        &[
+            "e6d6", "d7e7", "d6e6", "e7d7", "e6d6", "d7e7", "d6e6", "e7d7", "e6d6",
+        ],
+    );
+    let r = g.result().unwrap();
+    assert_eq!(r.reason, EndReason::Repetition);
+    assert_eq!(r.outcome, Outcome::Draw);
+    assert!(g.plies().iter().all(|p| p.chased == 0));
+}
+
+#[test]
+fn chase_details() {
+    // The chariot's move to h5 attacks the unprotected cannon on a5: a chase.
+    let pos = Position::from_fen("3k5/9/9/9/c8/9/9/7R1/9/4K4 w").unwrap();
+    assert_eq!(pos.chased_after(mv("h2h5")), [Square::parse("a5").unwrap()]);
+    // A move that attacks nothing new chases nothing.
+    assert!(pos.chased_after(mv("h2h3")).is_empty());
+    // An exchange offer (chariot facing chariot) is not a chase.
+    let pos = Position::from_fen("3k5/9/9/9/r8/9/9/7R1/9/4K4 w").unwrap();
+    assert!(pos.chased_after(mv("h2h5")).is_empty());
+    // A capture is never a chase.
+    let pos = Position::from_fen("3k5/9/9/9/c6R1/9/9/9/9/4K4 w").unwrap();
+    assert!(pos.chased_after(mv("h5a5")).is_empty());
+}

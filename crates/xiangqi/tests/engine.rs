@@ -127,8 +127,11 @@ fn movetime_uses_the_injected_clock() {
 
 #[test]
 fn book_moves_and_switch() {
+    // The shipped book must parse completely (builtin() falls back to empty).
+    assert!(Book::parse(include_str!("../src/engine/book.txt")).is_ok());
+    assert!(Book::parse(include_str!("../src/engine/book_seed.txt")).is_ok());
     let book = Book::builtin();
-    assert!(!book.is_empty());
+    assert!(book.len() > 50);
     let start = Position::startpos();
     assert!(!book.probe(&start).is_empty());
     let mut engine = Engine::new(1);
@@ -236,4 +239,19 @@ fn skill_levels_limit_depth_and_stay_legal() {
     engine.set_skill_level(0);
     let r = engine.search_position(&pos, &Limits::depth(5));
     assert_eq!(r.score, Score::Mate(1));
+}
+
+#[test]
+fn book_lines_extend_by_analysis() {
+    let mut engine = Engine::new(1);
+    let text = "# seed\n2: h2e2 h9g7 # central cannon\n";
+    let out = Book::extend_lines(text, &mut engine, &Limits::depth(2), 2).unwrap();
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "# seed");
+    assert!(lines[1].starts_with("2: h2e2 h9g7 "), "{out}");
+    assert!(lines[1].ends_with(" # central cannon"), "{out}");
+    assert_eq!(lines[1].split_whitespace().count(), 1 + 4 + 3);
+    let book = Book::parse(&out).unwrap();
+    assert!(!book.probe(&Position::startpos()).is_empty());
+    assert!(Book::extend_lines("h2e3", &mut engine, &Limits::depth(1), 1).is_err());
 }

@@ -4,7 +4,9 @@
 //! separated by spaces, from the start position. `#` starts a comment. A line
 //! may begin with a weight `N:` (default 1). Every position along a line gets
 //! the next move with the line's weight; weights of equal moves add up. The
-//! built-in book (`book.txt` next to this file) is compiled into the crate.
+//! built-in book (`book.txt` next to this file) is compiled into the crate. It
+//! is built by [`Book::extend_lines`]: hand-picked main openings, each extended
+//! by the engine's own analysis (see `examples/build_book.rs`).
 //!
 //! ```
 //! use xiangqi::engine::Book;
@@ -15,10 +17,14 @@
 //! assert_eq!(moves[0].1, 3);
 //! ```
 
+use super::search::Engine;
+use super::time::Limits;
+use crate::game::Game;
 use crate::moves::Move;
 use crate::position::Position;
 use std::collections::HashMap;
 use std::fmt;
+use std::sync::atomic::AtomicBool;
 
 /// A book line that could not be read.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -80,6 +86,68 @@ impl Book {
             list.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.to_u16().cmp(&b.0.to_u16())));
         }
         Ok(book)
+    }
+
+    /// Extends every line of a book text by `extra` plies chosen by the engine
+    /// (searching with `limits`, its own book off) and returns the new text.
+    /// Comments and blank lines are kept; a line ends early if the game does.
+    pub fn extend_lines(
+        text: &str,
+        engine: &mut Engine,
+        limits: &Limits,
+        extra: usize,
+    ) -> Result<String, BookError> {
+        engine.set_book(None);
+        let stop = AtomicBool::new(false);
+        let mut out = String::new();
+        for (i, raw) in text.lines().enumerate() {
+            let (body, comment) = match raw.split_once('#') {
+                Some((b, c)) => (b, Some(c)),
+                None => (raw, None),
+            };
+            if body.trim().is_empty() {
+                out.push_str(raw);
+                out.push('\n');
+                continue;
+            }
+            let err = |t: &str| BookError {
+                line: i + 1,
+                text: t.to_string(),
+            };
+            let (weight, moves) = match body.split_once(':') {
+                Some((w, rest)) => (Some(w.trim()), rest),
+                None => (None, body),
+            };
+            let mut game = Game::new();
+            let mut line: Vec<String> = Vec::new();
+            for tok in moves.split_whitespace() {
+                let m = game.position().parse_iccs(tok).map_err(|_| err(tok))?;
+                game.play(m).map_err(|_| err(tok))?;
+                line.push(m.to_string());
+            }
+            for _ in 0..extra {
+                if game.result().is_some() {
+                    break;
+                }
+                let r = engine.search(&game, limits, &stop, &|| 0, &mut |_| {});
+                let Some(m) = r.best else { break };
+                if game.play(m).is_err() {
+                    break;
+                }
+                line.push(m.to_string());
+            }
+            if let Some(w) = weight {
+                out.push_str(w);
+                out.push_str(": ");
+            }
+            out.push_str(&line.join(" "));
+            if let Some(c) = comment {
+                out.push_str(" #");
+                out.push_str(c);
+            }
+            out.push('\n');
+        }
+        Ok(out)
     }
 
     /// Book moves for a position, heaviest first.

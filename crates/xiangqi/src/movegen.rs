@@ -239,6 +239,13 @@ impl Position {
         list
     }
 
+    /// Legal moves of the piece on `from` (for highlighting targets in a UI).
+    pub fn legal_moves_from(&self, from: Square) -> MoveList {
+        let mut list = self.legal_moves();
+        list.retain(|m| m.from == from);
+        list
+    }
+
     /// Legal captures only (for quiescence search).
     pub fn legal_captures(&self) -> MoveList {
         let mut list = MoveList::new();

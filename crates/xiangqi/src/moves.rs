@@ -92,6 +92,19 @@ impl MoveList {
         self.as_slice().iter()
     }
 
+    /// Keeps only the moves for which `keep` is true (order preserved).
+    pub fn retain(&mut self, mut keep: impl FnMut(Move) -> bool) {
+        let mut j = 0;
+        for i in 0..self.len {
+            let m = self.moves[i];
+            if keep(m) {
+                self.moves[j] = m;
+                j += 1;
+            }
+        }
+        self.len = j;
+    }
+
     pub(crate) fn swap_remove(&mut self, i: usize) {
         self.len -= 1;
         self.moves[i] = self.moves[self.len];

@@ -255,3 +255,38 @@ fn book_lines_extend_by_analysis() {
     assert!(!book.probe(&Position::startpos()).is_empty());
     assert!(Book::extend_lines("h2e3", &mut engine, &Limits::depth(1), 1).is_err());
 }
+
+#[test]
+fn banned_and_restricted_root_moves() {
+    let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/9/R3K3R w").unwrap();
+    let game = Game::from_position(pos.clone());
+    let mut engine = Engine::new(1);
+    let stop = AtomicBool::new(false);
+    let mate = Move::parse_iccs("a0d0").unwrap();
+    let limits = Limits {
+        depth: Some(3),
+        ban_moves: vec![mate],
+        ..Limits::default()
+    };
+    let r = engine.search(&game, &limits, &stop, &|| 0, &mut |_| {});
+    assert_ne!(r.best, Some(mate));
+    assert!(pos.legal_moves().contains(r.best.unwrap()));
+    let only = Move::parse_iccs("i0i1").unwrap();
+    let limits = Limits {
+        depth: Some(3),
+        search_moves: vec![only],
+        ..Limits::default()
+    };
+    let r = engine.search(&game, &limits, &stop, &|| 0, &mut |_| {});
+    assert_eq!(r.best, Some(only));
+    assert!(engine.hashfull() <= 1000);
+    // Everything banned: nothing to play, and no claim of being mated.
+    let limits = Limits {
+        depth: Some(2),
+        ban_moves: pos.legal_moves().to_vec(),
+        ..Limits::default()
+    };
+    let r = engine.search(&game, &limits, &stop, &|| 0, &mut |_| {});
+    assert_eq!(r.best, None);
+    assert_eq!(r.score, Score::Cp(0));
+}

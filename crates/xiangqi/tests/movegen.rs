@@ -236,3 +236,13 @@ fn attackers_of_a_square() {
     assert_eq!(a, ["a5", "c4", "e2"]);
     assert!(pos.attackers(sq("e5"), Color::Black).is_empty());
 }
+
+#[test]
+fn moves_from_one_square() {
+    let pos = Position::startpos();
+    let from = sq("h2");
+    let moves = pos.legal_moves_from(from);
+    assert_eq!(moves.len(), 12);
+    assert!(moves.iter().all(|m| m.from == from));
+    assert!(pos.legal_moves_from(sq("e5")).is_empty());
+}

@@ -12,7 +12,7 @@ use super::ordering::{Heuristics, MAX_PLY, pick};
 use super::time::{Limits, TimeBudget};
 use super::tt::{Bound, TranspositionTable};
 use crate::game::Game;
-use crate::moves::{MAX_MOVES, Move};
+use crate::moves::{MAX_MOVES, Move, MoveList};
 use crate::position::{Position, Undo};
 use crate::rules::Outcome;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -112,6 +112,8 @@ struct Search<'a> {
     checks: Vec<bool>,
     /// Whether that move was a capture or a null move.
     irreversible: Vec<bool>,
+    /// Moves searched at the root (legal, allowed by the limits).
+    root_moves: MoveList,
     /// The move leading to the position (None for the start and null moves),
     /// with what is needed to take it back when judging a cycle.
     moves: Vec<Option<(Move, Undo)>>,
@@ -134,6 +136,12 @@ impl Engine {
     /// Resizes (and clears) the transposition table.
     pub fn set_hash(&mut self, mb: usize) {
         self.tt = TranspositionTable::new(mb);
+    }
+
+    /// How full the transposition table is with entries of the last search,
+    /// in permille (UCI `hashfull`).
+    pub fn hashfull(&self) -> u32 {
+        self.tt.hashfull()
     }
 
     /// Forgets everything learned (for a new game).
@@ -181,7 +189,12 @@ impl Engine {
         on_info: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult {
         let root = game.position().clone();
-        let legal = root.legal_moves();
+        let mut legal = root.legal_moves();
+        let all_legal = !legal.is_empty();
+        legal.retain(|m| {
+            (limits.search_moves.is_empty() || limits.search_moves.contains(&m))
+                && !limits.ban_moves.contains(&m)
+        });
         let mut result = SearchResult {
             best: legal.first().copied(),
             ponder: None,
@@ -192,14 +205,19 @@ impl Engine {
             from_book: false,
         };
         if legal.is_empty() {
-            result.score = Score::Mate(0);
+            // No legal move loses; if all were excluded there is nothing to play.
+            result.score = if all_legal {
+                Score::Cp(0)
+            } else {
+                Score::Mate(0)
+            };
             return result;
         }
         // splitmix64 step: deterministic variety between searches.
         self.book_seed = self.book_seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let random = mix(self.book_seed);
         if let Some(book) = &self.book
-            && let Some(m) = book.pick(&root, random)
+            && let Some(m) = book.pick(&root, random).filter(|m| legal.contains(*m))
         {
             result.best = Some(m);
             result.pv = vec![m];
@@ -236,6 +254,7 @@ impl Engine {
             checks,
             irreversible,
             moves,
+            root_moves: legal.clone(),
             pv: vec![Vec::new(); MAX_PLY + 1],
         };
         let mut max_depth = limits
@@ -496,7 +515,11 @@ impl Search<'_> {
                 }
             }
         }
-        let mut moves = pos.legal_moves();
+        let mut moves = if ply == 0 {
+            self.root_moves.clone()
+        } else {
+            pos.legal_moves()
+        };
         if moves.is_empty() {
             // Checkmate or stalemate: both lose in xiangqi.
             return -MATE + ply as i32;

@@ -1,8 +1,10 @@
 //! Search limits and how much time to spend. The engine never reads a clock: the
 //! caller passes an elapsed-milliseconds function.
 
+use crate::moves::Move;
+
 /// What bounds a search. Unset fields do not limit.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Limits {
     /// Maximum depth in plies.
     pub depth: Option<u32>,
@@ -18,6 +20,10 @@ pub struct Limits {
     pub moves_to_go: Option<u32>,
     /// Search until stopped (ignores time).
     pub infinite: bool,
+    /// Only these root moves are considered (UCI `searchmoves`); empty = all.
+    pub search_moves: Vec<Move>,
+    /// Root moves that must not be played (UCCI `banmoves`).
+    pub ban_moves: Vec<Move>,
 }
 
 impl Limits {

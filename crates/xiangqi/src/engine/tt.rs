@@ -56,6 +56,16 @@ impl TranspositionTable {
         self.generation = 0;
     }
 
+    /// Permille of sampled slots holding entries of the current search.
+    pub fn hashfull(&self) -> u32 {
+        let sample = &self.entries[..self.entries.len().min(1000)];
+        let used = sample
+            .iter()
+            .filter(|e| e.flags & 3 != 0 && e.flags & !3 == self.generation)
+            .count();
+        (used * 1000 / sample.len().max(1)) as u32
+    }
+
     /// Marks the start of a new search (older entries are replaced first).
     pub fn new_search(&mut self) {
         self.generation = self.generation.wrapping_add(4);

@@ -4,5 +4,6 @@
 pub mod cli;
 pub mod commands;
 pub mod sokoban_library;
+pub mod sokoban_solver;
 pub mod store;
 pub mod tui;

@@ -245,3 +245,72 @@ fn replay_of_the_best_solution_plays_pauses_and_steps() {
         "back to the solved game"
     );
 }
+
+/// Ticks the app until `done` holds for the screen, or fails after 20 s.
+fn tick_until(app: &mut App, done: impl Fn(&str) -> bool) -> String {
+    use std::time::{Duration, Instant};
+    let start = Instant::now();
+    let mut now = start;
+    loop {
+        now += Duration::from_millis(200);
+        app.tick(now);
+        let shown = screen(app, 80, 24);
+        if done(&shown) {
+            return shown;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "gave up waiting: {shown}"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+#[test]
+fn hint_makes_the_next_push() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = playing(dir.path(), 2);
+    press(&mut app, "H");
+    let shown = tick_until(&mut app, |s| s.contains("pushes 1"));
+    assert!(
+        shown.contains("Hint: the next push (a solution needs 2 more pushes)."),
+        "{shown}"
+    );
+    assert!(!shown.contains("Deadlock"), "{shown}");
+}
+
+#[test]
+fn solve_and_show_plays_to_the_end() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = playing(dir.path(), 2);
+    press(&mut app, "A");
+    let shown = tick_until(&mut app, |s| s.contains("Solved!"));
+    assert!(shown.contains("pushes 2"), "{shown}");
+}
+
+#[test]
+fn an_unsolvable_position_rewinds_to_the_last_solvable_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = playing(dir.path(), 2);
+    press(&mut app, "dw"); // the left box against the top wall
+    press(&mut app, "H");
+    let shown = tick_until(&mut app, |s| s.contains("cannot be solved any more"));
+    assert!(shown.contains("Enter"), "{shown}");
+    press_code(&mut app, KeyCode::Enter);
+    let shown = tick_until(&mut app, |s| {
+        s.contains("Back to the last solvable position")
+    });
+    assert!(shown.contains("1 step undone"), "{shown}");
+    assert!(shown.contains("moves 1  pushes 0"), "{shown}");
+}
+
+#[test]
+fn esc_stops_the_solver() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = playing(dir.path(), 2);
+    press(&mut app, "A");
+    press_code(&mut app, KeyCode::Esc);
+    let shown = screen(&app, 80, 24);
+    assert!(shown.contains("Solver stopped."), "{shown}");
+    assert!(shown.contains("moves 0  pushes 0"), "{shown}");
+}

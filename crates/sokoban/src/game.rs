@@ -156,6 +156,12 @@ impl Game {
         self.has_box.get(cell).copied().unwrap_or(false)
     }
 
+    /// The current position as a level of its own (same map, the player and
+    /// boxes where they are now), e.g. to solve from here.
+    pub fn position_as_level(&self) -> Level {
+        self.level.with_position(self.player, self.boxes())
+    }
+
     /// Box cells, in increasing order.
     pub fn boxes(&self) -> Vec<usize> {
         (0..self.has_box.len())

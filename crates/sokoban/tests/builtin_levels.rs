@@ -12,11 +12,25 @@ fn builtin_levels_validate_and_their_solutions_replay() {
             Err(e) => panic!("level {}: {e}", i + 1),
         };
         let report = validate(level);
-        assert!(report.findings.is_empty(), "level {}: {:?}", i + 1, report.findings);
+        assert!(
+            report.findings.is_empty(),
+            "level {}: {:?}",
+            i + 1,
+            report.findings
+        );
         assert!(level.meta.title.is_some(), "level {} has no title", i + 1);
-        assert_eq!(level.meta.solutions.len(), 1, "level {} needs one stored solution", i + 1);
+        assert_eq!(
+            level.meta.solutions.len(),
+            1,
+            "level {} needs one stored solution",
+            i + 1
+        );
         let verdict = verify(level, &level.meta.solutions[0]);
-        assert!(matches!(verdict, Ok(v) if v.solved), "level {}: {verdict:?}", i + 1);
+        assert!(
+            matches!(verdict, Ok(v) if v.solved),
+            "level {}: {verdict:?}",
+            i + 1
+        );
     }
 }
 

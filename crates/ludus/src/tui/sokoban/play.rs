@@ -11,18 +11,19 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
-use sokoban::deadlock::{self, DeadSquares, Deadlock};
+use sokoban::solver::{self, Deadlock, DeadlockDetector, DeadlockKind, Outcome};
 use sokoban::{Direction, Game, Level, path};
 
 use super::board::BoardView;
 use crate::sokoban_library::LevelSet;
+use crate::sokoban_solver::SolveJob;
 use crate::store::progress::{self, NewBest};
 use crate::store::snapshots::{self, History, Snapshot};
 use crate::tui::app::{Action, Ctx, Screen};
 use crate::tui::widgets::{clock, key_hints, popup};
 
 /// Every key of the play screen, for the help overlay (and the README).
-pub const KEYS: [(&str, &str); 17] = [
+pub const KEYS: [(&str, &str); 18] = [
     ("←↑→↓  WASD  hjkl", "move / push"),
     ("u  z  Backspace", "undo"),
     ("y  Ctrl-R", "redo"),
@@ -30,12 +31,13 @@ pub const KEYS: [(&str, &str); 17] = [
     ("n  p", "next / previous level"),
     ("S  Ctrl-S", "save a snapshot of this level"),
     ("L  Ctrl-L", "load the saved snapshot"),
+    ("H", "hint: the solver makes the next push (Esc stops it)"),
+    ("A", "solve and show: the solver plays to the end"),
     ("c", "cursor mode: walk to a cell / push a box"),
     ("  arrows", "  move the cursor"),
     ("  Enter  Space", "  pick a box, then its target; or walk"),
     ("  Esc  c", "  leave cursor mode"),
-    ("v", "replay your best solution (by moves)"),
-    ("V", "replay your best solution (by pushes)"),
+    ("v  V", "replay your best solution (by moves / pushes)"),
     ("  Space  ←  →", "  pause, step back, step forward"),
     ("  +  -", "  faster, slower"),
     ("?", "this help"),
@@ -55,7 +57,30 @@ enum Mode {
         selected: Option<usize>,
     },
     Replay(Box<Replay>),
+    /// The solver works on a thread; the screen shows its progress.
+    Thinking {
+        job: SolveJob,
+        purpose: Purpose,
+    },
+    /// The position cannot be solved; Enter rewinds to the last one that can.
+    Unsolvable,
 }
+
+/// What a solver run is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Purpose {
+    Hint,
+    Show,
+    /// Checking positions back in the history, `undos` steps back from now.
+    Rewind {
+        undos: usize,
+    },
+}
+
+/// How long a hint or a solve-and-show may think.
+const THINK_LIMIT: Duration = Duration::from_secs(10);
+/// How long each position may take while looking for the last solvable one.
+const REWIND_LIMIT: Duration = Duration::from_secs(3);
 
 /// Watching a stored solution.
 struct Replay {
@@ -72,7 +97,7 @@ pub struct Play {
     set: Rc<LevelSet>,
     index: usize,
     game: Game,
-    dead: DeadSquares,
+    detector: DeadlockDetector,
     deadlock: Option<Deadlock>,
     mode: Mode,
     /// Steps still to animate (from cursor mode).
@@ -88,12 +113,12 @@ impl Play {
     /// Opens level `index` of `set`; `None` if it did not parse.
     pub fn new(set: Rc<LevelSet>, index: usize, ctx: &Ctx) -> Option<Play> {
         let level = set.collection.levels.get(index)?.as_ref().ok()?.clone();
-        let dead = DeadSquares::new(&level);
+        let detector = DeadlockDetector::new(&level);
         let mut play = Play {
             set,
             index,
             game: Game::new(level),
-            dead,
+            detector,
             deadlock: None,
             mode: Mode::Playing,
             queue: VecDeque::new(),
@@ -161,7 +186,6 @@ impl Play {
         }
         match self.game.step(dir) {
             Ok(step) => {
-                self.message = None;
                 if step.push {
                     self.check_deadlock(ctx);
                 }
@@ -175,7 +199,7 @@ impl Play {
 
     fn check_deadlock(&mut self, ctx: &Ctx) {
         self.deadlock = if ctx.settings.sokoban.show_deadlocks {
-            deadlock::find(&self.game, &self.dead)
+            self.detector.find(&self.game)
         } else {
             None
         };
@@ -349,6 +373,98 @@ impl Play {
         }
     }
 
+    /// Starts the solver on the current position, for a hint or to show a
+    /// solution to the end.
+    fn think(&mut self, purpose: Purpose) {
+        if self.game.is_solved() {
+            self.message = Some("The level is solved already.".into());
+            return;
+        }
+        let limit = if matches!(purpose, Purpose::Rewind { .. }) {
+            REWIND_LIMIT
+        } else {
+            THINK_LIMIT
+        };
+        let job = SolveJob::from_game(&self.game, solver::Options::default(), Some(limit));
+        self.queue.clear();
+        self.mode = Mode::Thinking { job, purpose };
+    }
+
+    /// Looks for the last solvable position: the one just before the latest
+    /// push at least `undos` steps back.
+    fn rewind_from(&mut self, undos: usize) {
+        let mut earlier = self.game.clone();
+        for _ in 0..undos {
+            earlier.undo();
+        }
+        let mut count = undos;
+        loop {
+            let was_push = earlier.steps().last().map(|s| s.push);
+            if !earlier.undo() {
+                self.message = Some("No earlier position to go back to.".into());
+                return;
+            }
+            count += 1;
+            if was_push == Some(true) {
+                break;
+            }
+        }
+        let job = SolveJob::from_game(&earlier, solver::Options::default(), Some(REWIND_LIMIT));
+        self.mode = Mode::Thinking {
+            job,
+            purpose: Purpose::Rewind { undos: count },
+        };
+    }
+
+    fn on_solver_answer(&mut self, purpose: Purpose, outcome: Outcome) {
+        let steps = |s: &solver::Solution, all: bool| -> Vec<Direction> {
+            let steps = if all { s.steps() } else { s.first_push() };
+            steps.into_iter().map(|(d, _)| d).collect()
+        };
+        match (purpose, outcome) {
+            (Purpose::Hint, Outcome::Solved(s)) => {
+                self.queue.extend(steps(&s, false));
+                self.message = Some(format!(
+                    "Hint: the next push (a solution needs {} more pushes).",
+                    s.pushes
+                ));
+            }
+            (Purpose::Show, Outcome::Solved(s)) => {
+                self.queue.extend(steps(&s, true));
+                self.message = Some(format!(
+                    "The solver's solution: {} moves, {} pushes.",
+                    s.moves, s.pushes
+                ));
+            }
+            (Purpose::Hint | Purpose::Show, Outcome::Unsolvable) => {
+                self.mode = Mode::Unsolvable;
+                self.message = Some("This position cannot be solved any more. Enter: back to the last one that can.".into());
+            }
+            (Purpose::Rewind { undos }, Outcome::Solved(_)) => {
+                for _ in 0..undos {
+                    self.game.undo();
+                }
+                self.deadlock = None;
+                let steps = if undos == 1 {
+                    "1 step".to_string()
+                } else {
+                    format!("{undos} steps")
+                };
+                self.message = Some(format!(
+                    "Back to the last solvable position: {steps} undone (y redoes)."
+                ));
+            }
+            (Purpose::Rewind { undos }, Outcome::Unsolvable) => self.rewind_from(undos),
+            (_, Outcome::Internal(e)) => self.message = Some(format!("The solver failed: {e}")),
+            (_, _) => {
+                let secs = THINK_LIMIT.as_secs();
+                self.message = Some(format!(
+                    "The solver found nothing within {secs} s; try again from another position."
+                ));
+            }
+        }
+    }
+
     fn on_key_solved(&mut self, key: KeyEvent, ctx: &mut Ctx) -> Action {
         match key.code {
             KeyCode::Enter | KeyCode::Char('n') | KeyCode::Char(' ') => {
@@ -385,6 +501,7 @@ impl Play {
     fn on_key_playing(&mut self, key: KeyEvent, ctx: &mut Ctx) -> Action {
         let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
         if let Some(dir) = direction_of(key) {
+            self.message = None;
             self.step(dir, ctx);
             return Action::None;
         }
@@ -413,6 +530,8 @@ impl Play {
                         .into(),
                 );
             }
+            KeyCode::Char('H') => self.think(Purpose::Hint),
+            KeyCode::Char('A') => self.think(Purpose::Show),
             KeyCode::Char('v') => self.start_replay(false, ctx),
             KeyCode::Char('V') => self.start_replay(true, ctx),
             KeyCode::Char('?') | KeyCode::F(1) => self.mode = Mode::Help,
@@ -527,12 +646,38 @@ impl Screen for Play {
             Mode::Solved { .. } => self.on_key_solved(key, ctx),
             Mode::Cursor { .. } => self.on_key_cursor(key, ctx),
             Mode::Replay(_) => self.on_key_replay(key),
+            Mode::Thinking { .. } => {
+                // Dropping the job cancels it; any key but Esc then acts as usual.
+                self.mode = Mode::Playing;
+                self.message = Some("Solver stopped.".into());
+                if key.code == KeyCode::Esc {
+                    Action::None
+                } else {
+                    self.on_key_playing(key, ctx)
+                }
+            }
+            Mode::Unsolvable => {
+                self.mode = Mode::Playing;
+                if key.code == KeyCode::Enter {
+                    self.rewind_from(0);
+                    Action::None
+                } else {
+                    self.on_key_playing(key, ctx)
+                }
+            }
             Mode::Playing => self.on_key_playing(key, ctx),
         }
     }
 
-    /// Advances animations and the clock.
+    /// Advances animations and the clock, and collects the solver's answer.
     fn tick(&mut self, now: Instant, ctx: &mut Ctx) -> Action {
+        if let Mode::Thinking { job, purpose } = &self.mode
+            && let Some(report) = job.poll()
+        {
+            let purpose = *purpose;
+            self.mode = Mode::Playing;
+            self.on_solver_answer(purpose, report.outcome);
+        }
         let running = self.game.moves() > 0 && !self.game.is_solved();
         if let Some(last) = self.last_tick
             && running
@@ -589,7 +734,7 @@ impl Screen for Play {
         let danger = self
             .deadlock
             .as_ref()
-            .map(Deadlock::cells)
+            .map(|d| d.boxes.clone())
             .unwrap_or_default();
         let mut view = BoardView::new(shown);
         if !matches!(self.mode, Mode::Replay(_)) {
@@ -638,6 +783,21 @@ impl Screen for Play {
                 ),
                 Style::default().fg(Color::Cyan),
             ),
+            (Mode::Thinking { job, purpose }, _, _) => {
+                let (nodes, _) = job.progress();
+                let what = match purpose {
+                    Purpose::Hint => "Looking for a hint",
+                    Purpose::Show => "Solving",
+                    Purpose::Rewind { .. } => "Looking for the last solvable position",
+                };
+                (
+                    format!(
+                        "{what}… {nodes} positions, {:.1} s (Esc stops)",
+                        job.elapsed().as_secs_f64()
+                    ),
+                    Style::default().fg(Color::Cyan),
+                )
+            }
             (_, _, Some(m)) => (m.clone(), Style::default().fg(Color::Gray)),
             (_, Some(d), None) => (
                 deadlock_text(d),
@@ -655,6 +815,11 @@ impl Screen for Play {
                 ("Enter", "pick / go"),
                 ("u", "undo"),
                 ("Esc", "leave cursor"),
+            ],
+            Mode::Thinking { .. } => &[("Esc", "stop the solver"), ("any key", "stop and play on")],
+            Mode::Unsolvable => &[
+                ("Enter", "back to the last solvable position"),
+                ("u", "undo"),
             ],
             Mode::Replay(_) => &[
                 ("Space", "pause"),
@@ -781,12 +946,13 @@ fn direction_of(key: KeyEvent) -> Option<Direction> {
 }
 
 fn deadlock_text(d: &Deadlock) -> String {
-    match d {
-        Deadlock::DeadSquare(_) => {
+    match d.kind {
+        DeadlockKind::DeadSquare => {
             "Deadlock: that box can never reach a goal from there. Undo with u.".into()
         }
-        Deadlock::Frozen(_) => {
-            "Deadlock: these boxes are frozen off their goals. Undo with u.".into()
+        DeadlockKind::Frozen => "Deadlock: boxes are frozen off their goals. Undo with u.".into(),
+        DeadlockKind::Bipartite => {
+            "Deadlock: the boxes can no longer all reach different goals. Undo with u.".into()
         }
     }
 }

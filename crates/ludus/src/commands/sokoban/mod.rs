@@ -1,0 +1,123 @@
+//! `ludus sokoban …`: play, and work with levels and solutions.
+
+mod levels;
+mod solve;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Result;
+use clap::{Args, Subcommand, ValueEnum};
+
+pub use levels::{convert, export_solutions, validate, verify_command};
+
+use crate::sokoban_library::LevelSet;
+use crate::store::DataDir;
+use crate::tui::{self, Start};
+
+#[derive(Debug, Args)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct SokobanArgs {
+    #[command(subcommand)]
+    pub command: Option<SokobanCommand>,
+
+    /// Level files to play (.sok, .xsb, .txt, .json); default: the built-in collection.
+    #[arg(value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+
+    /// Start at this level (1-based) of the first collection.
+    #[arg(long, value_name = "N")]
+    pub level: Option<usize>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum SokobanCommand {
+    /// Parse and validate every level; exit code 1 if any has an error.
+    Validate {
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<PathBuf>,
+    },
+    /// Replay a solution and say whether it solves the level; exit 0 only if solved.
+    Verify {
+        #[arg(value_name = "FILE")]
+        file: PathBuf,
+        /// Level number (1-based); default 1.
+        #[arg(long, value_name = "N")]
+        level: Option<usize>,
+        /// The solution in LURD.
+        #[arg(long, value_name = "LURD", conflicts_with = "solutions")]
+        solution: Option<String>,
+        /// A .sok file with `Solution:` lines under its levels.
+        #[arg(long, value_name = "FILE.sok")]
+        solutions: Option<PathBuf>,
+    },
+    /// Convert a level file to another format.
+    Convert {
+        #[arg(value_name = "FILE")]
+        file: PathBuf,
+        #[arg(long, value_enum)]
+        to: Format,
+        /// Write here instead of standard output.
+        #[arg(long, short, value_name = "OUT")]
+        output: Option<PathBuf>,
+    },
+    /// Solve levels with the solver: one line per level, then `solved X/Y`.
+    Solve(solve::SolveArgs),
+    /// Solve whole collections and print a table of solved counts and times.
+    Bench(solve::BenchArgs),
+    /// Export your best solutions as a .sok file, each level with its solutions under it.
+    Solutions {
+        /// The collection (default: the built-in one).
+        #[arg(value_name = "FILE")]
+        file: Option<PathBuf>,
+        #[arg(long, short, value_name = "OUT")]
+        output: Option<PathBuf>,
+    },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    Xsb,
+    Sok,
+    Rle,
+    Json,
+}
+
+pub fn run(data: DataDir, args: SokobanArgs) -> Result<ExitCode> {
+    match args.command {
+        None => tui::run(
+            data,
+            Start::Sokoban {
+                files: args.files,
+                level: args.level,
+            },
+        ),
+        Some(SokobanCommand::Validate { files }) => validate(&files, &mut std::io::stdout()),
+        Some(SokobanCommand::Verify {
+            file,
+            level,
+            solution,
+            solutions,
+        }) => verify_command(
+            &file,
+            level,
+            solution.as_deref(),
+            solutions.as_deref(),
+            &mut std::io::stdout(),
+        ),
+        Some(SokobanCommand::Convert { file, to, output }) => {
+            let text = convert(&LevelSet::load(&file)?, to);
+            levels::write_output(output.as_deref(), &text)
+        }
+        Some(SokobanCommand::Solutions { file, output }) => {
+            let set = match file {
+                Some(path) => LevelSet::load(&path)?,
+                None => LevelSet::builtin(),
+            };
+            let text = export_solutions(&data, &set);
+            levels::write_output(output.as_deref(), &text)
+        }
+        Some(SokobanCommand::Solve(args)) => solve::solve(&args, &mut std::io::stdout()),
+        Some(SokobanCommand::Bench(args)) => solve::bench(&args, &mut std::io::stdout()),
+    }
+}

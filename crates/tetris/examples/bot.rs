@@ -1,4 +1,5 @@
-//! Headless bot benchmark: `cargo run --release -p tetris --example bot -- --games N --seed S --pieces P`
+//! Headless bot benchmark:
+//! `cargo run --release -p tetris --example bot -- --games N --seed S --pieces P [--style survival|attack]`
 //!
 //! Each game is endless Marathon with instant soft drop; the bot's inputs for a piece are
 //! applied at one instant (so gravity never interferes) and the engine checks every move.
@@ -7,13 +8,15 @@
 
 use std::time::{Duration, Instant};
 
-use tetris::bot::{Bot, apply_move};
+use tetris::bot::{Bot, Weights, apply_move};
+use tetris::scoring::TSpin;
 use tetris::{Game, Mode, Settings, SoftDrop};
 
 struct Options {
     games: u64,
     seed: u64,
     pieces: u64,
+    attack: bool,
 }
 
 fn parse_options() -> Result<Options, String> {
@@ -21,10 +24,19 @@ fn parse_options() -> Result<Options, String> {
         games: 10,
         seed: 1,
         pieces: 1_000_000,
+        attack: false,
     };
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
         let value = args.next().ok_or_else(|| format!("{flag} needs a value"))?;
+        if flag == "--style" {
+            options.attack = match value.as_str() {
+                "survival" => false,
+                "attack" => true,
+                _ => return Err(format!("--style: `{value}` is not survival or attack")),
+            };
+            continue;
+        }
         let number: u64 = value
             .parse()
             .map_err(|_| format!("{flag}: `{value}` is not a number"))?;
@@ -34,7 +46,7 @@ fn parse_options() -> Result<Options, String> {
             "--pieces" => options.pieces = number,
             _ => {
                 return Err(format!(
-                    "unknown option {flag} (use --games, --seed, --pieces)"
+                    "unknown option {flag} (use --games, --seed, --pieces, --style)"
                 ));
             }
         }
@@ -54,7 +66,11 @@ fn main() {
         soft_drop: SoftDrop::Instant,
         ..Settings::default()
     };
-    let mut bot = Bot::new();
+    let mut bot = if options.attack {
+        Bot::with_weights(Weights::attack())
+    } else {
+        Bot::new()
+    };
     let (mut total_lines, mut total_pieces, mut total_time, mut topped) =
         (0u64, 0u64, Duration::ZERO, 0u64);
     for index in 0..options.games {
@@ -63,6 +79,7 @@ fn main() {
         let mut thinking = Duration::ZERO;
         let mut off_target = 0u64;
         let mut max_height = 0;
+        let (mut tetrises, mut t_spins) = (0u64, 0u64);
         while game.is_playing() && game.pieces() < options.pieces {
             // Time only the bot's decision; playing the inputs is the engine's work.
             let started = Instant::now();
@@ -84,12 +101,21 @@ fn main() {
             if landing != Some(promised) {
                 off_target += 1;
             }
+            let pieces_before = game.pieces();
             apply_move(&mut game, *last);
+            if game.pieces() > pieces_before {
+                if plan.lines >= 4 {
+                    tetrises += 1;
+                }
+                if plan.lines > 0 && plan.t_spin != TSpin::None {
+                    t_spins += 1;
+                }
+            }
             max_height = max_height.max(game.matrix().stack_height());
         }
         let rate = game.pieces() as f64 / thinking.as_secs_f64().max(1e-9);
         println!(
-            "game {index} seed {seed}: lines {} score {} pieces {} topped_out {} max_stack_height {max_height} placements/s {rate:.0}{}",
+            "game {index} seed {seed}: lines {} score {} pieces {} topped_out {} max_stack_height {max_height} tetrises {tetrises} t_spins {t_spins} placements/s {rate:.0}{}",
             game.lines(),
             game.score(),
             game.pieces(),

@@ -218,11 +218,12 @@ impl Game {
     /// use tetris::{Action, Game, InputEvent, Mode, Settings};
     /// let mut game = Game::new(Mode::Sprint, Settings::default(), 42);
     /// let first = game.active().unwrap().kind;
+    /// let second = game.next_queue()[0];
     /// game.update(100, &InputEvent::tap(100, Action::HardDrop));
     /// assert_eq!(game.pieces(), 1);
     /// assert_ne!(game.matrix().stack_height(), 0);
-    /// assert!(game.active().is_some());
-    /// # let _ = first;
+    /// assert_eq!(game.active().unwrap().kind, second);
+    /// assert_ne!(first, second); // a 7-bag never deals the same piece twice in a row at the start
     /// ```
     pub fn new(mode: Mode, settings: Settings, seed: u64) -> Game {
         Game::with_setup(mode, settings, seed, Matrix::new(), &[])

@@ -28,6 +28,12 @@ pub struct Weights {
     pub tetris_ready: f32,
     /// Per row of stack above row 14, where the game gets dangerous.
     pub danger: f32,
+    /// Per line of a 1–3 line clear without a T-spin while the stack is at most
+    /// `calm_height` rows (negative to save lines for Tetrises).
+    pub burn: f32,
+    pub calm_height: usize,
+    /// Leave the deepest single-column well out of the well penalty (a Tetris well).
+    pub spare_deepest_well: bool,
 }
 
 impl Default for Weights {
@@ -45,6 +51,27 @@ impl Default for Weights {
             t_slot: 1.0,
             tetris_ready: 1.0,
             danger: -20.0,
+            burn: 0.0,
+            calm_height: 0,
+            spare_deepest_well: false,
+        }
+    }
+}
+
+impl Weights {
+    /// The default weights play for survival (they burn lines early and keep the stack very
+    /// low). This style builds a Tetris well and T-slots while the stack is calm, for demos
+    /// and higher scores, at some cost in safety.
+    pub fn attack() -> Weights {
+        Weights {
+            burn: -20.0,
+            calm_height: 10,
+            tetris: 40.0,
+            tetris_ready: 8.0,
+            t_spin_lines: 15.0,
+            t_slot: 4.0,
+            spare_deepest_well: true,
+            ..Weights::default()
         }
     }
 }
@@ -77,7 +104,7 @@ pub fn evaluate(board: &BitBoard, placed: Move, weights: &Weights) -> f32 {
     let mut covered = 0u16;
     let mut column_heights = [0usize; 10];
     let mut well_depth = [0u32; 10];
-    let mut wells = 0;
+    let mut column_wells = [0u32; 10];
     for y in (0..height).rev() {
         let row = rows[y];
         holes += (!row & covered & FULL_ROW).count_ones();
@@ -96,11 +123,15 @@ pub fn evaluate(board: &BitBoard, placed: Move, weights: &Weights) -> f32 {
         for (x, depth) in well_depth.iter_mut().enumerate() {
             if well_cells & (1 << x) != 0 {
                 *depth += 1;
-                wells += *depth;
+                column_wells[x] += *depth;
             } else {
                 *depth = 0;
             }
         }
+    }
+    let mut wells: u32 = column_wells.iter().sum();
+    if weights.spare_deepest_well {
+        wells -= column_wells.iter().max().copied().unwrap_or(0);
     }
     let bumpiness: usize = column_heights.windows(2).map(|w| w[0].abs_diff(w[1])).sum();
 
@@ -117,6 +148,8 @@ pub fn evaluate(board: &BitBoard, placed: Move, weights: &Weights) -> f32 {
     }
     if placed.lines >= 4 {
         score += weights.tetris;
+    } else if placed.lines > 0 && placed.t_spin == TSpin::None && height <= weights.calm_height {
+        score += weights.burn * placed.lines as f32;
     }
     if has_t_slot(rows, &column_heights) {
         score += weights.t_slot;

@@ -315,6 +315,19 @@ mod tests {
     }
 
     #[test]
+    fn attack_style_builds_tetrises() {
+        let mut bot = Bot::with_weights(Weights::attack());
+        let mut game = Game::new(Mode::Marathon { endless: true }, instant(), 12);
+        let mut tetrises = 0;
+        for _ in 0..400 {
+            let played = bot.play_piece(&mut game).unwrap();
+            tetrises += u32::from(played.plan.lines == 4);
+        }
+        assert!(game.is_playing());
+        assert!(tetrises >= 10, "{tetrises}");
+    }
+
+    #[test]
     fn finds_the_t_spin_double_that_needs_a_kick() {
         let matrix = Matrix::from_text_rows(&["XX..X.....", "X...XXXXXX", "XX.XXXXXXX"]).unwrap();
         let game = Game::with_setup(Mode::Zen, instant(), 1, matrix, &[PieceKind::T]);

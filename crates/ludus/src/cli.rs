@@ -23,4 +23,6 @@ pub struct Cli {
 pub enum Command {
     /// Play Sokoban, or work with Sokoban levels and solutions.
     Sokoban(crate::commands::sokoban::SokobanArgs),
+    /// Play Tetris, or run the engine headless (sim script, bot, replay).
+    Tetris(crate::commands::tetris::TetrisArgs),
 }

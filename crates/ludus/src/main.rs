@@ -10,6 +10,7 @@ fn main() -> ExitCode {
         DataDir::resolve(cli.data_dir.as_deref(), None).and_then(|data| match cli.command {
             None => ludus::tui::run(data, ludus::tui::Start::Launcher),
             Some(Command::Sokoban(args)) => ludus::commands::sokoban::run(data, args),
+            Some(Command::Tetris(args)) => ludus::commands::tetris::run(data, args),
         });
     match result {
         Ok(code) => code,

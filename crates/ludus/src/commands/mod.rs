@@ -1,3 +1,4 @@
 //! Command-line subcommands that print and exit (the games' non-interactive side).
 
 pub mod sokoban;
+pub mod tetris;

@@ -78,6 +78,16 @@ impl DataDir {
         Ok(dir)
     }
 
+    /// `tetris/scores.json`: the high-score tables.
+    pub fn tetris_scores(&self) -> PathBuf {
+        self.root.join("tetris").join("scores.json")
+    }
+
+    /// `tetris/replays/`: saved replays, one JSON file each.
+    pub fn tetris_replays(&self) -> PathBuf {
+        self.root.join("tetris").join("replays")
+    }
+
     /// `rel` inside the data directory. Refuses anything that could point outside it:
     /// absolute paths, drive or root prefixes, and `..` components (`.` components are
     /// dropped). An empty path is refused too. Symbolic links inside the data directory

@@ -13,6 +13,7 @@ pub mod json_file;
 pub mod progress;
 pub mod settings;
 pub mod snapshots;
+pub mod tetris;
 
 pub use atomic::write_atomic;
 pub use data_dir::{DataDir, PathError};

@@ -41,10 +41,64 @@ impl Default for SokobanSettings {
     }
 }
 
-/// Tetris settings (none yet).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+/// Tetris settings: handling, the ghost piece and the keys.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
-pub struct TetrisSettings {}
+pub struct TetrisSettings {
+    /// DAS, ARR, soft drop and next-queue length, as the engine takes them (it clamps
+    /// out-of-range values).
+    pub handling: tetris::Settings,
+    /// Show where the piece will land.
+    pub ghost: bool,
+    pub keys: TetrisKeys,
+}
+
+impl Default for TetrisSettings {
+    fn default() -> Self {
+        TetrisSettings {
+            handling: tetris::Settings::default(),
+            ghost: true,
+            keys: TetrisKeys::default(),
+        }
+    }
+}
+
+/// Tetris key bindings: key names (`left`, `space`, `shift`, a character, …) per action.
+/// Esc (pause) and `?` (help) are fixed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct TetrisKeys {
+    pub left: Vec<String>,
+    pub right: Vec<String>,
+    pub soft_drop: Vec<String>,
+    pub hard_drop: Vec<String>,
+    pub rotate_cw: Vec<String>,
+    pub rotate_ccw: Vec<String>,
+    pub rotate_180: Vec<String>,
+    pub hold: Vec<String>,
+    pub pause: Vec<String>,
+    pub hint: Vec<String>,
+    pub quit: Vec<String>,
+}
+
+impl Default for TetrisKeys {
+    fn default() -> Self {
+        let keys = |names: &[&str]| names.iter().map(|n| (*n).to_owned()).collect();
+        TetrisKeys {
+            left: keys(&["left"]),
+            right: keys(&["right"]),
+            soft_drop: keys(&["down"]),
+            hard_drop: keys(&["space"]),
+            rotate_cw: keys(&["up", "x"]),
+            rotate_ccw: keys(&["z"]),
+            rotate_180: keys(&["a"]),
+            hold: keys(&["c", "shift"]),
+            pause: keys(&["p"]),
+            hint: keys(&["h"]),
+            quit: keys(&["q"]),
+        }
+    }
+}
 
 /// Xiangqi settings (none yet).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

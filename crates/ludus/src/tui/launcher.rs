@@ -27,6 +27,11 @@ const ITEMS: &[Item] = &[
         open: |ctx| Action::Push(Box::new(Browser::new(ctx, &[]))),
     },
     Item {
+        name: "Tetris",
+        about: "clear lines with falling pieces",
+        open: |ctx| Action::Push(Box::new(super::tetris::menu::Menu::new(ctx, None))),
+    },
+    Item {
         name: "Settings",
         about: "animation speed, deadlock warnings",
         open: |_| Action::Push(Box::new(SettingsScreen::new())),

@@ -7,6 +7,7 @@ mod app;
 mod launcher;
 mod settings;
 pub mod sokoban;
+pub mod tetris;
 mod widgets;
 
 use std::path::PathBuf;

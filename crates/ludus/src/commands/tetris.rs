@@ -1,0 +1,215 @@
+//! `ludus tetris …`: play (the menu, or a mode straight away), run a sim script, run the bot
+//! headless, watch a replay.
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result};
+use clap::{Args, Subcommand, ValueEnum};
+use tetris::bot::{Bot, apply_move};
+use tetris::{Game, Mode, Settings, SoftDrop};
+
+use crate::store::{DataDir, tetris as store};
+use crate::tui::tetris::game::GameScreen;
+use crate::tui::tetris::menu::Menu;
+use crate::tui::{self, Start};
+
+#[derive(Debug, Args)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct TetrisArgs {
+    #[command(subcommand)]
+    pub command: Option<TetrisCommand>,
+
+    /// Start a game of this mode straight away (default: the Tetris menu).
+    #[arg(long, value_enum)]
+    pub mode: Option<ModeArg>,
+
+    /// Seed of the first game, to play a given piece sequence again.
+    #[arg(long, value_name = "S")]
+    pub seed: Option<u64>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum TetrisCommand {
+    /// Run a script of timestamped inputs through the engine; print the final state as JSON.
+    Sim {
+        /// Seed of the 7-bag randomiser.
+        #[arg(long, value_name = "S", default_value_t = 1)]
+        seed: u64,
+        /// The script (`-` reads standard input). One input per line: `0 left`,
+        /// `120 rotate_cw`, `hold`, `500 hard_drop`, …
+        #[arg(long, value_name = "FILE|-")]
+        script: PathBuf,
+    },
+    /// Let the placement bot play headless games; print lines, score, pieces and speed.
+    Bot {
+        /// How many games (seeds S, S+1, …).
+        #[arg(long, value_name = "N", default_value_t = 10)]
+        games: u64,
+        /// Seed of the first game.
+        #[arg(long, value_name = "S", default_value_t = 1)]
+        seed: u64,
+        /// Stop each game after this many pieces.
+        #[arg(long, value_name = "P", default_value_t = 1_000_000)]
+        pieces: u64,
+    },
+    /// Watch a saved replay (Space pause, + − speed, ← → seek, q quit).
+    Replay {
+        #[arg(value_name = "FILE")]
+        file: PathBuf,
+    },
+}
+
+/// The modes as command-line values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ModeArg {
+    Marathon,
+    MarathonEndless,
+    Sprint,
+    Ultra,
+    Zen,
+}
+
+impl ModeArg {
+    pub fn mode(self) -> Mode {
+        match self {
+            ModeArg::Marathon => Mode::Marathon { endless: false },
+            ModeArg::MarathonEndless => Mode::Marathon { endless: true },
+            ModeArg::Sprint => Mode::Sprint,
+            ModeArg::Ultra => Mode::Ultra,
+            ModeArg::Zen => Mode::Zen,
+        }
+    }
+}
+
+pub fn run(data: DataDir, args: TetrisArgs) -> Result<ExitCode> {
+    match args.command {
+        None => {
+            let (mode, seed) = (args.mode.map(ModeArg::mode), args.seed);
+            let open: tui::OpenScreen = Box::new(move |ctx| match mode {
+                Some(mode) => {
+                    let seed = seed.unwrap_or_else(crate::tui::tetris::random_seed);
+                    Box::new(GameScreen::player(mode, seed, ctx))
+                }
+                None => Box::new(Menu::new(ctx, seed)),
+            });
+            tui::run(data, Start::Screen(open))
+        }
+        Some(TetrisCommand::Sim { seed, script }) => {
+            let text = read_script(&script)?;
+            let snapshot = tetris::script::simulate(seed, &text)
+                .with_context(|| format!("{}", script.display()))?;
+            println!("{}", snapshot.to_json());
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(TetrisCommand::Bot {
+            games,
+            seed,
+            pieces,
+        }) => {
+            bot_games(games, seed, pieces, &mut std::io::stdout().lock())?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(TetrisCommand::Replay { file }) => {
+            // Checked before the terminal is taken over, so a refusal is a plain message.
+            let replay = store::read_replay(&file)?;
+            let open: tui::OpenScreen =
+                Box::new(move |ctx| Box::new(GameScreen::watch(replay, ctx)));
+            tui::run(data, Start::Screen(open))
+        }
+    }
+}
+
+fn read_script(path: &Path) -> Result<String> {
+    if path == Path::new("-") {
+        let mut text = String::new();
+        std::io::stdin()
+            .read_to_string(&mut text)
+            .context("cannot read the script from standard input")?;
+        Ok(text)
+    } else {
+        std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read the script {}", path.display()))
+    }
+}
+
+/// One headless game's figures.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BotGame {
+    pub seed: u64,
+    pub lines: u32,
+    pub score: u64,
+    pub pieces: u64,
+    pub topped_out: bool,
+    /// Time spent choosing placements (playing them is the engine's work).
+    pub thinking: Duration,
+}
+
+/// Plays one endless Marathon game with the bot (instant soft drop; each piece's inputs at
+/// one instant, so gravity never interferes) until it tops out or places `max_pieces`.
+pub fn bot_game(bot: &mut Bot, seed: u64, max_pieces: u64) -> BotGame {
+    let settings = Settings {
+        soft_drop: SoftDrop::Instant,
+        ..Settings::default()
+    };
+    let mut game = Game::new(Mode::Marathon { endless: true }, settings, seed);
+    let mut thinking = Duration::ZERO;
+    while game.is_playing() && game.pieces() < max_pieces {
+        let started = Instant::now();
+        let plan = bot.suggest(&game);
+        thinking += started.elapsed();
+        let Some(plan) = plan else { break };
+        for &step in &plan.moves {
+            apply_move(&mut game, step);
+        }
+    }
+    BotGame {
+        seed,
+        lines: game.lines(),
+        score: game.score(),
+        pieces: game.pieces(),
+        topped_out: game.topped_out(),
+        thinking,
+    }
+}
+
+fn rate(pieces: u64, thinking: Duration) -> f64 {
+    pieces as f64 / thinking.as_secs_f64().max(1e-9)
+}
+
+/// `ludus tetris bot`: one line per game as it finishes, then the averages.
+pub fn bot_games(games: u64, seed: u64, pieces: u64, out: &mut impl Write) -> Result<()> {
+    let mut bot = Bot::new();
+    let (mut lines, mut placed, mut topped, mut thinking) = (0u64, 0u64, 0u64, Duration::ZERO);
+    for index in 0..games {
+        let seed = seed.wrapping_add(index);
+        let game = bot_game(&mut bot, seed, pieces);
+        writeln!(
+            out,
+            "game {} seed {}: lines {} score {} pieces {} topped_out {} placements/s {:.0}",
+            index + 1,
+            game.seed,
+            game.lines,
+            game.score,
+            game.pieces,
+            if game.topped_out { "yes" } else { "no" },
+            rate(game.pieces, game.thinking),
+        )?;
+        out.flush()?;
+        lines += u64::from(game.lines);
+        placed += game.pieces;
+        topped += u64::from(game.topped_out);
+        thinking += game.thinking;
+    }
+    let n = games.max(1) as f64;
+    writeln!(
+        out,
+        "average over {games} games: lines {:.1} pieces {:.1} topped_out {topped} placements/s {:.0}",
+        lines as f64 / n,
+        placed as f64 / n,
+        rate(placed, thinking),
+    )?;
+    Ok(())
+}

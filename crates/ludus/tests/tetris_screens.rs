@@ -1,0 +1,513 @@
+//! Tetris in the terminal, driven as a player would: key events (with press, repeat and
+//! release kinds) and ticks at chosen instants, drawn on a `TestBackend`, saved data in a
+//! temporary directory.
+
+#![allow(clippy::unwrap_used)]
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use insta::assert_snapshot;
+use ludus::store::DataDir;
+use ludus::store::tetris::{self as store, ScoreEntry};
+use ludus::tui::tetris::game::GameScreen;
+use ludus::tui::tetris::menu::Menu;
+use ludus::tui::tetris::scores::Scores;
+use ludus::tui::tetris::settings::TetrisSettingsScreen;
+use ludus::tui::{App, Ctx, Screen, Start};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use tetris::{Action as GameAction, InputEvent, Mode, Recorder, Settings};
+
+const MARATHON: Mode = Mode::Marathon { endless: false };
+
+fn app(dir: &Path, open: impl FnOnce(&mut Ctx) -> Box<dyn Screen> + 'static) -> App {
+    App::new(DataDir::at(dir), Start::Screen(Box::new(open))).unwrap()
+}
+
+fn screen(app: &App) -> String {
+    let mut terminal = Terminal::new(TestBackend::new(100, 30)).unwrap();
+    terminal.draw(|frame| app.draw(frame)).unwrap();
+    terminal.backend().to_string()
+}
+
+fn draw(screen: &dyn Screen, ctx: &Ctx) -> String {
+    let mut terminal = Terminal::new(TestBackend::new(100, 30)).unwrap();
+    terminal
+        .draw(|frame| screen.draw(frame, frame.area(), ctx))
+        .unwrap();
+    terminal.backend().to_string()
+}
+
+fn key(code: KeyCode) -> KeyEvent {
+    KeyEvent::new(code, KeyModifiers::NONE)
+}
+
+fn kind(code: KeyCode, kind: KeyEventKind) -> KeyEvent {
+    KeyEvent::new_with_kind(code, KeyModifiers::NONE, kind)
+}
+
+fn ms(start: Instant, ms: u64) -> Instant {
+    start + Duration::from_millis(ms)
+}
+
+/// A player's game screen with its context, outside the app (to look at the game).
+fn player(dir: &Path, mode: Mode, seed: u64) -> (GameScreen, Ctx) {
+    let mut ctx = Ctx::new(DataDir::at(dir));
+    let screen = GameScreen::player(mode, seed, &mut ctx);
+    (screen, ctx)
+}
+
+fn x_of(screen: &GameScreen) -> i8 {
+    screen.game().active().unwrap().x
+}
+
+fn write_scores(dir: &Path) {
+    let entry = |date, score, lines, time_ms| ScoreEntry {
+        date,
+        score,
+        lines,
+        level: 1 + lines / 10,
+        pieces: 100,
+        time_ms,
+        pieces_per_second: 100.0 / (time_ms as f64 / 1000.0),
+        assisted: false,
+    };
+    let data = DataDir::at(dir);
+    for e in [
+        entry(1_790_000_000, 52_000, 61, 300_000),
+        entry(1_790_100_000, 1_200, 4, 60_000),
+        entry(1_790_200_000, 20, 0, 9_000),
+    ] {
+        store::record(&data, MARATHON, e).unwrap();
+    }
+    store::record(&data, Mode::Sprint, entry(1_790_300_000, 4_000, 40, 95_300)).unwrap();
+}
+
+#[test]
+fn launcher_lists_tetris_and_opens_its_menu() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = App::new(DataDir::at(dir.path()), Start::Launcher).unwrap();
+    assert!(screen(&app).contains("2 Tetris"), "{}", screen(&app));
+    app.on_key(key(KeyCode::Char('2')));
+    assert!(screen(&app).contains("Sprint 40 lines"));
+}
+
+#[test]
+fn menu() {
+    let dir = tempfile::tempdir().unwrap();
+    write_scores(dir.path());
+    let app = app(dir.path(), |ctx| Box::new(Menu::new(ctx, Some(7))));
+    assert_snapshot!("tetris_menu", screen(&app));
+}
+
+#[test]
+fn game_screen_at_a_fixed_seed_and_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = app(dir.path(), |ctx| {
+        Box::new(GameScreen::player(MARATHON, 7, ctx))
+    });
+    let t0 = Instant::now();
+    app.tick(t0);
+    // Two pieces dropped (one moved right, one held first), then 1.5 s of gravity.
+    app.on_key(key(KeyCode::Right));
+    app.tick(ms(t0, 100));
+    app.on_key(key(KeyCode::Char(' ')));
+    app.tick(ms(t0, 200));
+    app.on_key(key(KeyCode::Char('c')));
+    app.tick(ms(t0, 300));
+    app.on_key(key(KeyCode::Char(' ')));
+    app.tick(ms(t0, 400));
+    app.tick(ms(t0, 1_900));
+    let shown = screen(&app);
+    assert!(shown.contains("Pieces          2"), "{shown}");
+    assert_snapshot!("tetris_game", shown);
+
+    app.on_key(key(KeyCode::Char('p')));
+    app.tick(ms(t0, 5_000));
+    let paused = screen(&app);
+    assert!(
+        paused.contains("Time       0:01.9"),
+        "the clock stops: {paused}"
+    );
+    assert_snapshot!("tetris_paused", paused);
+    app.on_key(key(KeyCode::Esc));
+    app.tick(ms(t0, 5_100));
+    assert!(screen(&app).contains("Time       0:02.0"));
+}
+
+#[test]
+fn game_over_records_the_score_and_shows_the_table() {
+    let dir = tempfile::tempdir().unwrap();
+    write_scores(dir.path());
+    let mut app = app(dir.path(), |ctx| {
+        Box::new(GameScreen::player(MARATHON, 7, ctx))
+    });
+    let t0 = Instant::now();
+    app.tick(t0);
+    let mut t = 0;
+    while !screen(&app).contains("Game over") {
+        assert!(t < 10_000, "never topped out: {}", screen(&app));
+        app.on_key(kind(KeyCode::Char(' '), KeyEventKind::Press));
+        app.on_key(kind(KeyCode::Char(' '), KeyEventKind::Release));
+        t += 50;
+        app.tick(ms(t0, t));
+    }
+    let shown = screen(&app);
+    assert_snapshot!("tetris_game_over", shown);
+    let (scores, _) = store::load(&DataDir::at(dir.path()));
+    let table = scores.table(MARATHON);
+    assert_eq!(table.len(), 4);
+    let scores: Vec<u64> = table.iter().map(|e| e.score).collect();
+    assert!(scores.is_sorted_by(|a, b| a >= b), "{scores:?}");
+    assert_eq!(scores[0], 52_000);
+    // Sprint's table is its own.
+    assert_eq!(
+        store::load(&DataDir::at(dir.path()))
+            .0
+            .table(Mode::Sprint)
+            .len(),
+        1
+    );
+
+    // Save the replay, then watch it: it ends as the game did.
+    app.on_key(key(KeyCode::Char('s')));
+    assert!(screen(&app).contains("replay saved: marathon-"));
+    let files = store::list_replays(&DataDir::at(dir.path()));
+    assert_eq!(files.len(), 1);
+    let replay = store::read_replay(&files[0].path).unwrap();
+    assert!(replay.result.topped_out);
+    let mut ctx = Ctx::new(DataDir::at(dir.path()));
+    let mut watch = GameScreen::watch(replay.clone(), &mut ctx);
+    let w0 = Instant::now();
+    watch.tick(w0, &mut ctx);
+    watch.on_key(key(KeyCode::Char('+')), &mut ctx); // 2×
+    watch.tick(ms(w0, replay.end_ms / 2 + 10), &mut ctx);
+    assert!(draw(&watch, &ctx).contains("Replay finished"));
+    assert_eq!(watch.game().score(), replay.result.score);
+    assert!(watch.game().topped_out());
+}
+
+#[test]
+fn high_scores_screen() {
+    let dir = tempfile::tempdir().unwrap();
+    write_scores(dir.path());
+    let mut app = app(dir.path(), |ctx| Box::new(Scores::new(ctx)));
+    assert_snapshot!("tetris_high_scores", screen(&app));
+    app.on_key(key(KeyCode::Right));
+    app.on_key(key(KeyCode::Right));
+    let sprint = screen(&app);
+    assert!(sprint.contains("1:35.3"), "{sprint}");
+    assert!(sprint.contains("2026-09-25"), "{sprint}");
+}
+
+#[test]
+fn settings_screen_rebinds_keys_without_conflicts_and_saves() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = app(dir.path(), |_| Box::new(TetrisSettingsScreen::new()));
+    assert_snapshot!("tetris_settings", screen(&app));
+    // DAS one step down, ARR to 0.
+    app.on_key(key(KeyCode::Left));
+    app.on_key(key(KeyCode::Down));
+    for _ in 0..10 {
+        app.on_key(key(KeyCode::Left));
+    }
+    // Rebind "move left" to `j`, then give `j` to hold: left loses it.
+    for _ in 0..4 {
+        app.on_key(key(KeyCode::Down));
+    }
+    app.on_key(key(KeyCode::Enter));
+    assert!(screen(&app).contains("press a key"));
+    app.on_key(key(KeyCode::Char('j')));
+    assert!(screen(&app).contains("j now does move left."));
+    for _ in 0..7 {
+        app.on_key(key(KeyCode::Down));
+    }
+    app.on_key(key(KeyCode::Char('+')));
+    app.on_key(key(KeyCode::Char('j')));
+    let shown = screen(&app);
+    assert!(
+        shown.contains("j now does hold; it no longer does move left."),
+        "{shown}"
+    );
+    // Esc and ? cannot be taken.
+    app.on_key(key(KeyCode::Enter));
+    app.on_key(key(KeyCode::Char('?')));
+    assert!(screen(&app).contains("cannot be bound"));
+    app.on_key(key(KeyCode::Esc));
+    let saved = std::fs::read_to_string(dir.path().join("settings.json")).unwrap();
+    let settings: serde_json::Value = serde_json::from_str(&saved).unwrap();
+    let tetris = &settings["tetris"];
+    assert_eq!(tetris["handling"]["das_ms"], 150);
+    assert_eq!(tetris["handling"]["arr_ms"], 0);
+    assert_eq!(tetris["keys"]["left"], serde_json::json!([]));
+    assert_eq!(
+        tetris["keys"]["hold"],
+        serde_json::json!(["c", "shift", "j"])
+    );
+}
+
+#[test]
+fn saved_keys_and_handling_apply_in_the_game() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("settings.json"),
+        r#"{"version": 1, "tetris": {"handling": {"das_ms": 100, "arr_ms": 0},
+            "keys": {"left": ["j"], "right": ["l"]}}}"#,
+    )
+    .unwrap();
+    let (mut screen, mut ctx) = player(dir.path(), MARATHON, 7);
+    let t0 = Instant::now();
+    screen.tick(t0, &mut ctx);
+    let x = x_of(&screen);
+    screen.on_key(key(KeyCode::Left), &mut ctx); // no longer bound
+    screen.tick(ms(t0, 10), &mut ctx);
+    assert_eq!(x_of(&screen), x);
+    screen.on_key(kind(KeyCode::Char('j'), KeyEventKind::Press), &mut ctx);
+    screen.tick(ms(t0, 20), &mut ctx);
+    assert_eq!(x_of(&screen), x - 1);
+    // ARR 0: once DAS (100 ms) charges the piece goes straight to the wall.
+    screen.on_key(kind(KeyCode::Char('j'), KeyEventKind::Repeat), &mut ctx);
+    screen.tick(ms(t0, 119), &mut ctx);
+    assert_eq!(x_of(&screen), x - 1);
+    screen.tick(ms(t0, 120), &mut ctx);
+    let cells = screen.game().active().unwrap().cells();
+    assert_eq!(cells.iter().map(|c| c.0).min(), Some(0));
+    let shown = draw(&screen, &ctx);
+    assert!(shown.contains("? keys  jl move"), "{shown}");
+}
+
+#[test]
+fn with_key_releases_das_and_arr_are_timed_by_the_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut screen, mut ctx) = player(dir.path(), Mode::Zen, 3);
+    let t0 = Instant::now();
+    screen.tick(t0, &mut ctx);
+    // The release of the Enter that opened the game: the terminal reports releases.
+    screen.on_key(kind(KeyCode::Enter, KeyEventKind::Release), &mut ctx);
+    let x = x_of(&screen);
+    screen.on_key(kind(KeyCode::Right, KeyEventKind::Press), &mut ctx);
+    screen.tick(ms(t0, 1_000), &mut ctx);
+    // Default handling: DAS 167 ms, ARR 33 ms, from the press at 1000 ms.
+    assert_eq!(x_of(&screen), x + 1);
+    screen.tick(ms(t0, 1_166), &mut ctx);
+    assert_eq!(x_of(&screen), x + 1);
+    screen.tick(ms(t0, 1_167), &mut ctx);
+    assert_eq!(x_of(&screen), x + 2);
+    screen.on_key(kind(KeyCode::Right, KeyEventKind::Repeat), &mut ctx);
+    screen.tick(ms(t0, 1_200), &mut ctx);
+    assert_eq!(x_of(&screen), x + 3);
+    screen.on_key(kind(KeyCode::Right, KeyEventKind::Release), &mut ctx);
+    screen.tick(ms(t0, 1_210), &mut ctx);
+    screen.tick(ms(t0, 2_000), &mut ctx);
+    assert_eq!(x_of(&screen), x + 3, "released: no more shifts");
+    assert!(screen.has_key_releases());
+    // The replay holds the real press and release times.
+    let replay = screen.replay().unwrap();
+    assert_eq!(
+        replay.inputs,
+        [
+            InputEvent::press(1_000, GameAction::Right),
+            InputEvent::release(1_210, GameAction::Right)
+        ]
+    );
+}
+
+#[test]
+fn without_key_releases_terminal_repeats_count_as_holding() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut screen, mut ctx) = player(dir.path(), Mode::Zen, 3);
+    let t0 = Instant::now();
+    screen.tick(t0, &mut ctx);
+    let x = x_of(&screen) - 3;
+    // A tap moves one cell; no repeats follow, so DAS never charges.
+    screen.on_key(key(KeyCode::Left), &mut ctx);
+    screen.tick(ms(t0, 10), &mut ctx);
+    screen.tick(ms(t0, 400), &mut ctx);
+    assert_eq!(x_of(&screen), x + 2);
+    // Two taps sent at once (tmux, a paste) are two moves, not a repeat.
+    screen.on_key(key(KeyCode::Left), &mut ctx);
+    screen.on_key(key(KeyCode::Left), &mut ctx);
+    screen.tick(ms(t0, 410), &mut ctx);
+    assert_eq!(x_of(&screen), x);
+    // A held key: the terminal's first press, its repeat delay, then repeats every 30 ms.
+    let (mut screen, mut ctx) = player(dir.path(), Mode::Zen, 3);
+    screen.tick(t0, &mut ctx);
+    let start = x_of(&screen);
+    screen.on_key(key(KeyCode::Right), &mut ctx);
+    screen.tick(ms(t0, 100), &mut ctx);
+    assert_eq!(x_of(&screen), start + 1);
+    let mut t = 600;
+    let mut seen = Vec::new();
+    while t <= 1_200 {
+        screen.on_key(key(KeyCode::Right), &mut ctx);
+        screen.tick(ms(t0, t), &mut ctx);
+        seen.push(x_of(&screen));
+        t += 30;
+    }
+    // At 600 a new press (the hold had timed out), DAS charges 167 ms later, then ARR
+    // moves it to the wall; after the repeats stop the key is let go.
+    assert_eq!(seen[0], start + 2, "{seen:?}");
+    assert_eq!(seen[5], start + 2, "{seen:?}");
+    let right = screen.game().active().unwrap().cells().map(|c| c.0);
+    assert_eq!(right.iter().max(), Some(&9), "at the wall: {seen:?}");
+    screen.tick(ms(t0, 3_000), &mut ctx);
+    assert!(!screen.has_key_releases());
+    let replay = screen.replay().unwrap();
+    assert_eq!(replay.inputs.last().unwrap().edge, tetris::Edge::Release);
+}
+
+#[test]
+fn losing_focus_pauses_and_hides_the_matrix() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = app(dir.path(), |ctx| {
+        Box::new(GameScreen::player(MARATHON, 7, ctx))
+    });
+    let t0 = Instant::now();
+    app.tick(t0);
+    app.on_key(kind(KeyCode::Left, KeyEventKind::Press));
+    app.tick(ms(t0, 50));
+    app.on_focus(false);
+    app.tick(ms(t0, 4_000));
+    let shown = screen(&app);
+    assert!(shown.contains("Paused"), "{shown}");
+    assert!(shown.contains("Time       0:00.0"), "{shown}");
+    assert!(
+        !shown.contains('█'),
+        "no piece is shown while paused: {shown}"
+    );
+}
+
+#[test]
+fn help_lists_every_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = app(dir.path(), |ctx| {
+        Box::new(GameScreen::player(MARATHON, 7, ctx))
+    });
+    app.tick(Instant::now());
+    app.on_key(key(KeyCode::Char('?')));
+    let shown = screen(&app);
+    for text in [
+        "← ",
+        "move left",
+        "Space",
+        "hard drop",
+        "↑ x",
+        "rotate clockwise",
+        "rotate 180°",
+        "c Shift",
+        "hold",
+        "p",
+        "hint (the bot's placement)",
+        "quit to the menu",
+        "Esc",
+        "Key releases: not seen",
+    ] {
+        assert!(shown.contains(text), "{text}: {shown}");
+    }
+    app.on_key(key(KeyCode::Char('x')));
+    assert!(
+        screen(&app).contains("Paused"),
+        "help closes onto the pause"
+    );
+}
+
+#[test]
+fn hint_draws_the_bots_placement_and_marks_the_score() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = app(dir.path(), |ctx| {
+        Box::new(GameScreen::player(Mode::Ultra, 7, ctx))
+    });
+    let t0 = Instant::now();
+    app.tick(t0);
+    assert!(!screen(&app).contains("[]"));
+    app.on_key(key(KeyCode::Char('h')));
+    app.tick(ms(t0, 10));
+    let shown = screen(&app);
+    assert_eq!(
+        shown.matches("[]").count(),
+        4 + 1,
+        "outline and legend: {shown}"
+    );
+    // Left to gravity, the pieces pile up before Ultra's two minutes are over; the entry
+    // remembers the hint (` h` in the table).
+    app.tick(ms(t0, 120_000));
+    let shown = screen(&app);
+    assert!(shown.contains("Game over"), "{shown}");
+    assert!(shown.contains("1:55.0   0.10 h"), "{shown}");
+    let (scores, _) = store::load(&DataDir::at(dir.path()));
+    assert!(scores.table(Mode::Ultra)[0].assisted);
+}
+
+#[test]
+fn zen_ends_with_its_summary_on_quit() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = app(dir.path(), |ctx| {
+        Box::new(GameScreen::player(Mode::Zen, 7, ctx))
+    });
+    let t0 = Instant::now();
+    app.tick(t0);
+    app.on_key(key(KeyCode::Char(' ')));
+    app.tick(ms(t0, 100));
+    app.on_key(key(KeyCode::Char('q')));
+    app.tick(ms(t0, 200));
+    assert!(screen(&app).contains("Game ended"));
+    assert_eq!(
+        store::load(&DataDir::at(dir.path()))
+            .0
+            .table(Mode::Zen)
+            .len(),
+        1
+    );
+}
+
+#[test]
+fn the_demo_bot_plays() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut ctx = Ctx::new(DataDir::at(dir.path()));
+    let mut demo = GameScreen::demo(5, &mut ctx);
+    let t0 = Instant::now();
+    for i in 0..200 {
+        demo.tick(ms(t0, i * 30), &mut ctx);
+    }
+    assert!(demo.game().pieces() >= 20, "{}", demo.game().pieces());
+    assert!(demo.game().is_playing());
+    let shown = draw(&demo, &ctx);
+    assert!(shown.contains("demo"), "{shown}");
+    assert!(demo.replay().is_none());
+}
+
+#[test]
+fn watching_a_replay_reaches_the_recorded_result() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut recorder = Recorder::new(Mode::Sprint, Settings::default(), 9);
+    for i in 0..12 {
+        let t = 300 * i + 100;
+        let action = if i % 2 == 0 {
+            GameAction::Left
+        } else {
+            GameAction::Right
+        };
+        recorder.update(t, &InputEvent::tap(t, action));
+        recorder.update(t + 50, &InputEvent::tap(t + 50, GameAction::HardDrop));
+    }
+    let replay = recorder.replay();
+    let mut ctx = Ctx::new(DataDir::at(dir.path()));
+    let mut watch = GameScreen::watch(replay.clone(), &mut ctx);
+    let t0 = Instant::now();
+    watch.tick(t0, &mut ctx);
+    watch.on_key(key(KeyCode::Char(' ')), &mut ctx); // pause
+    watch.tick(ms(t0, 2_000), &mut ctx);
+    assert_eq!(watch.game().pieces(), 0);
+    watch.on_key(key(KeyCode::Char(' ')), &mut ctx);
+    watch.tick(ms(t0, 2_000 + 1_000), &mut ctx);
+    assert_eq!(watch.game().pieces(), 3, "1 s of replay at 1×");
+    watch.on_key(key(KeyCode::Right), &mut ctx); // +5 s
+    watch.tick(ms(t0, 3_000), &mut ctx);
+    assert_eq!(watch.game(), recorder.game());
+    assert!(draw(&watch, &ctx).contains("Replay finished"));
+    watch.on_key(key(KeyCode::Left), &mut ctx); // back to 0 s
+    watch.tick(ms(t0, 3_000), &mut ctx);
+    assert_eq!(watch.game().pieces(), 0);
+}

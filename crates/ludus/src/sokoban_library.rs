@@ -22,6 +22,8 @@ pub struct LevelSet {
 pub enum Source {
     Builtin,
     File(PathBuf),
+    /// A level being made in the editor.
+    Editor,
 }
 
 impl LevelSet {
@@ -55,6 +57,20 @@ impl LevelSet {
         })
     }
 
+    /// A one-level set, for play-testing a level from the editor.
+    pub fn single(name: &str, level: sokoban::Level) -> LevelSet {
+        let collection = Collection {
+            title: Some(name.to_string()),
+            levels: vec![Ok(level)],
+            ..Collection::default()
+        };
+        LevelSet {
+            name: name.to_string(),
+            source: Source::Editor,
+            collection,
+        }
+    }
+
     pub fn len(&self) -> usize {
         self.collection.levels.len()
     }
@@ -68,6 +84,7 @@ impl LevelSet {
         match &self.source {
             Source::Builtin => "built in".to_string(),
             Source::File(p) => p.display().to_string(),
+            Source::Editor => "editor".to_string(),
         }
     }
 }

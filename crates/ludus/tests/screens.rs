@@ -314,3 +314,74 @@ fn esc_stops_the_solver() {
     assert!(shown.contains("Solver stopped."), "{shown}");
     assert!(shown.contains("moves 0  pushes 0"), "{shown}");
 }
+
+#[test]
+fn the_editor_draws_checks_saves_and_play_tests_a_level() {
+    let dir = tempfile::tempdir().unwrap();
+    let start = Start::Sokoban {
+        files: vec![data("solved.sok")],
+        level: None,
+    };
+    let mut app = App::new(DataDir::at(dir.path()), start).unwrap();
+    press(&mut app, "N");
+    press_code(&mut app, KeyCode::Down);
+    press_code(&mut app, KeyCode::Right);
+    press(&mut app, "6"); // player
+    press_code(&mut app, KeyCode::Right);
+    press_code(&mut app, KeyCode::Right);
+    press(&mut app, "4"); // box
+    press_code(&mut app, KeyCode::Right);
+    press_code(&mut app, KeyCode::Right);
+    press(&mut app, "3"); // goal
+    assert_snapshot!("editor", screen(&app, 100, 24));
+
+    press(&mut app, "c");
+    let shown = tick_until(&mut app, |s| s.contains("Solvable"));
+    assert!(shown.contains("Solvable: 2 pushes, 3 moves"), "{shown}");
+
+    press(&mut app, "S");
+    let saved = dir.path().join("sokoban/levels/new-level.sok");
+    let text = std::fs::read_to_string(&saved).unwrap();
+    let level = sokoban::Level::from_xsb(&text).unwrap();
+    assert_eq!(level.boxes().len(), 1);
+    assert!(screen(&app, 100, 24).contains("Saved to"));
+
+    press(&mut app, "p"); // play-test: the play screen on this level
+    press(&mut app, "ddd");
+    assert!(screen(&app, 100, 24).contains("Solved!"));
+    press(&mut app, "q");
+    press(&mut app, "q");
+    let browser = screen(&app, 100, 24);
+    assert!(
+        browser.contains("New level"),
+        "the saved level is in the browser: {browser}"
+    );
+}
+
+#[test]
+fn the_editor_shows_errors_on_the_board() {
+    let dir = tempfile::tempdir().unwrap();
+    let start = Start::Sokoban {
+        files: vec![data("solved.sok")],
+        level: None,
+    };
+    let mut app = App::new(DataDir::at(dir.path()), start).unwrap();
+    press(&mut app, "N");
+    let shown = screen(&app, 100, 24);
+    assert!(shown.contains("the level has no player"), "{shown}");
+    press_code(&mut app, KeyCode::Down);
+    press_code(&mut app, KeyCode::Right);
+    press(&mut app, "64"); // a player, then a box on the same cell replaces it
+    press_code(&mut app, KeyCode::Right);
+    press(&mut app, "6");
+    press_code(&mut app, KeyCode::Right);
+    press(&mut app, "3");
+    press_code(&mut app, KeyCode::Up);
+    press_code(&mut app, KeyCode::Up);
+    press(&mut app, "0"); // a hole in the top wall
+    let shown = screen(&app, 100, 24);
+    assert!(shown.contains("error: the player's region is"), "{shown}");
+    press(&mut app, "S");
+    assert!(screen(&app, 100, 24).contains("Fix the errors before saving."));
+    assert!(!dir.path().join("sokoban/levels").exists());
+}

@@ -4,6 +4,7 @@
 //! handles goes through [`App`], which tests drive with a `TestBackend`.
 
 mod app;
+mod clipboard;
 mod launcher;
 mod settings;
 pub mod sokoban;

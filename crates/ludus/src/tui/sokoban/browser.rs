@@ -13,12 +13,15 @@ use ratatui::widgets::{Block, BorderType, List, ListItem, ListState, Paragraph};
 use sokoban::Game;
 
 use super::board::BoardView;
+use super::editor::Editor;
 use super::play::Play;
 use crate::sokoban_library::{LevelSet, registry};
 use crate::tui::app::{Action, Ctx, Screen};
 use crate::tui::widgets::key_hints;
 
 pub struct Browser {
+    /// Files named on the command line (the levels folder is rescanned on return).
+    files: Vec<PathBuf>,
     sets: Vec<Rc<LevelSet>>,
     set: usize,
     /// The chosen level in each set.
@@ -33,6 +36,7 @@ impl Browser {
         ctx.notices.extend(problems);
         let sets: Vec<Rc<LevelSet>> = sets.into_iter().map(Rc::new).collect();
         let mut browser = Browser {
+            files: files.to_vec(),
             chosen: vec![0; sets.len()],
             sets,
             set: 0,
@@ -240,6 +244,13 @@ impl Browser {
 
 impl Screen for Browser {
     fn resume(&mut self, ctx: &Ctx) {
+        // A level saved in the editor appears at once.
+        let (sets, _) = registry(&ctx.data, &self.files);
+        if sets.len() != self.sets.len() {
+            self.sets = sets.into_iter().map(Rc::new).collect();
+            self.chosen.resize(self.sets.len(), 0);
+            self.set = self.set.min(self.sets.len().saturating_sub(1));
+        }
         // Follow the level the player got to with n/p.
         if let Some(i) = ctx.settings.sokoban.last_level
             && let Some(set) = self.sets.get(self.set)
@@ -277,6 +288,16 @@ impl Screen for Browser {
                 }
             }
             KeyCode::Char('e') => self.export(ctx),
+            KeyCode::Char('N') => return Action::Push(Box::new(Editor::new())),
+            KeyCode::Char('E') => {
+                let level = self
+                    .sets
+                    .get(self.set)
+                    .and_then(|s| s.collection.levels.get(self.current()));
+                if let Some(Ok(level)) = level {
+                    return Action::Push(Box::new(Editor::from_level(level)));
+                }
+            }
             KeyCode::Esc | KeyCode::Char('q') => return Action::Pop,
             _ => {}
         }
@@ -317,6 +338,7 @@ impl Screen for Browser {
             ("←→", "collection"),
             ("Enter", "play"),
             ("e", "export solutions"),
+            ("N/E", "new/edit level"),
             ("Esc", "back"),
         ]);
         frame.render_widget(Paragraph::new(hints), footer);

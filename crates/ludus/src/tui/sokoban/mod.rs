@@ -2,4 +2,5 @@
 
 pub mod board;
 pub mod browser;
+pub mod editor;
 pub mod play;

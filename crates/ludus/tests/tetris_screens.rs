@@ -511,3 +511,22 @@ fn watching_a_replay_reaches_the_recorded_result() {
     watch.tick(ms(t0, 3_000), &mut ctx);
     assert_eq!(watch.game().pieces(), 0);
 }
+
+#[test]
+fn a_mode_given_on_the_command_line_opens_over_the_menu() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = app(dir.path(), |ctx| {
+        Box::new(Menu::starting(ctx, Some(7), Mode::Sprint))
+    });
+    let t0 = Instant::now();
+    app.tick(t0);
+    app.tick(ms(t0, 30));
+    assert!(
+        screen(&app).contains("Lines        0/40"),
+        "{}",
+        screen(&app)
+    );
+    app.on_key(key(KeyCode::Char('q')));
+    let menu = screen(&app);
+    assert!(menu.contains("▶  3 Sprint 40 lines"), "{menu}");
+}

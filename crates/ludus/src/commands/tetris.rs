@@ -89,10 +89,7 @@ pub fn run(data: DataDir, args: TetrisArgs) -> Result<ExitCode> {
         None => {
             let (mode, seed) = (args.mode.map(ModeArg::mode), args.seed);
             let open: tui::OpenScreen = Box::new(move |ctx| match mode {
-                Some(mode) => {
-                    let seed = seed.unwrap_or_else(crate::tui::tetris::random_seed);
-                    Box::new(GameScreen::player(mode, seed, ctx))
-                }
+                Some(mode) => Box::new(Menu::starting(ctx, seed, mode)),
                 None => Box::new(Menu::new(ctx, seed)),
             });
             tui::run(data, Start::Screen(open))

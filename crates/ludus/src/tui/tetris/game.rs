@@ -819,6 +819,12 @@ impl GameScreen {
                 lines.push(line(self.keymap.shown(bind), bind.label()));
             }
             lines.push(line("Esc".into(), "pause"));
+            if self.keymap.lookup("shift").is_some() {
+                lines.push(Line::styled(
+                    "(Most terminals never report Shift on its own: bind a second key too.)",
+                    Style::default().fg(Color::Gray),
+                ));
+            }
         } else {
             lines.push(line("Space p".into(), "pause"));
             if matches!(self.driver, Driver::Watch(_)) {

@@ -82,6 +82,9 @@ pub struct Menu {
     scores: HighScores,
     /// A problem met when reloading the scores, reported at the next tick.
     warning: Option<Warning>,
+    /// A game to open at the first tick (`ludus tetris --mode …`), so that leaving it
+    /// comes back here.
+    autostart: Option<Mode>,
 }
 
 impl Menu {
@@ -93,12 +96,28 @@ impl Menu {
             seed,
             scores,
             warning: None,
+            autostart: None,
         }
     }
 
+    /// The menu, with a game of `mode` opened on top of it straight away.
+    pub fn starting(ctx: &mut Ctx, seed: Option<u64>, mode: Mode) -> Menu {
+        let mut menu = Menu::new(ctx, seed);
+        menu.autostart = Some(mode);
+        menu.selected = ITEMS
+            .iter()
+            .position(|item| *item == Item::Play(mode))
+            .unwrap_or(0);
+        menu
+    }
+
     fn open(&mut self, ctx: &mut Ctx) -> Action {
+        self.open_item(ITEMS[self.selected], ctx)
+    }
+
+    fn open_item(&mut self, item: Item, ctx: &mut Ctx) -> Action {
         let seed = self.seed.take().unwrap_or_else(random_seed);
-        let screen: Box<dyn Screen> = match ITEMS[self.selected] {
+        let screen: Box<dyn Screen> = match item {
             Item::Play(mode) => Box::new(GameScreen::player(mode, seed, ctx)),
             Item::Demo => Box::new(GameScreen::demo(seed, ctx)),
             Item::Scores => Box::new(Scores::new(ctx)),
@@ -134,7 +153,10 @@ impl Screen for Menu {
 
     fn tick(&mut self, _now: Instant, ctx: &mut Ctx) -> Action {
         ctx.warn(self.warning.take());
-        Action::None
+        match self.autostart.take() {
+            Some(mode) => self.open_item(Item::Play(mode), ctx),
+            None => Action::None,
+        }
     }
 
     fn resume(&mut self, ctx: &Ctx) {

@@ -254,3 +254,16 @@ hard_drop
     assert_eq!(snapshot.score, 18 + 200);
     assert_eq!(snapshot.board.last().unwrap(), "XT.X......");
 }
+
+/// The same tuck as the T-spin triple, but with the lower front corner open: by the corners
+/// alone it would be a mini, yet the fifth kick test makes it a full T-spin double.
+#[test]
+fn the_fifth_kick_upgrades_a_mini() {
+    let script = TST.replace("board XXX.XXXXXX\n0 right", "board XXX..XXXXX\n0 right");
+    assert_ne!(script, TST);
+    let snapshot = simulate(1, &script).unwrap();
+    let clear = snapshot.last_clear.unwrap();
+    assert_eq!((clear.lines, clear.t_spin), (2, TSpin::Full));
+    assert_eq!(clear.points, 1200);
+    assert_eq!(snapshot.board.last().unwrap(), "XXXT.XXXXX");
+}

@@ -422,6 +422,15 @@ impl Game {
         self.lock_deadline_us.map(|us| us / 1000)
     }
 
+    /// When the game will next change by itself (gravity step, auto-repeat, lock, time
+    /// limit), so a front end can sleep until then; `None` when nothing is pending.
+    pub fn next_event_ms(&self) -> Option<u64> {
+        if !self.is_playing() {
+            return None;
+        }
+        self.next_timer().map(|(at_us, _)| at_us.div_ceil(1000))
+    }
+
     /// Puts `piece` in play in place of the active one (for puzzles, editors and tests).
     /// Returns false, changing nothing, when it does not fit or the game is over.
     pub fn set_active(&mut self, piece: ActivePiece) -> bool {

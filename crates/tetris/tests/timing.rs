@@ -45,6 +45,7 @@ fn level_one_gravity_is_one_row_per_second() {
     let mut game = game_with(PieceKind::T, Settings::default(), &[".........."]);
     // Spawned in rows 21–22, then the Guideline's immediate one-row drop.
     assert_eq!(y(&game), 18);
+    assert_eq!(game.next_event_ms(), Some(1000));
     game.advance_to(999);
     assert_eq!(y(&game), 18);
     game.advance_to(1000);

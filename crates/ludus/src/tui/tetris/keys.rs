@@ -251,8 +251,12 @@ impl Default for InputTracker {
 
 /// A common terminal repeat interval (25–30 per second) until the real one is seen.
 const INITIAL_REPEAT_MS: u64 = 40;
-/// Gaps between presses of one key longer than this are new presses, not repeats.
-const MAX_REPEAT_MS: u64 = 200;
+/// Gaps between presses of one key longer than this never teach the repeat interval:
+/// terminals repeat 20–40 times a second, while a quick player taps one key about every
+/// 100 ms or more.
+const MAX_REPEAT_MS: u64 = 60;
+/// The longest hold timeout: a second tap of a key after this long is always a new press.
+const MAX_HOLD_MS: u64 = 100;
 /// How late a repeat may be seen (the event loop's tick) and still continue a hold.
 const LATE_MS: u64 = 30;
 /// Terminals repeat keys at most about every 15 ms; presses closer than this are taps.
@@ -274,7 +278,7 @@ impl InputTracker {
 
     /// Without releases: how long after its last repeat a key still counts as held.
     pub fn hold_timeout_ms(&self) -> u64 {
-        (self.repeat_ms * 3 / 2 + 20).clamp(50, 300)
+        (self.repeat_ms * 3 / 2 + 20).clamp(50, MAX_HOLD_MS)
     }
 
     /// Whether any key is held.
@@ -457,7 +461,7 @@ mod tests {
         // The terminal: a press, its repeat delay, then repeats every 30 ms.
         tracker.key("left", Action::Left, KeyEventKind::Press, 0, &mut out);
         let timeout = tracker.hold_timeout_ms();
-        assert!(timeout < 200, "{timeout}");
+        assert!(timeout <= MAX_HOLD_MS, "{timeout}");
         tracker.expire(400, &[], &mut out);
         for t in (500..=800).step_by(30) {
             tracker.key("left", Action::Left, KeyEventKind::Press, t, &mut out);
@@ -476,6 +480,28 @@ mod tests {
                 InputEvent::release(800 + timeout_after, Action::Left),
             ]
         );
+    }
+
+    #[test]
+    fn without_releases_quick_taps_are_never_taken_for_repeats() {
+        let mut tracker = InputTracker::default();
+        let mut out = Vec::new();
+        // Taps 110 ms apart, each expiring between ticks, with repeats seen elsewhere.
+        tracker.key("x", Action::RotateCw, KeyEventKind::Press, 0, &mut out);
+        for t in (30..=90).step_by(30) {
+            tracker.key("x", Action::RotateCw, KeyEventKind::Press, t, &mut out);
+        }
+        for i in 1..=10 {
+            let t = 200 + 110 * i;
+            tracker.expire(t, &[], &mut out);
+            tracker.key(" ", Action::HardDrop, KeyEventKind::Press, t, &mut out);
+        }
+        tracker.expire(5_000, &[], &mut out);
+        let drops = out
+            .iter()
+            .filter(|e| e.action == Action::HardDrop && e.edge == tetris::Edge::Press)
+            .count();
+        assert_eq!(drops, 10);
     }
 
     #[test]

@@ -103,7 +103,69 @@ fn general_attacked(b: &[u8; 90], k: usize, them: u8) -> bool {
     false
 }
 
+/// Whether a piece of the colour with bit `them` could capture on `sq` by its
+/// movement rules (pseudo-legal; the flying general is not an attack here).
+fn square_attacked(b: &[u8; 90], k: usize, them: u8) -> bool {
+    for ray in &RAYS[k] {
+        let n = ray.len as usize;
+        let sq = &ray.squares[..n];
+        let mut i = 0;
+        while i < n && b[sq[i] as usize] == 0 {
+            i += 1;
+        }
+        if i == n {
+            continue;
+        }
+        if b[sq[i] as usize] == (CHARIOT | them) {
+            return true;
+        }
+        i += 1;
+        while i < n && b[sq[i] as usize] == 0 {
+            i += 1;
+        }
+        if i < n && b[sq[i] as usize] == (CANNON | them) {
+            return true;
+        }
+    }
+    let h = &HORSE_ATTACKERS[k];
+    for j in 0..h.len as usize {
+        if b[h.to[j] as usize] == (HORSE | them) && b[h.block[j] as usize] == 0 {
+            return true;
+        }
+    }
+    let e = &ELEPHANT_MOVES[k];
+    for j in 0..e.len as usize {
+        if b[e.to[j] as usize] == (ELEPHANT | them) && b[e.block[j] as usize] == 0 {
+            return true;
+        }
+    }
+    for (table, role) in [(&ADVISOR_MOVES[k], ADVISOR), (&GENERAL_MOVES[k], GENERAL)] {
+        for j in 0..table.len as usize {
+            if b[table.to[j] as usize] == (role | them) {
+                return true;
+            }
+        }
+    }
+    // Soldiers: the rules are the same as for attacks on a general.
+    let (f, r) = (k % 9, k / 9);
+    let soldier = SOLDIER | them;
+    if them == 8 {
+        (r < 9 && b[k + 9] == soldier)
+            || (r <= 4 && ((f > 0 && b[k - 1] == soldier) || (f < 8 && b[k + 1] == soldier)))
+    } else {
+        (r > 0 && b[k - 9] == soldier)
+            || (r >= 5 && ((f > 0 && b[k - 1] == soldier) || (f < 8 && b[k + 1] == soldier)))
+    }
+}
+
 impl Position {
+    /// Whether a piece of `by` could capture on `sq` by its movement rules
+    /// (pseudo-legal: pins and the attacker's own general are not considered).
+    #[inline]
+    pub fn is_attacked(&self, sq: Square, by: Color) -> bool {
+        square_attacked(&self.board, sq.index(), color_bit(by))
+    }
+
     /// Whether the side to move is in check (including a facing general).
     #[inline]
     pub fn in_check(&self) -> bool {

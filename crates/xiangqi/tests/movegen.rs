@@ -208,6 +208,19 @@ proptest! {
     }
 
     #[test]
+    fn is_attacked_agrees_with_attackers(start in 0usize..4, choices in prop::collection::vec(any::<u16>(), 0..60)) {
+        let pos = random_position(start, &choices);
+        for sq in Square::all() {
+            for by in [Color::Red, Color::Black] {
+                let own = pos.piece_at(sq).is_some_and(|p| p.color == by);
+                if !own {
+                    prop_assert_eq!(pos.is_attacked(sq, by), !pos.attackers(sq, by).is_empty(), "{} by {}", sq, by);
+                }
+            }
+        }
+    }
+
+    #[test]
     fn fen_round_trip(start in 0usize..4, choices in prop::collection::vec(any::<u16>(), 0..80)) {
         let pos = random_position(start, &choices);
         let again = Position::from_fen(&pos.to_fen()).unwrap();

@@ -4,9 +4,9 @@
 //! - [`Game`]: playing a level, with unlimited undo/redo.
 //! - [`format`]: XSB, SOK collections, RLE and the JSON library form.
 //! - [`lurd`]: solutions; [`verify`] replays one.
-//! - [`validate`], [`path`], [`deadlock`]: checks, path finding, deadlock warnings.
+//! - [`validate`], [`path`]: checks and path finding.
+//! - [`solver`]: the solver, and the deadlock detector that also warns players.
 
-pub mod deadlock;
 mod direction;
 mod error;
 pub mod format;

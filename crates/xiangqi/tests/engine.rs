@@ -290,3 +290,14 @@ fn banned_and_restricted_root_moves() {
     assert_eq!(r.best, None);
     assert_eq!(r.score, Score::Cp(0));
 }
+
+#[test]
+fn types_can_move_to_worker_threads() {
+    fn send<T: Send>() {}
+    fn sync<T: Sync>() {}
+    send::<Engine>();
+    send::<Game>();
+    sync::<Game>();
+    send::<Limits>();
+    send::<xiangqi::engine::SearchInfo>();
+}

@@ -1,7 +1,7 @@
 //! Move notations: ICCS/UCI coordinates, WXF and Chinese.
 //!
 //! WXF and Chinese describe a move the same way (piece, file or front/rear,
-//! direction, number), so both are rendered from one [`Descriptor`]. Parsing
+//! direction, number), so both are rendered from one description. Parsing
 //! normalises the text and compares it with the description of every legal
 //! move, so whatever is printed parses back to the same move.
 

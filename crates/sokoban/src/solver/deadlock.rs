@@ -115,7 +115,8 @@ impl DeadlockDetector {
             });
         }
         if cells.len() <= super::lower_bound::MAX_BOXES {
-            let mut matching = super::lower_bound::Matching::new(cells.len(), board.goals.len());
+            let mut matching =
+                super::lower_bound::Matching::new(cells.len(), board.goals.len(), board.cells);
             if cells.len() <= board.goals.len() && matching.solve(board, &cells).is_none() {
                 return Some(Deadlock {
                     kind: DeadlockKind::Bipartite,

@@ -31,10 +31,16 @@ pub(crate) struct Matching {
     saved_v: Vec<i32>,
     saved_assigned: Vec<usize>,
     saved_row: Vec<i32>,
+    /// The box cell of each row, as last solved.
+    cells: Vec<u16>,
+    /// Cell → its row, or `u16::MAX`.
+    row_of_cell: Vec<u16>,
+    /// Whether `cells` and the assignment describe a solved position.
+    valid: bool,
 }
 
 impl Matching {
-    pub fn new(boxes: usize, goals: usize) -> Matching {
+    pub fn new(boxes: usize, goals: usize, cells: usize) -> Matching {
         Matching {
             rows: boxes,
             cols: goals,
@@ -49,6 +55,9 @@ impl Matching {
             saved_v: vec![0; goals + 1],
             saved_assigned: vec![0; goals + 1],
             saved_row: vec![0; goals],
+            cells: vec![0; boxes],
+            row_of_cell: vec![u16::MAX; cells],
+            valid: false,
         }
     }
 
@@ -60,13 +69,65 @@ impl Matching {
         }
     }
 
+    /// Box cells in row order (rows are what [`Matching::with_moved`] takes).
+    pub fn rows(&self) -> &[u16] {
+        &self.cells
+    }
+
+    /// Solves for the box set `boxes` (ascending cells). When it differs
+    /// from the last solved set by one box, as a child of the node expanded
+    /// just before usually does, one augmenting path suffices.
+    pub fn solve_near(&mut self, board: &Board, boxes: &[u16]) -> Option<u32> {
+        if self.valid && boxes.len() == self.rows {
+            let mut gone = None;
+            let mut changed = 0;
+            for (row, &cell) in self.cells.iter().enumerate() {
+                if boxes.binary_search(&cell).is_err() {
+                    changed += 1;
+                    gone = Some(row);
+                }
+            }
+            if changed == 0 {
+                return self.total();
+            }
+            let new = boxes
+                .iter()
+                .copied()
+                .find(|&c| self.row_of_cell[usize::from(c)] == u16::MAX);
+            if changed == 1
+                && let (Some(row), Some(cell)) = (gone, new)
+            {
+                self.row_of_cell[usize::from(self.cells[row])] = u16::MAX;
+                self.row_of_cell[usize::from(cell)] = row as u16;
+                self.cells[row] = cell;
+                self.set_row(board, row, cell);
+                let r = row + 1;
+                if let Some(col) = (1..=self.cols).find(|&c| self.assigned[c] == r) {
+                    self.assigned[col] = 0;
+                }
+                self.u[r] = 0;
+                self.augment(r);
+                return self.total();
+            }
+        }
+        self.solve(board, boxes)
+    }
+
     /// Solves from scratch for `boxes` (row `i` is `boxes[i]`); `None` when
     /// no assignment avoids an impossible pair.
     pub fn solve(&mut self, board: &Board, boxes: &[u16]) -> Option<u32> {
         debug_assert_eq!(boxes.len(), self.rows);
+        for &cell in &self.cells {
+            if let Some(r) = self.row_of_cell.get_mut(usize::from(cell)) {
+                *r = u16::MAX;
+            }
+        }
         for (row, &cell) in boxes.iter().enumerate() {
             self.set_row(board, row, cell);
+            self.cells[row] = cell;
+            self.row_of_cell[usize::from(cell)] = row as u16;
         }
+        self.valid = true;
         self.u.iter_mut().for_each(|x| *x = 0);
         self.v.iter_mut().for_each(|x| *x = 0);
         self.assigned.iter_mut().for_each(|x| *x = 0);

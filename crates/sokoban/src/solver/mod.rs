@@ -19,7 +19,9 @@
 
 mod bits;
 mod board;
+mod corral;
 mod deadlock;
+mod learn;
 mod lower_bound;
 mod search;
 mod store;
@@ -230,20 +232,96 @@ pub fn solve_with_stats(
     if board.start_boxes.len() > lower_bound::MAX_BOXES {
         return (Outcome::Unsupported, Stats::default());
     }
-    let mut search = Search::new(&board, options.mode, options.memory_mb);
-    let end = search.run(control, options.node_limit);
-    let stats = Stats {
-        expanded: search.expanded,
-        stored: search.store.len() as u64,
+    // Fast mode runs a portfolio, alternating slices: greedy best-first
+    // finds long solutions that A* cannot afford, plain A* finds short ones
+    // that greedy search wanders past. Each is complete, so either exhausting
+    // proves the level unsolvable.
+    let weights: &[u64] = match options.mode {
+        Mode::Fast => &[0, 1],
+        Mode::Pushes | Mode::Moves => &[1],
     };
-    let outcome = match end {
-        End::Found(goal) => finish(level, &board, &search, goal, options.mode),
-        End::Exhausted => Outcome::Unsolvable,
-        End::Cancelled => Outcome::Cancelled,
-        End::OutOfMemory => Outcome::OutOfMemory,
-        End::LimitReached => Outcome::LimitReached,
+    let memory = options.memory_mb / weights.len();
+    let mut searches: Vec<Search<'_>> = weights
+        .iter()
+        .map(|&w| Search::new(&board, options.mode, w, memory))
+        .collect();
+    let (end, winner) = drive(&mut searches, options.node_limit, control);
+    let stats = Stats {
+        expanded: searches.iter().map(|s| s.expanded).sum(),
+        stored: searches.iter().map(|s| s.store.len() as u64).sum(),
+    };
+    let outcome = match (end, winner.and_then(|i| searches.get(i))) {
+        (Ended::Search(End::Found(goal)), Some(search)) => {
+            finish(level, &board, search, goal, options.mode)
+        }
+        (Ended::Search(End::Found(_)), None) => Outcome::Internal("no winning search".into()),
+        (Ended::Search(End::Exhausted), _) => Outcome::Unsolvable,
+        (Ended::Search(End::Cancelled), _) => Outcome::Cancelled,
+        (Ended::Search(End::OutOfMemory), _) => Outcome::OutOfMemory,
+        (Ended::LimitReached, _) => Outcome::LimitReached,
     };
     (outcome, stats)
+}
+
+enum Ended {
+    Search(End),
+    LimitReached,
+}
+
+/// Nodes a search expands before the next one gets its turn.
+const SLICE: u64 = 256;
+
+/// Runs the searches in turns until one decides; also returns which one.
+fn drive(
+    searches: &mut [Search<'_>],
+    node_limit: Option<u64>,
+    control: &mut Control<'_>,
+) -> (Ended, Option<usize>) {
+    let mut active = Vec::new();
+    for (i, search) in searches.iter_mut().enumerate() {
+        match search.start() {
+            None => active.push(i),
+            Some(End::OutOfMemory) => {}
+            Some(end) => return (Ended::Search(end), Some(i)),
+        }
+    }
+    let mut reported = 0u64;
+    loop {
+        if active.is_empty() {
+            return (Ended::Search(End::OutOfMemory), None);
+        }
+        let mut k = 0;
+        while k < active.len() {
+            let i = active[k];
+            let total: u64 = searches.iter().map(|s| s.expanded).sum();
+            let budget = match node_limit {
+                Some(limit) if total >= limit => return (Ended::LimitReached, None),
+                Some(limit) => SLICE.min(control.every).min(limit - total),
+                None => SLICE.min(control.every),
+            };
+            match searches[i].advance(control, budget) {
+                None => k += 1,
+                Some(End::OutOfMemory) => {
+                    active.remove(k);
+                }
+                Some(end) => return (Ended::Search(end), Some(i)),
+            }
+            let total: u64 = searches.iter().map(|s| s.expanded).sum();
+            if total / control.every > reported {
+                reported = total / control.every;
+                let last = &searches[i];
+                let progress = Progress {
+                    expanded: total,
+                    stored: searches.iter().map(|s| s.store.len() as u64).sum(),
+                    depth: last.depth,
+                    lower_bound: last.bound,
+                };
+                if control.report(&progress) {
+                    return (Ended::Search(End::Cancelled), None);
+                }
+            }
+        }
+    }
 }
 
 /// Turns the chain of pushes ending at `goal` into LURD (walking the

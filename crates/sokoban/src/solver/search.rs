@@ -8,11 +8,13 @@ use std::collections::BinaryHeap;
 
 use super::bits;
 use super::board::{Board, NONE};
+use super::corral::Corrals;
 use super::deadlock;
+use super::learn::Learner;
 use super::lower_bound::Matching;
 use super::store::{Found, NO_PARENT, Push, Store};
 use super::zobrist::Zobrist;
-use super::{Control, Mode, Progress};
+use super::{Control, Mode};
 
 /// Costs in the optimal modes are `primary << SHIFT | secondary`
 /// (pushes then moves, or moves then pushes).
@@ -24,7 +26,6 @@ pub(crate) enum End {
     Exhausted,
     Cancelled,
     OutOfMemory,
-    LimitReached,
 }
 
 pub(crate) struct Search<'a> {
@@ -42,18 +43,30 @@ pub(crate) struct Search<'a> {
     node_stamp: u32,
     node_walk: Vec<u32>,
     queue: Vec<u16>,
+    corrals: Corrals,
+    use_corrals: bool,
+    learner: Learner,
+    /// Candidate pushes of the node being expanded: (row, box, direction).
+    moves: Vec<(u16, u16, u8)>,
     pub expanded: u64,
+    /// Depth and bound of the node expanded last, for progress reports.
+    pub depth: u32,
+    pub bound: u32,
+    /// Fast mode: priority is pushes + weight × bound.
+    weight: u64,
+    boxes: Vec<u64>,
+    rows: Vec<u16>,
 }
 
 impl<'a> Search<'a> {
-    pub fn new(board: &'a Board, mode: Mode, memory_mb: usize) -> Search<'a> {
+    pub fn new(board: &'a Board, mode: Mode, weight: u64, memory_mb: usize) -> Search<'a> {
         Search {
             board,
             mode,
             zobrist: Zobrist::new(board.cells),
             store: Store::new(board.words, memory_mb),
             open: BinaryHeap::new(),
-            matching: Matching::new(board.start_boxes.len(), board.goals.len()),
+            matching: Matching::new(board.start_boxes.len(), board.goals.len(), board.cells),
             seen: vec![0; board.cells],
             stamp: 0,
             walk: vec![0; board.cells],
@@ -61,7 +74,17 @@ impl<'a> Search<'a> {
             node_stamp: 0,
             node_walk: vec![0; board.cells],
             queue: Vec::with_capacity(board.cells),
+            corrals: Corrals::new(board.cells),
+            // Reordering pushes keeps push counts, not move counts.
+            use_corrals: !matches!(mode, Mode::Moves),
+            moves: Vec::new(),
+            learner: Learner::new(board),
             expanded: 0,
+            depth: 0,
+            bound: 0,
+            weight,
+            boxes: Vec::new(),
+            rows: Vec::new(),
         }
     }
 
@@ -103,9 +126,11 @@ impl<'a> Search<'a> {
 
     fn priority(&self, cost: u64, bound: u32) -> u128 {
         match self.mode {
+            // Greedy: the bound alone, shorter paths first among equals.
+            Mode::Fast if self.weight == 0 => (u128::from(bound) << 64) | u128::from(cost),
             Mode::Fast => {
-                // Greedy on the bound, shorter paths first among equals.
-                (u128::from(bound) << 64) | u128::from(cost)
+                // Weighted A*; among equals, the closer to the goal.
+                (u128::from(cost + self.weight * u64::from(bound)) << 64) | u128::from(bound)
             }
             Mode::Pushes | Mode::Moves => {
                 let f = cost + (u64::from(bound) << SHIFT);
@@ -115,15 +140,15 @@ impl<'a> Search<'a> {
         }
     }
 
-    pub fn run(&mut self, control: &mut Control<'_>, node_limit: Option<u64>) -> End {
+    /// Stores the start position; `Some` when that already decides.
+    pub fn start(&mut self) -> Option<End> {
         let board = self.board;
-        let words = board.words;
-        let mut boxes = vec![0u64; words];
+        let mut boxes = vec![0u64; board.words];
         for &b in &board.start_boxes {
             bits::set(&mut boxes, b);
         }
         let Some(bound) = self.matching.solve(board, &board.start_boxes) else {
-            return End::Exhausted;
+            return Some(End::Exhausted);
         };
         let start_player = if self.exact_player() {
             board.start_player
@@ -140,16 +165,29 @@ impl<'a> Search<'a> {
             0,
         ) {
             Some(Found::New(id) | Found::Old(id)) => id,
-            None => return End::OutOfMemory,
+            None => return Some(End::OutOfMemory),
         };
         if bound == 0 {
-            return End::Found(root);
+            return Some(End::Found(root));
         }
         self.open.push((Reverse(self.priority(0, bound)), root));
-        let mut list: Vec<u16> = Vec::with_capacity(board.start_boxes.len());
-        let every = control.every.max(1);
-        let mut depth = 0u32;
+        None
+    }
+
+    /// Expands up to `budget` nodes; `None` when the search goes on.
+    pub fn advance(&mut self, control: &Control<'_>, budget: u64) -> Option<End> {
+        let board = self.board;
+        let mut boxes = std::mem::take(&mut self.boxes);
+        let mut list = std::mem::take(&mut self.rows);
+        boxes.resize(board.words, 0);
+        let stop_at = self.expanded + budget;
+        let mut end = Some(End::Exhausted);
         while let Some((Reverse(key), id)) = self.open.pop() {
+            if self.expanded >= stop_at {
+                self.open.push((Reverse(key), id));
+                end = None;
+                break;
+            }
             if self.store.closed[id as usize] {
                 continue;
             }
@@ -160,39 +198,38 @@ impl<'a> Search<'a> {
             self.store.closed[id as usize] = true;
             boxes.copy_from_slice(self.store.boxes(id));
             bits::cells(&boxes, &mut list);
-            let Some(bound) = self.matching.solve(board, &list) else {
+            let Some(bound) = self.matching.solve_near(board, &list) else {
                 continue;
             };
+            // Children are generated per matching row.
+            list.clear();
+            list.extend_from_slice(self.matching.rows());
             if bound == 0 {
-                return End::Found(id);
+                end = Some(End::Found(id));
+                break;
             }
             self.expanded += 1;
+            self.depth = (cost >> if self.exact_player() { SHIFT } else { 0 }) as u32;
+            self.bound = bound;
             if control.cancelled() {
-                return End::Cancelled;
-            }
-            if self.expanded.is_multiple_of(every) {
-                depth = (cost >> if self.exact_player() { SHIFT } else { 0 }) as u32;
-                let progress = Progress {
-                    expanded: self.expanded,
-                    stored: self.store.len() as u64,
-                    depth,
-                    lower_bound: bound,
-                };
-                if control.report(&progress) {
-                    return End::Cancelled;
-                }
-            }
-            if node_limit.is_some_and(|limit| self.expanded >= limit) {
-                return End::LimitReached;
+                end = Some(End::Cancelled);
+                break;
             }
             match self.expand(id, &mut boxes, &list, cost) {
-                Ok(Some(goal)) => return End::Found(goal),
+                Ok(Some(goal)) => {
+                    end = Some(End::Found(goal));
+                    break;
+                }
                 Ok(None) => {}
-                Err(()) => return End::OutOfMemory,
+                Err(()) => {
+                    end = Some(End::OutOfMemory);
+                    break;
+                }
             }
         }
-        let _ = depth;
-        End::Exhausted
+        self.boxes = boxes;
+        self.rows = list;
+        end
     }
 
     /// Generates the children of `id`. `Ok(Some(goal))` when Fast mode
@@ -218,31 +255,51 @@ impl<'a> Search<'a> {
             self.node_walk[usize::from(c)] = self.walk[usize::from(c)];
         }
         let boxes_hash = self.zobrist.boxes_hash(list);
-        for (row, &from) in list.iter().enumerate() {
-            for dir in 0..4 {
-                let to = board.neighbor(from, dir);
-                let behind = board.neighbor(from, (dir + 2) % 4);
-                if to == NONE
-                    || behind == NONE
-                    || bits::has(boxes, to)
-                    || board.dead[usize::from(to)]
-                {
-                    continue;
+        self.moves.clear();
+        let restricted = if self.use_corrals {
+            let (seen, stamp) = (&self.node_seen, self.node_stamp);
+            self.corrals
+                .restrict(board, boxes, list.len(), |c| seen[usize::from(c)] == stamp)
+        } else {
+            None
+        };
+        match restricted {
+            Some(pushes) => {
+                for &(from, dir) in pushes {
+                    if let Some(row) = list.iter().position(|&c| c == from) {
+                        self.moves.push((row as u16, from, dir));
+                    }
                 }
-                if self.node_seen[usize::from(behind)] != self.node_stamp {
-                    continue;
+            }
+            None => {
+                for (row, &from) in list.iter().enumerate() {
+                    for dir in 0..4 {
+                        self.moves.push((row as u16, from, dir));
+                    }
                 }
-                let walk = self.node_walk[usize::from(behind)];
-                bits::clear(boxes, from);
-                bits::set(boxes, to);
-                let child = self.child(id, boxes, row, from, to, dir, walk, cost, boxes_hash);
-                bits::clear(boxes, to);
-                bits::set(boxes, from);
-                match child {
-                    Err(()) => return Err(()),
-                    Ok(Some(goal)) => return Ok(Some(goal)),
-                    Ok(None) => {}
-                }
+            }
+        }
+        for i in 0..self.moves.len() {
+            let (row, from, dir) = self.moves[i];
+            let (row, dir) = (usize::from(row), usize::from(dir));
+            let to = board.neighbor(from, dir);
+            let behind = board.neighbor(from, (dir + 2) % 4);
+            if to == NONE || behind == NONE || bits::has(boxes, to) || board.dead[usize::from(to)] {
+                continue;
+            }
+            if self.node_seen[usize::from(behind)] != self.node_stamp {
+                continue;
+            }
+            let walk = self.node_walk[usize::from(behind)];
+            bits::clear(boxes, from);
+            bits::set(boxes, to);
+            let child = self.child(id, boxes, row, from, to, dir, walk, cost, boxes_hash);
+            bits::clear(boxes, to);
+            bits::set(boxes, from);
+            match child {
+                Err(()) => return Err(()),
+                Ok(Some(goal)) => return Ok(Some(goal)),
+                Ok(None) => {}
             }
         }
         Ok(None)
@@ -268,6 +325,10 @@ impl<'a> Search<'a> {
         let Some(bound) = self.matching.with_moved(board, row, to) else {
             return Ok(None);
         };
+        if self.learner.deadlocked(board, boxes, to, from) {
+            return Ok(None);
+        }
+
         let player = if self.exact_player() {
             from
         } else {

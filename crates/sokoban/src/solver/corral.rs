@@ -1,0 +1,165 @@
+//! PI-corral pruning. A corral is a pocket of floor the player cannot
+//! reach, sealed by boxes ("its boxes") and walls. If
+//! - the corral must be entered some day (one of its boxes is off goal, or
+//!   one of its cells is a goal that some box must fill),
+//! - every push of its boxes that could ever be made from outside goes
+//!   into the corral (I), and
+//! - each of those pushes can be made right now (P),
+//!
+//! then the first push of any solution that touches the corral is one of
+//! those pushes, and it can be moved to the front without making the
+//! solution longer in pushes. So only those pushes need searching; if there
+//! are none, the position is a corral deadlock.
+
+use super::bits;
+use super::board::{Board, NONE};
+
+pub(crate) struct Corrals {
+    /// Component label of each free cell the player cannot reach.
+    label: Vec<u32>,
+    stamp: u32,
+    stack: Vec<u16>,
+    cells: Vec<u16>,
+    boxes: Vec<u16>,
+    /// Scratch stamp for "this box belongs to the current corral".
+    box_mark: Vec<u32>,
+    box_stamp: u32,
+    pushes: Vec<(u16, u8)>,
+}
+
+impl Corrals {
+    pub fn new(cells: usize) -> Corrals {
+        Corrals {
+            label: vec![0; cells],
+            stamp: 0,
+            stack: Vec::new(),
+            cells: Vec::new(),
+            boxes: Vec::new(),
+            box_mark: vec![0; cells],
+            box_stamp: 0,
+            pushes: Vec::new(),
+        }
+    }
+
+    fn next_stamp(stamp: &mut u32, marks: &mut [u32]) -> u32 {
+        *stamp = stamp.wrapping_add(1);
+        if *stamp == 0 {
+            marks.iter_mut().for_each(|m| *m = 0);
+            *stamp = 1;
+        }
+        *stamp
+    }
+
+    /// The pushes to search in this position: `None` when no PI-corral
+    /// restricts them, `Some(pushes)` (box cell, direction) for the smallest
+    /// PI-corral found; empty means deadlock. `reached(c)` says whether the
+    /// player reaches free cell `c`.
+    pub fn restrict(
+        &mut self,
+        board: &Board,
+        boxes: &[u64],
+        box_count: usize,
+        reached: impl Fn(u16) -> bool,
+    ) -> Option<&[(u16, u8)]> {
+        let goals_must_fill = board.goals.len() == box_count;
+        let mut best: Option<Vec<(u16, u8)>> = None;
+        // Labels of this call are > `first`.
+        let first = self.stamp;
+        for start in 0..board.cells as u16 {
+            if reached(start) || bits::has(boxes, start) {
+                continue;
+            }
+            let seen = self.label[usize::from(start)];
+            if seen > first && seen <= self.stamp {
+                continue;
+            }
+            let corral = Self::next_stamp(&mut self.stamp, &mut self.label);
+            if corral <= first {
+                // Stamps wrapped around: give up pruning for this node.
+                return None;
+            }
+            self.cells.clear();
+            self.boxes.clear();
+            let box_stamp = Self::next_stamp(&mut self.box_stamp, &mut self.box_mark);
+            self.label[usize::from(start)] = corral;
+            self.stack.clear();
+            self.stack.push(start);
+            while let Some(c) = self.stack.pop() {
+                self.cells.push(c);
+                for &n in &board.neighbors[usize::from(c)] {
+                    if n == NONE {
+                        continue;
+                    }
+                    if bits::has(boxes, n) {
+                        if self.box_mark[usize::from(n)] != box_stamp {
+                            self.box_mark[usize::from(n)] = box_stamp;
+                            self.boxes.push(n);
+                        }
+                    } else if self.label[usize::from(n)] != corral {
+                        self.label[usize::from(n)] = corral;
+                        self.stack.push(n);
+                    }
+                }
+            }
+            let needed = self.boxes.iter().any(|&b| !board.is_goal[usize::from(b)])
+                || (goals_must_fill && self.cells.iter().any(|&c| board.is_goal[usize::from(c)]));
+            if !needed {
+                continue;
+            }
+            if let Some(pushes) = self.pi_pushes(board, boxes, corral, &reached)
+                && best.as_ref().is_none_or(|b| pushes.len() < b.len())
+            {
+                let done = pushes.is_empty();
+                best = Some(pushes);
+                if done {
+                    break;
+                }
+            }
+        }
+        self.pushes = best?;
+        Some(&self.pushes)
+    }
+
+    /// The corral's pushes if it is a PI-corral.
+    fn pi_pushes(
+        &self,
+        board: &Board,
+        boxes: &[u64],
+        corral: u32,
+        reached: &impl Fn(u16) -> bool,
+    ) -> Option<Vec<(u16, u8)>> {
+        let inside = |c: u16| !bits::has(boxes, c) && self.label[usize::from(c)] == corral;
+        let mut pushes = Vec::new();
+        for &b in &self.boxes {
+            for dir in 0..4u8 {
+                let ahead = board.neighbor(b, usize::from(dir));
+                let behind = board.neighbor(b, usize::from(dir + 2) % 4);
+                if ahead == NONE || behind == NONE || board.dead[usize::from(ahead)] {
+                    continue;
+                }
+                // The player can never stand inside before the corral opens,
+                // nor on another of its boxes before that box moves.
+                if inside(behind)
+                    || (bits::has(boxes, behind)
+                        && self.box_mark[usize::from(behind)] == self.box_stamp)
+                {
+                    continue;
+                }
+                let ahead_is_ours = inside(ahead)
+                    || (bits::has(boxes, ahead)
+                        && self.box_mark[usize::from(ahead)] == self.box_stamp);
+                if !ahead_is_ours {
+                    return None; // some day this box might leave the barrier outwards
+                }
+                if !inside(ahead) {
+                    continue; // into another of its boxes: impossible until that one moves
+                }
+                if bits::has(boxes, behind) || !reached(behind) {
+                    return None; // not possible now
+                }
+                pushes.push((b, dir));
+            }
+        }
+        Some(pushes)
+    }
+}

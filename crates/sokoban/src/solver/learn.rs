@@ -1,0 +1,229 @@
+//! Learned deadlock patterns. When a push leaves the pushed box in a
+//! cluster of touching boxes (including diagonally), a small search on that
+//! cluster alone (every other box removed, which only makes things easier)
+//! tries to break the cluster up or put it all on goals. If that search
+//! runs out of positions, the cluster is a deadlock wherever the other
+//! boxes are; the verdict is remembered per cluster and player region.
+
+use std::collections::{HashMap, HashSet};
+
+use super::bits;
+use super::board::{Board, NONE};
+use super::deadlock;
+
+/// The largest cluster examined.
+const MAX_CLUSTER: usize = 4;
+/// Positions the small search may visit before giving up (no verdict).
+const NODE_LIMIT: usize = 120;
+/// Patterns remembered at most (each a few dozen bytes).
+const MAX_PATTERNS: usize = 2_000_000;
+
+type Key = (Vec<u16>, u16);
+
+pub(crate) struct Learner {
+    patterns: HashMap<Key, bool>,
+    pub learned: usize,
+    cluster: Vec<u16>,
+    set: Vec<u64>,
+    seen: Vec<u32>,
+    stamp: u32,
+    stack: Vec<u16>,
+    /// Cells the last flood reached.
+    reached: Vec<u16>,
+}
+
+impl Learner {
+    pub fn new(board: &Board) -> Learner {
+        Learner {
+            patterns: HashMap::new(),
+            learned: 0,
+            cluster: Vec::new(),
+            set: vec![0; board.words],
+            seen: vec![0; board.cells],
+            stamp: 0,
+            stack: Vec::new(),
+            reached: Vec::new(),
+        }
+    }
+
+    /// Whether the cluster around `pushed` in `boxes` is a deadlock with the
+    /// player on `player`.
+    pub fn deadlocked(&mut self, board: &Board, boxes: &[u64], pushed: u16, player: u16) -> bool {
+        self.cluster.clear();
+        self.cluster.push(pushed);
+        let mut i = 0;
+        while i < self.cluster.len() && self.cluster.len() < MAX_CLUSTER {
+            let c = self.cluster[i];
+            i += 1;
+            for n in around(board, c) {
+                if n != NONE && bits::has(boxes, n) && !self.cluster.contains(&n) {
+                    self.cluster.push(n);
+                    if self.cluster.len() == MAX_CLUSTER {
+                        break;
+                    }
+                }
+            }
+        }
+        if self.cluster.len() < 2 || self.cluster.iter().all(|&c| board.is_goal[usize::from(c)]) {
+            return false;
+        }
+        self.cluster.sort_unstable();
+        self.set.iter_mut().for_each(|w| *w = 0);
+        for &c in &self.cluster {
+            bits::set(&mut self.set, c);
+        }
+        let region = self.region(board, player);
+        let key = (self.cluster.clone(), region);
+        if let Some(&verdict) = self.patterns.get(&key) {
+            return verdict;
+        }
+        let verdict = self.search(board, key.0.clone(), key.1);
+        if self.patterns.len() < MAX_PATTERNS {
+            self.patterns.insert(key, verdict);
+        }
+        self.learned += usize::from(verdict);
+        verdict
+    }
+
+    /// Floods from `from` around the boxes in `set`; reached cells get
+    /// `self.stamp`. Returns the lowest reached cell.
+    fn flood(&mut self, board: &Board, set: &[u64], from: u16) -> u16 {
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.seen.iter_mut().for_each(|s| *s = 0);
+            self.stamp = 1;
+        }
+        let stamp = self.stamp;
+        self.stack.clear();
+        self.stack.push(from);
+        self.reached.clear();
+        self.reached.push(from);
+        self.seen[usize::from(from)] = stamp;
+        let mut lowest = from;
+        while let Some(c) = self.stack.pop() {
+            for &n in &board.neighbors[usize::from(c)] {
+                if n != NONE && self.seen[usize::from(n)] != stamp && !bits::has(set, n) {
+                    self.seen[usize::from(n)] = stamp;
+                    lowest = lowest.min(n);
+                    self.stack.push(n);
+                    self.reached.push(n);
+                }
+            }
+        }
+        lowest
+    }
+
+    fn region(&mut self, board: &Board, player: u16) -> u16 {
+        let set = std::mem::take(&mut self.set);
+        let lowest = self.flood(board, &set, player);
+        self.set = set;
+        lowest
+    }
+
+    /// Depth-first search on the cluster alone; true when it provably
+    /// cannot be broken up or put on goals.
+    fn search(&mut self, board: &Board, start: Vec<u16>, region: u16) -> bool {
+        let mut visited: HashSet<Key> = HashSet::new();
+        visited.insert((start.clone(), region));
+        let mut open: Vec<Key> = vec![(start, region)];
+        let mut set = vec![0u64; board.words];
+        let mut reach = vec![false; board.cells];
+        let mut reached_cells: Vec<u16> = Vec::new();
+        let mut count = 0;
+        while let Some((cells, player)) = open.pop() {
+            count += 1;
+            if count > NODE_LIMIT {
+                return false;
+            }
+            set.iter_mut().for_each(|w| *w = 0);
+            for &c in &cells {
+                bits::set(&mut set, c);
+            }
+            self.flood(board, &set, player);
+            for &c in &reached_cells {
+                reach[usize::from(c)] = false;
+            }
+            reached_cells.clear();
+            for &c in &self.reached {
+                reach[usize::from(c)] = true;
+                reached_cells.push(c);
+            }
+            for (i, &from) in cells.iter().enumerate() {
+                for dir in 0..4 {
+                    let to = board.neighbor(from, dir);
+                    let behind = board.neighbor(from, (dir + 2) % 4);
+                    if to == NONE
+                        || behind == NONE
+                        || !reach[usize::from(behind)]
+                        || bits::has(&set, to)
+                        || board.dead[usize::from(to)]
+                    {
+                        continue;
+                    }
+                    bits::clear(&mut set, from);
+                    bits::set(&mut set, to);
+                    let frozen = deadlock::frozen(board, &set, to);
+                    let mut next = cells.clone();
+                    next[i] = to;
+                    next.sort_unstable();
+                    let mut verdict = None;
+                    if !frozen {
+                        if solved_or_apart(board, &next) {
+                            verdict = Some(false);
+                        } else {
+                            let region = self.flood(board, &set, from);
+                            let key = (next, region);
+                            if !visited.contains(&key) {
+                                visited.insert(key.clone());
+                                open.push(key);
+                            }
+                        }
+                    }
+                    bits::clear(&mut set, to);
+                    bits::set(&mut set, from);
+                    if let Some(v) = verdict {
+                        return v;
+                    }
+                }
+            }
+        }
+        true
+    }
+}
+
+/// Success for the small search: every box on a goal, or no two boxes
+/// touching any more.
+fn solved_or_apart(board: &Board, cells: &[u16]) -> bool {
+    if cells.iter().all(|&c| board.is_goal[usize::from(c)]) {
+        return true;
+    }
+    !cells.iter().any(|&c| {
+        around(board, c)
+            .iter()
+            .any(|n| *n != NONE && cells.contains(n))
+    })
+}
+
+/// The eight cells around `c` (NONE where there is no cell).
+fn around(board: &Board, c: u16) -> [u16; 8] {
+    let mut out = [NONE; 8];
+    for d in 0..4 {
+        out[d] = board.neighbor(c, d);
+        let (a, b) = (d, (d + 1) % 4);
+        let via_a = board.neighbor(c, a);
+        let via_b = board.neighbor(c, b);
+        let diag = if via_a != NONE {
+            board.neighbor(via_a, b)
+        } else {
+            NONE
+        };
+        out[4 + d] = if diag != NONE {
+            diag
+        } else if via_b != NONE {
+            board.neighbor(via_b, a)
+        } else {
+            NONE
+        };
+    }
+    out
+}

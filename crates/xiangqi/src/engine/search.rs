@@ -21,6 +21,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 pub const MATE: i32 = 30000;
 /// Scores beyond this are mates.
 pub const MATE_BOUND: i32 = MATE - 1000;
+/// Entries in the evaluation cache (a power of two).
+const EVAL_CACHE: usize = 1 << 16;
 /// Highest skill level (no handicap).
 pub const MAX_SKILL: u8 = 20;
 /// Winning because the opponent checked perpetually (not a mate score).
@@ -84,6 +86,7 @@ pub struct Engine {
     book: Option<super::book::Book>,
     book_seed: u64,
     skill: u8,
+    eval_cache: Vec<(u64, i32)>,
 }
 
 impl Default for Engine {
@@ -103,6 +106,8 @@ struct Search<'a> {
     nodes: u64,
     seldepth: usize,
     stopped: bool,
+    /// Static evaluations by key (direct-mapped).
+    eval_cache: &'a mut Vec<(u64, i32)>,
     /// Amplitude of evaluation noise (weaker skill levels), and its seed.
     noise: i32,
     noise_seed: u64,
@@ -130,6 +135,7 @@ impl Engine {
             book: Some(super::book::Book::builtin()),
             book_seed: 0x2545_F491_4F6C_DD1D,
             skill: MAX_SKILL,
+            eval_cache: vec![(0, 0); EVAL_CACHE],
         }
     }
 
@@ -147,6 +153,7 @@ impl Engine {
     /// Forgets everything learned (for a new game).
     pub fn clear(&mut self) {
         self.tt.clear();
+        self.eval_cache.iter_mut().for_each(|e| *e = (0, 0));
         self.heur = Heuristics::new();
     }
 
@@ -248,6 +255,7 @@ impl Engine {
             nodes: 0,
             seldepth: 0,
             stopped: false,
+            eval_cache: &mut self.eval_cache,
             noise: (MAX_SKILL - self.skill) as i32 * 15,
             noise_seed: random,
             keys,
@@ -353,9 +361,20 @@ fn mix(mut z: u64) -> u64 {
 }
 
 impl Search<'_> {
-    /// Static evaluation, with seeded noise at weaker skill levels.
-    fn eval(&self, pos: &Position) -> i32 {
-        let v = evaluate(pos);
+    /// Static evaluation (cached by key), with seeded noise at weaker skill levels.
+    fn eval(&mut self, pos: &Position) -> i32 {
+        let key = pos.key();
+        let slot = (key as usize) & (EVAL_CACHE - 1);
+        let v = match self.eval_cache.get(slot) {
+            Some(&(k, v)) if k == key => v,
+            _ => {
+                let v = evaluate(pos);
+                if let Some(e) = self.eval_cache.get_mut(slot) {
+                    *e = (key, v);
+                }
+                v
+            }
+        };
         if self.noise == 0 {
             return v;
         }

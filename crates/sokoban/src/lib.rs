@@ -11,6 +11,7 @@ mod direction;
 mod error;
 pub mod format;
 mod game;
+pub mod generate;
 mod level;
 pub mod levels;
 pub mod lurd;

@@ -43,7 +43,7 @@ pub enum Mode {
     /// Any solution, as fast as possible.
     #[default]
     Fast,
-    /// Fewest pushes, then fewest moves among those.
+    /// Fewest pushes (proven); moves are not minimised.
     Pushes,
     /// Fewest moves, then fewest pushes (small levels only).
     Moves,
@@ -150,8 +150,8 @@ pub struct Solution {
     pub lurd: String,
     pub moves: u32,
     pub pushes: u32,
-    /// Proven optimal for the mode's measure: pushes (then moves among
-    /// push-optimal ones) in [`Mode::Pushes`], moves in [`Mode::Moves`].
+    /// Proven optimal for the mode's measure: pushes in [`Mode::Pushes`]
+    /// (moves not minimised), moves in [`Mode::Moves`].
     /// Always false in [`Mode::Fast`].
     pub optimal: bool,
 }

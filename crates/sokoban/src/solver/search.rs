@@ -88,8 +88,10 @@ impl<'a> Search<'a> {
         }
     }
 
+    /// Only move counts depend on where exactly the player stands; for
+    /// pushes the player's region is all that matters (far fewer nodes).
     fn exact_player(&self) -> bool {
-        !matches!(self.mode, Mode::Fast)
+        matches!(self.mode, Mode::Moves)
     }
 
     /// Breadth-first walk from `from` around the boxes; returns the lowest
@@ -209,7 +211,12 @@ impl<'a> Search<'a> {
                 break;
             }
             self.expanded += 1;
-            self.depth = (cost >> if self.exact_player() { SHIFT } else { 0 }) as u32;
+            self.depth = (cost
+                >> if matches!(self.mode, Mode::Fast) {
+                    0
+                } else {
+                    SHIFT
+                }) as u32;
             self.bound = bound;
             if control.cancelled() {
                 end = Some(End::Cancelled);
@@ -341,7 +348,7 @@ impl<'a> Search<'a> {
         let step = u64::from(walk) + 1;
         let child_cost = match self.mode {
             Mode::Fast => cost + 1,
-            Mode::Pushes => cost + (1 << SHIFT) + step,
+            Mode::Pushes => cost + (1 << SHIFT),
             Mode::Moves => cost + (step << SHIFT) + 1,
         };
         let push = Push {

@@ -187,6 +187,13 @@ fn game_over_records_the_score_and_shows_the_table() {
     assert!(draw(&watch, &ctx).contains("Replay finished"));
     assert_eq!(watch.game().score(), replay.result.score);
     assert!(watch.game().topped_out());
+
+    // Enter starts a new game of the same mode.
+    app.on_key(key(KeyCode::Enter));
+    app.tick(ms(t0, t + 100));
+    let fresh = screen(&app);
+    assert!(fresh.contains("Pieces          0"), "{fresh}");
+    assert!(fresh.contains("Lines       0/150"), "{fresh}");
 }
 
 #[test]
@@ -529,4 +536,45 @@ fn a_mode_given_on_the_command_line_opens_over_the_menu() {
     app.on_key(key(KeyCode::Char('q')));
     let menu = screen(&app);
     assert!(menu.contains("▶  3 Sprint 40 lines"), "{menu}");
+}
+
+#[test]
+fn upper_case_letters_act_as_their_lower_case_keys() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut screen, mut ctx) = player(dir.path(), Mode::Zen, 4);
+    let t0 = Instant::now();
+    screen.tick(t0, &mut ctx);
+    let before = screen.game().active().unwrap().rotation;
+    screen.on_key(key(KeyCode::Char('X')), &mut ctx);
+    screen.tick(ms(t0, 10), &mut ctx);
+    assert_ne!(screen.game().active().unwrap().rotation, before);
+    screen.on_key(key(KeyCode::Char('C')), &mut ctx);
+    screen.tick(ms(t0, 200), &mut ctx);
+    assert!(screen.game().hold_piece().is_some());
+}
+
+#[test]
+fn a_small_terminal_gets_a_message_not_a_broken_board() {
+    let dir = tempfile::tempdir().unwrap();
+    let (screen, ctx) = player(dir.path(), MARATHON, 7);
+    let mut terminal = Terminal::new(TestBackend::new(60, 18)).unwrap();
+    terminal
+        .draw(|frame| screen.draw(frame, frame.area(), &ctx))
+        .unwrap();
+    let shown = terminal.backend().to_string();
+    assert!(shown.contains("Tetris needs a larger terminal"), "{shown}");
+    // 53x21 is enough (without the key hints line).
+    let mut terminal = Terminal::new(TestBackend::new(53, 21)).unwrap();
+    terminal
+        .draw(|frame| screen.draw(frame, frame.area(), &ctx))
+        .unwrap();
+    let fits = terminal.backend().to_string();
+    assert!(
+        fits.contains("HOLD") && fits.contains("NEXT") && fits.contains("└"),
+        "{fits}"
+    );
+    assert!(
+        shown.contains("at least 53x21 (this one is 60x18)"),
+        "{shown}"
+    );
 }

@@ -452,7 +452,15 @@ impl GameScreen {
         {
             return Action::None;
         }
-        let bind = key_name(key.code).and_then(|name| Some((self.keymap.lookup(&name)?, name)));
+        // An upper-case letter that is not bound itself (Caps Lock, Shift held) does what
+        // its lower-case key does.
+        let bind = key_name(key.code).and_then(|name| {
+            let bind = self
+                .keymap
+                .lookup(&name)
+                .or_else(|| self.keymap.lookup(&name.to_lowercase()))?;
+            Some((bind, name))
+        });
         if self.paused {
             if !press {
                 return Action::None;
@@ -1055,10 +1063,8 @@ impl Screen for GameScreen {
             let text = vec![
                 Line::from("Tetris needs a larger terminal:"),
                 Line::from(format!(
-                    "at least {WIDTH}x{} (this one is {}x{}).",
-                    MIN_HEIGHT + 1,
-                    area.width,
-                    area.height
+                    "at least {WIDTH}x{MIN_HEIGHT} (this one is {}x{}).",
+                    area.width, area.height
                 )),
                 Line::from("Enlarge it, or press q to leave."),
             ];

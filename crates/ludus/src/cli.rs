@@ -25,4 +25,6 @@ pub enum Command {
     Sokoban(crate::commands::sokoban::SokobanArgs),
     /// Play Tetris, or run the engine headless (sim script, bot, replay).
     Tetris(crate::commands::tetris::TetrisArgs),
+    /// Play Xiangqi (Chinese chess), or run the engine: UCI/UCCI, perft, matches.
+    Xiangqi(crate::commands::xiangqi::XiangqiArgs),
 }

@@ -3,6 +3,7 @@
 
 pub mod cli;
 pub mod commands;
+pub mod protocol;
 pub mod sokoban_library;
 pub mod sokoban_solver;
 pub mod store;

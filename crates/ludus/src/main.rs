@@ -11,6 +11,7 @@ fn main() -> ExitCode {
             None => ludus::tui::run(data, ludus::tui::Start::Launcher),
             Some(Command::Sokoban(args)) => ludus::commands::sokoban::run(data, args),
             Some(Command::Tetris(args)) => ludus::commands::tetris::run(data, args),
+            Some(Command::Xiangqi(args)) => ludus::commands::xiangqi::run(data, args),
         });
     match result {
         Ok(code) => code,

@@ -2,3 +2,4 @@
 
 pub mod sokoban;
 pub mod tetris;
+pub mod xiangqi;

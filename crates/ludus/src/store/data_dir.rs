@@ -88,6 +88,11 @@ impl DataDir {
         self.root.join("tetris").join("replays")
     }
 
+    /// `xiangqi/games/`: saved games, one PGN file each.
+    pub fn xiangqi_games(&self) -> PathBuf {
+        self.root.join("xiangqi").join("games")
+    }
+
     /// `rel` inside the data directory. Refuses anything that could point outside it:
     /// absolute paths, drive or root prefixes, and `..` components (`.` components are
     /// dropped). An empty path is refused too. Symbolic links inside the data directory

@@ -14,6 +14,7 @@ pub mod progress;
 pub mod settings;
 pub mod snapshots;
 pub mod tetris;
+pub mod xiangqi;
 
 pub use atomic::write_atomic;
 pub use data_dir::{DataDir, PathError};

@@ -100,10 +100,33 @@ impl Default for TetrisKeys {
     }
 }
 
-/// Xiangqi settings (none yet).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+/// Xiangqi settings: the last game set-up and how moves are shown.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
-pub struct XiangqiSettings {}
+pub struct XiangqiSettings {
+    /// Play against the engine (else two players on one terminal).
+    pub vs_engine: bool,
+    /// The human plays Red against the engine.
+    pub human_red: bool,
+    /// Index into the TUI's strength levels (out-of-range values are clamped).
+    pub level: usize,
+    /// Index into the TUI's clock choices (0 = no clocks).
+    pub clock: usize,
+    /// Move list notation: `chinese`, `wxf` or `iccs`.
+    pub notation: String,
+}
+
+impl Default for XiangqiSettings {
+    fn default() -> Self {
+        XiangqiSettings {
+            vs_engine: true,
+            human_red: true,
+            level: 2,
+            clock: 0,
+            notation: "chinese".to_string(),
+        }
+    }
+}
 
 impl Document for Settings {
     const VERSION: u32 = 1;

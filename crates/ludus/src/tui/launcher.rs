@@ -32,6 +32,11 @@ const ITEMS: &[Item] = &[
         open: |ctx| Action::Push(Box::new(super::tetris::menu::Menu::new(ctx, None))),
     },
     Item {
+        name: "Xiangqi",
+        about: "Chinese chess vs Ludus or a friend",
+        open: |ctx| Action::Push(super::xiangqi::setup(ctx)),
+    },
+    Item {
         name: "Settings",
         about: "animation speed, deadlock warnings",
         open: |_| Action::Push(Box::new(SettingsScreen::new())),

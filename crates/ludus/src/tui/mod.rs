@@ -10,6 +10,7 @@ mod settings;
 pub mod sokoban;
 pub mod tetris;
 mod widgets;
+pub mod xiangqi;
 
 use std::path::PathBuf;
 use std::process::ExitCode;

@@ -1,0 +1,676 @@
+//! A match runner: two UCI/UCCI engines as child processes play a series of
+//! games from built-in opening lines, each line once with each colour. The rules
+//! crate adjudicates (mate, stalemate, repetition with perpetual check/chase,
+//! the move limit, bare material) and a ply cap ends endless games as draws; an
+//! illegal move, a crash or a flag fall loses. Every game is appended to a PGN
+//! file as soon as it ends; the summary gives the score and the Elo difference
+//! with a 95% error bar.
+
+use std::fmt;
+use std::io::{BufRead, BufReader, Write};
+use std::path::PathBuf;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, bail};
+use xiangqi::pgn::{MoveFormat, PgnGame};
+use xiangqi::{Color, Game, Move, Outcome};
+
+use super::Dialect;
+
+/// How long each engine may think.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TimeControl {
+    Depth(u32),
+    Nodes(u64),
+    MoveTime(u64),
+    /// A clock: base and increment in milliseconds.
+    Clock {
+        base_ms: u64,
+        inc_ms: u64,
+    },
+}
+
+impl TimeControl {
+    /// `depth=N`, `nodes=N`, `movetime=MS` or `SECONDS+INC` (e.g. `60+0.5`).
+    pub fn parse(s: &str) -> Result<TimeControl, String> {
+        let bad =
+            || format!("bad time control {s:?}: use depth=N, nodes=N, movetime=MS or SECONDS+INC");
+        if let Some((key, value)) = s.split_once('=') {
+            let n: u64 = value.trim().parse().map_err(|_| bad())?;
+            return match key.trim() {
+                "depth" => Ok(TimeControl::Depth(n.clamp(1, 100) as u32)),
+                "nodes" => Ok(TimeControl::Nodes(n.max(1))),
+                "movetime" => Ok(TimeControl::MoveTime(n.max(1))),
+                _ => Err(bad()),
+            };
+        }
+        let (base, inc) = s.split_once('+').unwrap_or((s, "0"));
+        let secs = |t: &str| -> Result<u64, String> {
+            let x: f64 = t.trim().parse().map_err(|_| bad())?;
+            if x.is_finite() && x >= 0.0 {
+                Ok((x * 1000.0) as u64)
+            } else {
+                Err(bad())
+            }
+        };
+        let base_ms = secs(base)?;
+        if base_ms == 0 {
+            return Err(bad());
+        }
+        Ok(TimeControl::Clock {
+            base_ms,
+            inc_ms: secs(inc)?,
+        })
+    }
+
+    /// Longest silence before the engine is given up on.
+    fn patience(self, clock_ms: u64) -> Duration {
+        Duration::from_millis(match self {
+            TimeControl::Depth(_) | TimeControl::Nodes(_) => 120_000,
+            TimeControl::MoveTime(ms) => ms + 5_000,
+            TimeControl::Clock { .. } => clock_ms + 1_000,
+        })
+    }
+}
+
+impl fmt::Display for TimeControl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TimeControl::Depth(d) => write!(f, "depth={d}"),
+            TimeControl::Nodes(n) => write!(f, "nodes={n}"),
+            TimeControl::MoveTime(ms) => write!(f, "movetime={ms}"),
+            TimeControl::Clock { base_ms, inc_ms } => {
+                write!(
+                    f,
+                    "{}+{}",
+                    *base_ms as f64 / 1000.0,
+                    *inc_ms as f64 / 1000.0
+                )
+            }
+        }
+    }
+}
+
+/// One engine of the match.
+#[derive(Clone, Debug)]
+pub struct EngineSpec {
+    /// Command line, split like a shell would (quotes group words).
+    pub command: String,
+    pub dialect: Dialect,
+    pub tc: TimeControl,
+    /// Options set after the handshake.
+    pub options: Vec<(String, String)>,
+}
+
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    pub engines: [EngineSpec; 2],
+    pub games: usize,
+    /// Plies after which a game is adjudicated a draw.
+    pub max_plies: usize,
+    pub pgn: PathBuf,
+}
+
+/// Opening lines (ICCS) the games start from; each is played with both colours.
+pub const OPENINGS: &[(&str, &str)] = &[
+    ("Central cannon vs screen horses", "h2e2 h9g7 h0g2 b9c7"),
+    ("Central cannon vs same-direction cannon", "h2e2 h7e7"),
+    ("Pawn opening", "c3c4 g6g5"),
+    ("Horse opening", "h0g2 h9g7"),
+    ("Elephant opening vs central cannon", "c0e2 h7e7"),
+    ("Palcorner cannon", "h2f2 h9g7"),
+    ("Central cannon vs three-step tiger", "h2e2 b9c7 h0g2 b7a7"),
+    ("Crossing cannon", "b2f2 h7e7"),
+];
+
+/// The result so far, from the first engine's point of view.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Summary {
+    pub names: [String; 2],
+    pub wins: u32,
+    pub losses: u32,
+    pub draws: u32,
+}
+
+impl Summary {
+    pub fn games(&self) -> u32 {
+        self.wins + self.losses + self.draws
+    }
+
+    /// Score fraction of the first engine.
+    pub fn score(&self) -> f64 {
+        (self.wins as f64 + self.draws as f64 / 2.0) / (self.games().max(1) as f64)
+    }
+
+    /// Elo difference (first minus second) and the half-width of its 95%
+    /// confidence interval, from the per-game score variance (as cutechess
+    /// reports it). Infinite when one side scored everything.
+    pub fn elo(&self) -> (f64, f64) {
+        let n = self.games().max(1) as f64;
+        let p = self.score();
+        let var = (self.wins as f64 * (1.0 - p).powi(2)
+            + self.draws as f64 * (0.5 - p).powi(2)
+            + self.losses as f64 * p.powi(2))
+            / n;
+        let margin = 1.96 * (var / n).sqrt();
+        let elo = |p: f64| {
+            if p <= 0.0 {
+                f64::NEG_INFINITY
+            } else if p >= 1.0 {
+                f64::INFINITY
+            } else {
+                -400.0 * (1.0 / p - 1.0).log10()
+            }
+        };
+        let diff = elo(p);
+        let spread = (elo(p + margin) - elo(p - margin)) / 2.0;
+        (diff, spread)
+    }
+}
+
+impl fmt::Display for Summary {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (diff, spread) = self.elo();
+        writeln!(
+            f,
+            "Score of {} vs {}: {} - {} - {} [{:.3}] {} games",
+            self.names[0],
+            self.names[1],
+            self.wins,
+            self.losses,
+            self.draws,
+            self.score(),
+            self.games()
+        )?;
+        if diff.is_finite() && spread.is_finite() {
+            write!(f, "Elo difference: {diff:+.1} +/- {spread:.1}")
+        } else if diff.is_finite() {
+            write!(f, "Elo difference: {diff:+.1} +/- inf")
+        } else {
+            write!(f, "Elo difference: {diff} (one side scored every point)")
+        }
+    }
+}
+
+/// Splits a command line into words; single or double quotes group words.
+pub fn split_command(s: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut cur = String::new();
+    let mut quote: Option<char> = None;
+    let mut any = false;
+    for c in s.chars() {
+        match quote {
+            Some(q) if c == q => quote = None,
+            Some(_) => cur.push(c),
+            None if c == '"' || c == '\'' => {
+                quote = Some(c);
+                any = true;
+            }
+            None if c.is_whitespace() => {
+                if any || !cur.is_empty() {
+                    words.push(std::mem::take(&mut cur));
+                }
+                any = false;
+            }
+            None => cur.push(c),
+        }
+    }
+    if any || !cur.is_empty() {
+        words.push(cur);
+    }
+    words
+}
+
+/// A running engine process.
+struct EngineProc {
+    child: Child,
+    stdin: ChildStdin,
+    lines: mpsc::Receiver<String>,
+    name: String,
+    spec: EngineSpec,
+    /// Fairy-Stockfish numbers xiangqi ranks 1–10 (Pikafish and UCCI: 0–9).
+    one_based: bool,
+}
+
+/// A move as an engine writes it: `h2e2`, or `h3e3` with ranks counted from one.
+pub fn engine_move_text(m: Move, one_based: bool) -> String {
+    if !one_based {
+        return m.to_uci();
+    }
+    let sq = |s: xiangqi::Square| format!("{}{}", (b'a' + s.file()) as char, s.rank() + 1);
+    format!("{}{}", sq(m.from), sq(m.to))
+}
+
+/// Reads a move an engine wrote (see [`engine_move_text`]).
+pub fn parse_engine_move(text: &str, one_based: bool) -> Option<Move> {
+    if !one_based {
+        return Move::parse_iccs(text).ok();
+    }
+    // Letter, then one or two digits, twice.
+    let bytes = text.as_bytes();
+    let mut squares = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        let file = bytes[i].checked_sub(b'a')?;
+        let digits = bytes[i + 1..]
+            .iter()
+            .take_while(|b| b.is_ascii_digit())
+            .count();
+        let rank: u8 = text.get(i + 1..i + 1 + digits)?.parse().ok()?;
+        squares.push(xiangqi::Square::new(file, rank.checked_sub(1)?)?);
+        i += 1 + digits;
+    }
+    match squares[..] {
+        [from, to] if from != to => Some(Move::new(from, to)),
+        _ => None,
+    }
+}
+
+impl EngineProc {
+    fn start(spec: &EngineSpec) -> Result<EngineProc> {
+        let words = split_command(&spec.command);
+        let Some((program, args)) = words.split_first() else {
+            bail!("empty engine command");
+        };
+        let mut child = Command::new(program)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .with_context(|| format!("cannot start engine {:?}", spec.command))?;
+        let stdin = child.stdin.take().context("engine has no stdin")?;
+        let stdout = child.stdout.take().context("engine has no stdout")?;
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut engine = EngineProc {
+            child,
+            stdin,
+            lines,
+            name: spec.command.clone(),
+            spec: spec.clone(),
+            one_based: false,
+        };
+        let (hello, ok) = match spec.dialect {
+            Dialect::Uci => ("uci", "uciok"),
+            Dialect::Ucci => ("ucci", "ucciok"),
+        };
+        engine.send(hello)?;
+        let timeout = Duration::from_secs(10);
+        loop {
+            let line = engine.recv(timeout)?;
+            if let Some(name) = line.strip_prefix("id name ") {
+                engine.name = name.trim().to_string();
+            }
+            if line.trim() == ok {
+                break;
+            }
+        }
+        if engine.name.starts_with("Fairy-Stockfish") {
+            // A multi-variant engine: ask for xiangqi, and speak its coordinates.
+            engine.one_based = true;
+            engine.send("setoption name UCI_Variant value xiangqi")?;
+        }
+        if spec.dialect == Dialect::Ucci {
+            engine.send("setoption usemillisec true")?;
+        }
+        for (name, value) in &spec.options {
+            match spec.dialect {
+                Dialect::Uci => engine.send(&format!("setoption name {name} value {value}"))?,
+                Dialect::Ucci => engine.send(&format!("setoption {name} {value}"))?,
+            }
+        }
+        engine.ready()?;
+        Ok(engine)
+    }
+
+    fn send(&mut self, line: &str) -> Result<()> {
+        writeln!(self.stdin, "{line}")
+            .and_then(|()| self.stdin.flush())
+            .with_context(|| format!("engine {} stopped listening", self.name))
+    }
+
+    fn recv(&mut self, timeout: Duration) -> Result<String> {
+        match self.lines.recv_timeout(timeout) {
+            Ok(l) => Ok(l),
+            Err(mpsc::RecvTimeoutError::Timeout) => bail!("engine {} timed out", self.name),
+            Err(mpsc::RecvTimeoutError::Disconnected) => bail!("engine {} exited", self.name),
+        }
+    }
+
+    fn ready(&mut self) -> Result<()> {
+        self.send("isready")?;
+        while self.recv(Duration::from_secs(30))?.trim() != "readyok" {}
+        Ok(())
+    }
+
+    fn new_game(&mut self) -> Result<()> {
+        match self.spec.dialect {
+            Dialect::Uci => self.send("ucinewgame")?,
+            Dialect::Ucci => self.send("setoption newgame")?,
+        }
+        self.ready()
+    }
+
+    /// Asks for a move; `clocks` are (own, opponent) milliseconds left.
+    fn best_move(&mut self, game: &Game, clocks: [u64; 2]) -> Result<Option<String>> {
+        let moves: Vec<String> = game
+            .moves()
+            .map(|m| engine_move_text(m, self.one_based))
+            .collect();
+        let mut position = format!("position fen {}", game.start_position().to_fen());
+        if !moves.is_empty() {
+            position.push_str(" moves ");
+            position.push_str(&moves.join(" "));
+        }
+        self.send(&position)?;
+        let red = game.position().turn() == Color::Red;
+        let go = match (self.spec.tc, self.spec.dialect) {
+            (TimeControl::Depth(d), _) => format!("go depth {d}"),
+            (TimeControl::Nodes(n), _) => format!("go nodes {n}"),
+            (TimeControl::MoveTime(ms), Dialect::Uci) => format!("go movetime {ms}"),
+            (TimeControl::MoveTime(ms), Dialect::Ucci) => format!("go time {ms} movestogo 1"),
+            (TimeControl::Clock { inc_ms, .. }, Dialect::Uci) => {
+                let (w, b) = if red {
+                    (clocks[0], clocks[1])
+                } else {
+                    (clocks[1], clocks[0])
+                };
+                format!("go wtime {w} btime {b} winc {inc_ms} binc {inc_ms}")
+            }
+            (TimeControl::Clock { inc_ms, .. }, Dialect::Ucci) => format!(
+                "go time {} increment {inc_ms} opptime {} oppincrement {inc_ms}",
+                clocks[0], clocks[1]
+            ),
+        };
+        self.send(&go)?;
+        let deadline = Instant::now() + self.spec.tc.patience(clocks[0]);
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let line = self.recv(left)?;
+            let mut words = line.split_whitespace();
+            match words.next() {
+                Some("bestmove") => return Ok(words.next().map(str::to_string)),
+                Some("nobestmove") => return Ok(None),
+                _ => {}
+            }
+        }
+    }
+}
+
+impl Drop for EngineProc {
+    fn drop(&mut self) {
+        // Both protocols end with `quit`.
+        let _ = writeln!(self.stdin, "quit");
+        let _ = self.stdin.flush();
+        // Give it a moment to exit by itself, then make sure.
+        for _ in 0..50 {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// How one game ended.
+struct Ending {
+    /// Winner by engine index (0 or 1), or None for a draw.
+    winner: Option<usize>,
+    reason: String,
+}
+
+/// Plays the match, printing a line per game to `log`; returns the summary.
+pub fn run(config: &MatchConfig, log: &mut impl Write) -> Result<Summary> {
+    let mut engines = [
+        EngineProc::start(&config.engines[0])?,
+        EngineProc::start(&config.engines[1])?,
+    ];
+    let mut summary = Summary {
+        names: [engines[0].name.clone(), engines[1].name.clone()],
+        ..Summary::default()
+    };
+    if summary.names[0] == summary.names[1] {
+        summary.names[0].push_str(" (1)");
+        summary.names[1].push_str(" (2)");
+    }
+    let mut pgn_text = String::new();
+    for round in 0..config.games {
+        let (opening_name, line) = OPENINGS[(round / 2) % OPENINGS.len()];
+        // Engine index playing Red this game.
+        let red = round % 2;
+        let mut game = Game::new();
+        for t in line.split_whitespace() {
+            if game.play_text(t).is_err() {
+                break;
+            }
+        }
+        for e in engines.iter_mut() {
+            e.new_game()?;
+        }
+        let ending = play_game(&mut engines, &mut game, red, config);
+        let result = match ending.winner {
+            Some(w) if w == red => "1-0",
+            Some(_) => "0-1",
+            None => "1/2-1/2",
+        };
+        match ending.winner {
+            Some(0) => summary.wins += 1,
+            Some(_) => summary.losses += 1,
+            None => summary.draws += 1,
+        }
+        let red_name = summary.names[red].clone();
+        let black_name = summary.names[1 - red].clone();
+        let round_text = (round + 1).to_string();
+        let tc = format!(
+            "{} / {}",
+            config.engines[red].tc,
+            config.engines[1 - red].tc
+        );
+        let mut record = PgnGame::from_game(
+            &game,
+            &[
+                ("Event", "Ludus engine match"),
+                ("Round", &round_text),
+                ("Red", &red_name),
+                ("Black", &black_name),
+                ("Result", result),
+                ("Opening", opening_name),
+                ("TimeControl", &tc),
+                ("Termination", &ending.reason),
+            ],
+        );
+        record.result = result.to_string();
+        pgn_text.push_str(&record.to_pgn(MoveFormat::Iccs));
+        pgn_text.push('\n');
+        crate::store::write_atomic(&config.pgn, pgn_text.as_bytes())
+            .with_context(|| format!("cannot write {}", config.pgn.display()))?;
+        writeln!(
+            log,
+            "Game {}/{}: {red_name} (red) vs {black_name} (black): {result} ({}), {} plies; score {} - {} - {}",
+            round + 1,
+            config.games,
+            ending.reason,
+            game.plies().len(),
+            summary.wins,
+            summary.losses,
+            summary.draws
+        )?;
+    }
+    Ok(summary)
+}
+
+/// Plays one game to its end; engine `red` plays Red.
+fn play_game(
+    engines: &mut [EngineProc; 2],
+    game: &mut Game,
+    red: usize,
+    config: &MatchConfig,
+) -> Ending {
+    let mut clocks = [0u64; 2];
+    for (i, clock) in clocks.iter_mut().enumerate() {
+        if let TimeControl::Clock { base_ms, .. } = config.engines[i].tc {
+            *clock = base_ms;
+        }
+    }
+    loop {
+        if let Some(r) = game.result() {
+            let winner = match r.outcome {
+                Outcome::Win(Color::Red) => Some(red),
+                Outcome::Win(Color::Black) => Some(1 - red),
+                Outcome::Draw => None,
+            };
+            return Ending {
+                winner,
+                reason: r.to_string(),
+            };
+        }
+        if game.plies().len() >= config.max_plies {
+            return Ending {
+                winner: None,
+                reason: format!("draw adjudicated after {} plies", config.max_plies),
+            };
+        }
+        let side = if game.position().turn() == Color::Red {
+            red
+        } else {
+            1 - red
+        };
+        let started = Instant::now();
+        let answer = engines[side].best_move(game, [clocks[side], clocks[1 - side]]);
+        let spent = started.elapsed().as_millis() as u64;
+        let loses = |reason: String| Ending {
+            winner: Some(1 - side),
+            reason,
+        };
+        let name = engines[side].name.clone();
+        let text = match answer {
+            Ok(Some(t)) => t,
+            Ok(None) => return loses(format!("{name} had no move")),
+            Err(e) => return loses(format!("{e:#}")),
+        };
+        if let TimeControl::Clock { inc_ms, .. } = config.engines[side].tc {
+            if spent > clocks[side] {
+                return loses(format!("{name} lost on time"));
+            }
+            clocks[side] = clocks[side] - spent + inc_ms;
+        }
+        let one_based = engines[side].one_based;
+        let played = parse_engine_move(&text, one_based).filter(|m| game.play(*m).is_ok());
+        if played.is_none() {
+            return loses(format!("{name} played the illegal move {text:?}"));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn time_controls() {
+        assert_eq!(TimeControl::parse("depth=3"), Ok(TimeControl::Depth(3)));
+        assert_eq!(
+            TimeControl::parse("nodes=5000"),
+            Ok(TimeControl::Nodes(5000))
+        );
+        assert_eq!(
+            TimeControl::parse("movetime=100"),
+            Ok(TimeControl::MoveTime(100))
+        );
+        assert_eq!(
+            TimeControl::parse("60+0.5"),
+            Ok(TimeControl::Clock {
+                base_ms: 60_000,
+                inc_ms: 500
+            })
+        );
+        assert_eq!(
+            TimeControl::parse("10"),
+            Ok(TimeControl::Clock {
+                base_ms: 10_000,
+                inc_ms: 0
+            })
+        );
+        for bad in ["", "depth=x", "speed=3", "0+1", "-1+0", "a+b"] {
+            assert!(TimeControl::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn openings_are_legal() {
+        for (name, line) in OPENINGS {
+            let mut game = Game::new();
+            for t in line.split_whitespace() {
+                assert!(game.play_text(t).is_ok(), "{name}: {t}");
+            }
+        }
+    }
+
+    #[test]
+    fn fairy_stockfish_coordinates() {
+        let m = Move::parse_iccs("a9a7").unwrap();
+        assert_eq!(engine_move_text(m, true), "a10a8");
+        assert_eq!(engine_move_text(m, false), "a9a7");
+        assert_eq!(parse_engine_move("a10a8", true), Some(m));
+        assert_eq!(
+            parse_engine_move("h3e3", true),
+            Move::parse_iccs("h2e2").ok()
+        );
+        for bad in ["a0a1", "a11a1", "a1", "a1a1", "z1a1", "a1a2a3", ""] {
+            assert_eq!(parse_engine_move(bad, true), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn command_splitting() {
+        assert_eq!(
+            split_command("ludus xiangqi uci"),
+            ["ludus", "xiangqi", "uci"]
+        );
+        assert_eq!(
+            split_command("'/opt/my engine/ee' -x \"a b\" ''"),
+            ["/opt/my engine/ee", "-x", "a b", ""]
+        );
+        assert!(split_command("   ").is_empty());
+    }
+
+    #[test]
+    fn elo_and_error_bars() {
+        let even = Summary {
+            wins: 10,
+            losses: 10,
+            draws: 0,
+            ..Summary::default()
+        };
+        let (d, s) = even.elo();
+        assert!(d.abs() < 1e-9);
+        assert!(s > 100.0 && s < 200.0, "{s}");
+        let better = Summary {
+            wins: 75,
+            losses: 25,
+            draws: 0,
+            ..Summary::default()
+        };
+        let (d, s) = better.elo();
+        assert!((d - 190.8).abs() < 0.1, "{d}");
+        assert!(s > 50.0 && s < 100.0, "{s}");
+        let all = Summary {
+            wins: 2,
+            ..Summary::default()
+        };
+        assert!(all.elo().0.is_infinite());
+        assert!(all.to_string().contains("one side scored every point"));
+    }
+}

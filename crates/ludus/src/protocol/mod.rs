@@ -1,0 +1,445 @@
+//! The engine shells over `crates/xiangqi`: UCI ([`uci`]) and UCCI ([`ucci`])
+//! sessions on any reader and writer, the engine worker thread they share with
+//! the terminal UI ([`engine`]), and a match runner for engines as child
+//! processes ([`r#match`]).
+//!
+//! A session reads commands line by line and never waits for the search: `go`
+//! hands the job to the worker, whose events are written to the same output as
+//! they come, so `stop`, `isready` and `quit` are answered while it thinks.
+
+pub mod engine;
+pub mod r#match;
+pub mod ucci;
+pub mod uci;
+
+use std::io::{self, BufRead, Write};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Instant;
+
+use xiangqi::engine::{Limits, MAX_HASH_MB, MAX_SKILL};
+use xiangqi::{Game, Move, Position};
+
+use engine::{EngineThread, Event, Job, SearchJob, Setting};
+
+/// Which protocol a session speaks (it can switch on `uci` / `ucci`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    Uci,
+    Ucci,
+}
+
+/// A parsed `go`.
+#[derive(Clone, Debug, Default)]
+pub struct Go {
+    pub limits: Limits,
+    /// `go perft N`: count moves instead of searching.
+    pub perft: Option<u32>,
+    /// UCCI `go draw`: the opponent offers a draw.
+    pub draw_offer: bool,
+}
+
+/// Reads the number after `key`.
+pub(crate) fn number(key: &str, value: Option<&str>) -> Result<u64, String> {
+    let v = value.ok_or_else(|| format!("{key} needs a value"))?;
+    v.parse()
+        .map_err(|_| format!("{key} needs a whole number, not {v:?}"))
+}
+
+/// Reads legal moves of `pos` in coordinate notation.
+pub(crate) fn parse_moves(tokens: &[&str], pos: &Position) -> Result<Vec<Move>, String> {
+    tokens
+        .iter()
+        .map(|t| pos.parse_iccs(t).map_err(|e| e.to_string()))
+        .collect()
+}
+
+/// `[startpos | fen <fen…>] [moves <m…>]`. On an illegal move the game stops
+/// before it and the error says so.
+pub fn parse_position(args: &[&str]) -> (Option<Game>, Option<String>) {
+    let moves_at = args.iter().position(|t| *t == "moves");
+    let (setup, moves) = match moves_at {
+        Some(p) => (&args[..p], &args[p + 1..]),
+        None => (args, &[][..]),
+    };
+    let start = match setup {
+        ["startpos"] => Position::startpos(),
+        ["fen", fen @ ..] if !fen.is_empty() => match Position::from_fen(&fen.join(" ")) {
+            Ok(p) => p,
+            Err(e) => return (None, Some(format!("bad FEN: {e}"))),
+        },
+        _ => {
+            return (
+                None,
+                Some("expected `position startpos|fen <fen> [moves …]`".to_string()),
+            );
+        }
+    };
+    let mut game = Game::from_position(start);
+    for t in moves {
+        let played = game
+            .position()
+            .parse_iccs(t)
+            .ok()
+            .and_then(|m| game.play(m).ok());
+        if played.is_none() {
+            return (
+                Some(game),
+                Some(format!("illegal move {t:?}: ignored from here")),
+            );
+        }
+    }
+    (Some(game), None)
+}
+
+/// Perft split by first move as chess engines print it: `h2e2: 1234` lines, a
+/// blank line, `Nodes searched: N`.
+pub fn perft_lines(divide: &[(Move, u64)], total: u64) -> Vec<String> {
+    let mut lines: Vec<String> = divide
+        .iter()
+        .map(|(m, n)| format!("{}: {n}", m.to_uci()))
+        .collect();
+    lines.push(String::new());
+    lines.push(format!("Nodes searched: {total}"));
+    lines
+}
+
+/// The output and what the worker needs to format its events.
+struct Shared<W> {
+    out: W,
+    dialect: Dialect,
+    /// Whether the running search answers a draw offer (UCCI `go draw`).
+    draw_offered: bool,
+}
+
+impl<W: Write> Shared<W> {
+    fn line(&mut self, text: &str) {
+        // A closed output (the GUI went away) is not an error worth dying for:
+        // `quit` or the end of input follows.
+        let _ = writeln!(self.out, "{text}");
+        let _ = self.out.flush();
+    }
+
+    fn event(&mut self, event: Event) {
+        match (event, self.dialect) {
+            (Event::Info { info, .. }, Dialect::Uci) => self.line(&uci::info_line(&info)),
+            (Event::Info { info, .. }, Dialect::Ucci) => {
+                for l in ucci::info_lines(&info) {
+                    self.line(&l);
+                }
+            }
+            (Event::Done { result, .. }, dialect) => {
+                if result.from_book {
+                    self.line("info string book move");
+                }
+                let line = match dialect {
+                    Dialect::Uci => uci::bestmove_line(&result),
+                    Dialect::Ucci => ucci::bestmove_line(&result, self.draw_offered),
+                };
+                self.line(&line);
+            }
+            (
+                Event::Perft {
+                    divide,
+                    total,
+                    elapsed_ms,
+                },
+                _,
+            ) => {
+                let mut divide = divide;
+                divide.sort_by_key(|(m, _)| m.to_uci());
+                for l in perft_lines(&divide, total) {
+                    self.line(&l);
+                }
+                let nps = total * 1000 / elapsed_ms.max(1);
+                self.line(&format!("info string perft {elapsed_ms} ms, {nps} nps"));
+            }
+        }
+    }
+}
+
+/// One protocol session: the position, engine settings and the worker.
+struct Session<W: Write + Send + 'static> {
+    shared: Arc<Mutex<Shared<W>>>,
+    engine: EngineThread,
+    game: Game,
+    banned: Vec<Move>,
+    millis: bool,
+    infinite: bool,
+    next_id: u64,
+}
+
+enum Flow {
+    Continue,
+    Quit,
+}
+
+/// Runs a session until `quit`/`bye` or the end of input. At the end of input
+/// a bounded search is allowed to finish (so piped scripts get their answer);
+/// an infinite one is stopped.
+pub fn run_session<R: BufRead, W: Write + Send + 'static>(
+    input: R,
+    output: W,
+    dialect: Dialect,
+) -> io::Result<()> {
+    let shared = Arc::new(Mutex::new(Shared {
+        out: output,
+        dialect,
+        draw_offered: false,
+    }));
+    let sink = Arc::clone(&shared);
+    let engine = EngineThread::spawn(move |event| {
+        sink.lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .event(event)
+    });
+    let mut session = Session {
+        shared,
+        engine,
+        game: Game::new(),
+        banned: Vec::new(),
+        millis: false,
+        infinite: false,
+        next_id: 0,
+    };
+    for line in input.lines() {
+        let line = match line {
+            Ok(l) => l,
+            Err(e) if e.kind() == io::ErrorKind::InvalidData => {
+                session.say("info string input is not UTF-8: line ignored");
+                continue;
+            }
+            Err(e) => return Err(e),
+        };
+        if let Flow::Quit = session.handle(&line) {
+            session.engine.stop();
+            session.engine.wait_idle();
+            return Ok(());
+        }
+    }
+    if session.infinite {
+        session.engine.stop();
+    }
+    session.engine.wait_idle();
+    Ok(())
+}
+
+impl<W: Write + Send + 'static> Session<W> {
+    fn shared(&self) -> std::sync::MutexGuard<'_, Shared<W>> {
+        self.shared.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn say(&self, text: &str) {
+        self.shared().line(text);
+    }
+
+    fn error(&self, text: &str) {
+        self.say(&format!("info string {text}"));
+    }
+
+    fn dialect(&self) -> Dialect {
+        self.shared().dialect
+    }
+
+    fn handle(&mut self, line: &str) -> Flow {
+        let tokens: Vec<&str> = line.split_whitespace().collect();
+        let Some((&command, args)) = tokens.split_first() else {
+            return Flow::Continue;
+        };
+        match command {
+            "uci" | "ucci" => {
+                let dialect = if command == "uci" {
+                    Dialect::Uci
+                } else {
+                    Dialect::Ucci
+                };
+                let mut shared = self.shared();
+                shared.dialect = dialect;
+                let lines = match dialect {
+                    Dialect::Uci => uci::hello(),
+                    Dialect::Ucci => ucci::hello(),
+                };
+                for l in lines {
+                    shared.line(&l);
+                }
+            }
+            "isready" => self.say("readyok"),
+            "ucinewgame" => self.new_game(),
+            "position" => {
+                let (game, err) = parse_position(args);
+                if let Some(g) = game {
+                    self.game = g;
+                    self.banned.clear();
+                }
+                if let Some(e) = err {
+                    self.error(&e);
+                }
+            }
+            "banmoves" => match parse_moves(args, self.game.position()) {
+                Ok(moves) => self.banned = moves,
+                Err(e) => self.error(&e),
+            },
+            "go" => self.go(args),
+            "stop" => self.engine.stop(),
+            "ponderhit" => self.error("pondering is not supported"),
+            "setoption" => {
+                let parsed = match self.dialect() {
+                    Dialect::Uci => uci::parse_setoption(args),
+                    Dialect::Ucci => ucci::parse_setoption(args),
+                };
+                match parsed {
+                    Ok((name, value)) => self.set_option(&name, &value),
+                    Err(e) => self.error(&e),
+                }
+            }
+            "probe" => {
+                let (game, err) = if args.is_empty() {
+                    (Some(self.game.clone()), None)
+                } else {
+                    parse_position(args)
+                };
+                if let Some(e) = err {
+                    self.error(&e);
+                }
+                if let Some(g) = game {
+                    self.say(&ucci::probe_line(&g));
+                }
+            }
+            "d" => {
+                let text = format!(
+                    "{}\nFen: {}",
+                    self.game.position(),
+                    self.game.position().to_fen()
+                );
+                for l in text.lines() {
+                    self.say(l);
+                }
+            }
+            "debug" => {}
+            "quit" => return Flow::Quit,
+            "bye" => {
+                self.engine.stop();
+                self.engine.wait_idle();
+                self.say("bye");
+                return Flow::Quit;
+            }
+            _ => self.error(&format!("unknown command: {}", line.trim())),
+        }
+        Flow::Continue
+    }
+
+    fn new_game(&mut self) {
+        self.engine.send(Job::Configure(Setting::NewGame));
+        self.game = Game::new();
+        self.banned.clear();
+    }
+
+    fn go(&mut self, args: &[&str]) {
+        if self.engine.is_busy() {
+            if self.infinite {
+                self.error("still searching: send stop first");
+                return;
+            }
+            // As chess engines do: a new `go` waits for the bounded search before it.
+            self.engine.wait_idle();
+        }
+        let parsed = match self.dialect() {
+            Dialect::Uci => uci::parse_go(args, &self.game),
+            Dialect::Ucci => ucci::parse_go(args, self.millis),
+        };
+        let go = match parsed {
+            Ok(go) => go,
+            Err(e) => return self.error(&e),
+        };
+        if let Some(depth) = go.perft {
+            self.infinite = false;
+            self.engine.send(Job::Perft {
+                position: Box::new(self.game.position().clone()),
+                depth,
+            });
+            return;
+        }
+        let mut limits = go.limits;
+        limits.ban_moves.extend(self.banned.iter().copied());
+        self.shared().draw_offered = go.draw_offer;
+        self.infinite = limits.infinite;
+        let hold = self.infinite;
+        self.next_id += 1;
+        self.engine.send(Job::Search(Box::new(SearchJob {
+            id: self.next_id,
+            game: self.game.clone(),
+            limits,
+            hold,
+            started: Instant::now(),
+        })));
+    }
+
+    fn set_option(&mut self, name: &str, value: &str) {
+        let flag = |v: &str| match v.to_ascii_lowercase().as_str() {
+            "true" | "on" | "1" => Ok(true),
+            "false" | "off" | "0" => Ok(false),
+            _ => Err(format!("option {name} takes true or false, not {v:?}")),
+        };
+        let amount = |v: &str| {
+            v.parse::<u64>()
+                .map_err(|_| format!("option {name} takes a whole number, not {v:?}"))
+        };
+        let result = match name.to_ascii_lowercase().as_str() {
+            "hash" | "hashsize" => amount(value).map(|mb| {
+                let mb = (mb as usize).clamp(1, MAX_HASH_MB);
+                self.engine.send(Job::Configure(Setting::Hash(mb)));
+            }),
+            "threads" => amount(value).and_then(|n| match n {
+                1 => Ok(()),
+                _ => Err("Ludus searches with one thread; Threads stays 1".to_string()),
+            }),
+            "skill level" => amount(value).map(|n| {
+                let level = n.min(MAX_SKILL as u64) as u8;
+                self.engine.send(Job::Configure(Setting::Skill(level)));
+            }),
+            "ownbook" | "usebook" => flag(value).map(|on| {
+                self.engine.send(Job::Configure(Setting::OwnBook(on)));
+            }),
+            "usemillisec" => flag(value).map(|on| self.millis = on),
+            "clear hash" | "newgame" => {
+                self.new_game();
+                Ok(())
+            }
+            // Options GUIs send that change nothing here.
+            "ponder" | "batch" | "debug" | "idle" | "promotion" | "knowledge" | "pruning"
+            | "randomness" | "style" | "uci_chess960" | "multipv" => Ok(()),
+            _ => Err(format!("unknown option {name:?}")),
+        };
+        if let Err(e) = result {
+            self.error(&e);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions() {
+        let (g, e) = parse_position(&["startpos", "moves", "h2e2", "h9g7"]);
+        assert_eq!(e, None);
+        assert_eq!(g.unwrap().plies().len(), 2);
+        let (g, e) = parse_position(&["startpos", "moves", "h2e2", "h2e2", "h9g7"]);
+        assert_eq!(g.unwrap().plies().len(), 1);
+        assert!(e.unwrap().contains("illegal move \"h2e2\""));
+        let (g, e) = parse_position(&["fen", "3k5/9/9/9/9/9/9/9/9/4K4", "w", "-", "-", "0", "1"]);
+        assert_eq!(e, None);
+        assert_eq!(
+            g.unwrap().position().count(xiangqi::Piece::new(
+                xiangqi::Color::Red,
+                xiangqi::Role::General
+            )),
+            1
+        );
+        let (g, e) = parse_position(&["fen", "rubbish"]);
+        assert!(g.is_none());
+        assert!(e.unwrap().starts_with("bad FEN"));
+        let (g, e) = parse_position(&[]);
+        assert!(g.is_none() && e.is_some());
+    }
+}

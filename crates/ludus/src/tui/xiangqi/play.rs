@@ -1,0 +1,1180 @@
+//! The play screen: the board, moving by cursor or by typing, the engine on a
+//! worker thread with its thinking line, the move list, clocks, undo, hints,
+//! resignation and draw offers, saving, and stepping through the game.
+
+use std::path::PathBuf;
+use std::sync::mpsc;
+use std::time::{Duration, Instant, SystemTime};
+
+use ratatui::Frame;
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Color as Tint, Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Wrap};
+use xiangqi::engine::{MAX_SKILL, Score, SearchInfo, SearchResult};
+use xiangqi::pgn::{MoveFormat, PgnGame};
+use xiangqi::{Color, EndReason, Game, GameResult, Move, Outcome, Position, Square};
+
+use super::board::{self, Marks};
+use super::{Notation, level};
+use crate::protocol::engine::{EngineThread, Event, Job, SearchJob, Setting, score_value};
+use crate::store::xiangqi as saved;
+use crate::tui::app::{Action, Ctx, Screen};
+use crate::tui::widgets::{clock, key_hints, popup};
+
+/// Every key of the play screen, for the help overlay (and the README).
+pub const KEYS: [(&str, &str); 17] = [
+    ("←↑→↓", "move the cursor"),
+    (
+        "Enter  Space",
+        "pick up a piece, then put it on a marked point",
+    ),
+    ("Esc", "put the piece back / cancel"),
+    (":  m", "type a move (ICCS h2e2, WXF C2.5, or 炮二平五)"),
+    ("u  Backspace", "undo (a move of each side against Ludus)"),
+    ("h", "hint: Ludus suggests a move"),
+    ("f", "flip the board"),
+    ("n", "move list in Chinese / WXF / ICCS"),
+    ("r", "resign (press twice)"),
+    ("d", "offer a draw"),
+    ("S  Ctrl-S", "save the game (PGN in xiangqi/games/)"),
+    ("[  ]  PgUp PgDn", "step back / forward through the game"),
+    ("Home  End", "first position / back to the game"),
+    ("N", "new game"),
+    ("L", "saved games"),
+    ("?", "this help"),
+    ("q", "back"),
+];
+
+/// Who plays against whom.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Opponent {
+    /// The human plays `human`; the engine plays the other side at `level`.
+    Engine { human: Color, level: usize },
+    /// Two players on one terminal.
+    Humans,
+}
+
+/// Why the engine is searching.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Purpose {
+    Move,
+    Hint,
+}
+
+struct Thinking {
+    id: u64,
+    purpose: Purpose,
+    /// The position searched, to write the line in Chinese.
+    root: Position,
+    info: Option<SearchInfo>,
+}
+
+/// The worker and the channel its events arrive on.
+struct Worker {
+    thread: EngineThread,
+    events: mpsc::Receiver<Event>,
+}
+
+struct Clocks {
+    left: [Duration; 2],
+    increment: Duration,
+    last: Option<Instant>,
+}
+
+/// A finished game: what to say and the PGN result.
+#[derive(Clone, Debug)]
+struct Over {
+    text: String,
+    result: &'static str,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Tone {
+    Info,
+    Good,
+    Bad,
+}
+
+pub struct Play {
+    game: Game,
+    opponent: Opponent,
+    /// Showing the position after this many plies instead of the current one.
+    view: Option<usize>,
+    cursor: Square,
+    selected: Option<Square>,
+    flipped: bool,
+    notation: Notation,
+    /// A move being typed.
+    input: Option<String>,
+    message: Option<(String, Tone)>,
+    worker: Option<Worker>,
+    thinking: Option<Thinking>,
+    next_id: u64,
+    /// The engine's last score of its own moves (its point of view), for draw offers.
+    engine_score: Option<Score>,
+    hint: Option<Move>,
+    clocks: Option<Clocks>,
+    over: Option<Over>,
+    /// The game-over box is shown until a key is pressed.
+    over_popup: bool,
+    /// A recorded result of a loaded game that the rules alone do not give.
+    recorded: Option<String>,
+    /// Player names (Red, Black) for the record.
+    names: [String; 2],
+    title: Option<String>,
+    saved_as: Option<PathBuf>,
+    confirm_resign: bool,
+    /// Two players: the side that offered a draw, waiting for an answer.
+    draw_offer: Option<Color>,
+    help: bool,
+}
+
+fn side_name(c: Color) -> &'static str {
+    match c {
+        Color::Red => "Red",
+        Color::Black => "Black",
+    }
+}
+
+/// A finished game in words.
+fn describe(r: &GameResult) -> String {
+    let (winner, loser) = match r.outcome {
+        Outcome::Win(w) => (side_name(w), side_name(!w)),
+        Outcome::Draw => ("", ""),
+    };
+    match r.reason {
+        EndReason::Checkmate => format!("Checkmate: {winner} wins"),
+        EndReason::Stalemate => {
+            format!("Stalemate: {loser} has no legal move and loses; {winner} wins")
+        }
+        EndReason::PerpetualCheck => {
+            format!("Perpetual check: {loser} may not check forever and loses; {winner} wins")
+        }
+        EndReason::PerpetualChase => {
+            format!(
+                "Perpetual chase: {loser} may not chase a piece forever and loses; {winner} wins"
+            )
+        }
+        EndReason::Repetition => "Draw by repetition".to_string(),
+        EndReason::MoveLimit => "Draw: 60 moves without a capture".to_string(),
+        EndReason::InsufficientMaterial => {
+            "Draw: neither side has a piece that can cross the river".to_string()
+        }
+    }
+}
+
+/// A score from the searching side's view, told from Red's.
+fn score_text(score: Score, searcher: Color) -> String {
+    let (v, red_view) = match score {
+        Score::Cp(v) => (v, true),
+        Score::Mate(n) => (n, false),
+    };
+    let v = if searcher == Color::Red { v } else { -v };
+    if red_view {
+        match v {
+            0 => "even".to_string(),
+            v if v > 0 => format!("Red +{:.2}", v as f64 / 100.0),
+            v => format!("Black +{:.2}", -v as f64 / 100.0),
+        }
+    } else if v > 0 {
+        format!("Red mates in {v}")
+    } else if v < 0 {
+        format!("Black mates in {}", -v)
+    } else {
+        "mated".to_string()
+    }
+}
+
+/// A line of moves from `pos` in Chinese notation, at most `max` moves and
+/// about `width` columns (stops at anything illegal).
+fn chinese_line(pos: &Position, moves: &[Move], max: usize, width: usize) -> String {
+    let mut p = pos.clone();
+    let mut words: Vec<String> = Vec::new();
+    for &m in moves.iter().take(max) {
+        if !p.is_legal(m) {
+            break;
+        }
+        let word = p.to_chinese(m);
+        let used: usize = words.iter().map(|w| unicode_width(w) + 1).sum();
+        if !words.is_empty() && used + unicode_width(&word) > width {
+            break;
+        }
+        words.push(word);
+        p.make_move(m);
+    }
+    words.join(" ")
+}
+
+impl Play {
+    /// A game in progress; against the engine, it starts thinking at once if
+    /// it is its move. `clock` is base time and increment.
+    pub fn new(
+        game: Game,
+        opponent: Opponent,
+        clock: Option<(Duration, Duration)>,
+        ctx: &Ctx,
+    ) -> Play {
+        let human = match opponent {
+            Opponent::Engine { human, .. } => human,
+            Opponent::Humans => game.position().turn(),
+        };
+        let names = match opponent {
+            Opponent::Engine { human, level } => {
+                let engine = format!("Ludus ({})", super::level(level).name);
+                if human == Color::Red {
+                    ["You".to_string(), engine]
+                } else {
+                    [engine, "You".to_string()]
+                }
+            }
+            Opponent::Humans => ["Red".to_string(), "Black".to_string()],
+        };
+        let cursor_sq = game.position().general(human);
+        let mut play = Play {
+            game,
+            opponent,
+            view: None,
+            cursor: cursor_sq,
+            selected: None,
+            flipped: human == Color::Black,
+            notation: Notation::from_setting(&ctx.settings.xiangqi.notation),
+            input: None,
+            message: None,
+            worker: None,
+            thinking: None,
+            next_id: 0,
+            engine_score: None,
+            hint: None,
+            clocks: clock.map(|(base, increment)| Clocks {
+                left: [base, base],
+                increment,
+                last: None,
+            }),
+            over: None,
+            over_popup: false,
+            recorded: None,
+            names,
+            title: None,
+            saved_as: None,
+            confirm_resign: false,
+            draw_offer: None,
+            help: false,
+        };
+        play.after_change();
+        play
+    }
+
+    /// Takes names, title and result from a record; `saved_as` is where a save goes.
+    pub fn load_record(&mut self, pgn: &PgnGame, title: String, saved_as: Option<PathBuf>) {
+        if let Some(r) = pgn.tag("Red") {
+            self.names[0] = r.to_string();
+        }
+        if let Some(b) = pgn.tag("Black") {
+            self.names[1] = b.to_string();
+        }
+        if pgn.result != "*" && self.over.is_none() {
+            self.recorded = Some(pgn.result.clone());
+        }
+        self.title = Some(title);
+        self.saved_as = saved_as;
+        self.over_popup = false;
+    }
+
+    /// Shows the position after `plies` moves (the end: the current game).
+    pub fn view_ply(&mut self, plies: usize) {
+        let len = self.game.plies().len();
+        self.view = (plies < len).then_some(plies);
+        self.selected = None;
+        if self.view.is_some() {
+            self.say(
+                "Stepping through the game: ] forward, [ back, End to the last move",
+                Tone::Info,
+            );
+        }
+    }
+
+    /// Replaces the thinking line's progress (tests show a fixed one).
+    pub fn show_thinking(&mut self, info: SearchInfo) {
+        match &mut self.thinking {
+            Some(t) => t.info = Some(info),
+            None => {
+                self.thinking = Some(Thinking {
+                    id: u64::MAX,
+                    purpose: Purpose::Move,
+                    root: self.game.position().clone(),
+                    info: Some(info),
+                })
+            }
+        }
+    }
+
+    /// Whether the engine is searching (for a move or a hint).
+    pub fn is_thinking(&self) -> bool {
+        self.thinking.is_some()
+    }
+
+    /// The game as played so far.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    fn say(&mut self, text: impl Into<String>, tone: Tone) {
+        self.message = Some((text.into(), tone));
+    }
+
+    fn engine_color(&self) -> Option<Color> {
+        match self.opponent {
+            Opponent::Engine { human, .. } => Some(!human),
+            Opponent::Humans => None,
+        }
+    }
+
+    fn humans_turn(&self) -> bool {
+        Some(self.game.position().turn()) != self.engine_color()
+    }
+
+    /// The position on the board (a past one while stepping through the game).
+    fn shown(&self) -> (Position, Option<Move>) {
+        match self.view {
+            None => (self.game.position().clone(), self.game.last_move()),
+            Some(n) => {
+                let mut pos = self.game.start_position().clone();
+                let mut last = None;
+                for m in self.game.moves().take(n) {
+                    pos.make_move(m);
+                    last = Some(m);
+                }
+                (pos, last)
+            }
+        }
+    }
+
+    fn worker(&mut self) -> &Worker {
+        self.worker.get_or_insert_with(|| {
+            let (tx, events) = mpsc::channel();
+            let thread = EngineThread::spawn(move |e| {
+                let _ = tx.send(e);
+            });
+            // Different games from the same position, without an RNG of the engine's own.
+            let seed = SystemTime::now()
+                .duration_since(SystemTime::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos() as u64);
+            thread.send(Job::Configure(Setting::Seed(seed)));
+            Worker { thread, events }
+        })
+    }
+
+    fn search(&mut self, purpose: Purpose) {
+        let level = match self.opponent {
+            Opponent::Engine { level, .. } => *level_of(level),
+            Opponent::Humans => *level_of(usize::MAX),
+        };
+        let (skill, limits) = match purpose {
+            // Hints come at full strength, within a second.
+            Purpose::Hint => (MAX_SKILL, xiangqi::engine::Limits::movetime(1000)),
+            Purpose::Move => {
+                let turn = self.game.position().turn();
+                let clock = self
+                    .clocks
+                    .as_ref()
+                    .map(|c| (c.left[turn.index()], c.increment));
+                (level.skill, level.limits(clock))
+            }
+        };
+        self.next_id += 1;
+        let id = self.next_id;
+        let game = self.game.clone();
+        let worker = self.worker();
+        worker.thread.send(Job::Configure(Setting::Skill(skill)));
+        worker.thread.send(Job::Search(Box::new(SearchJob {
+            id,
+            game,
+            limits,
+            hold: false,
+            started: Instant::now(),
+        })));
+        self.thinking = Some(Thinking {
+            id,
+            purpose,
+            root: self.game.position().clone(),
+            info: None,
+        });
+    }
+
+    /// Drops a running search (its result will be ignored).
+    fn cancel_search(&mut self) {
+        if let Some(w) = &self.worker {
+            w.thread.stop();
+        }
+        self.thinking = None;
+    }
+
+    /// After a move or an undo: judge the position, start the engine if it is its move.
+    fn after_change(&mut self) {
+        self.selected = None;
+        self.hint = None;
+        self.draw_offer = None;
+        self.confirm_resign = false;
+        if self.over.is_none()
+            && let Some(r) = self.game.result()
+        {
+            self.over = Some(Over {
+                text: describe(&r),
+                result: r.pgn(),
+            });
+            self.over_popup = true;
+        }
+        if self.over.is_some() {
+            return;
+        }
+        if self.game.position().in_check() {
+            let side = side_name(self.game.position().turn());
+            self.say(format!("Check! {side} must answer it."), Tone::Bad);
+        }
+        if !self.humans_turn() && self.thinking.is_none() {
+            self.search(Purpose::Move);
+        }
+    }
+
+    fn play_move(&mut self, m: Move) -> bool {
+        let mover = self.game.position().turn();
+        if self.game.play(m).is_err() {
+            self.say(
+                format!("{} is not a legal move here", m.to_iccs()),
+                Tone::Bad,
+            );
+            return false;
+        }
+        if let Some(c) = &mut self.clocks {
+            c.left[mover.index()] += c.increment;
+        }
+        self.message = None;
+        self.after_change();
+        true
+    }
+
+    fn human_move(&mut self, m: Move) {
+        if self.over.is_some() {
+            self.say("The game is over: u undoes, N starts a new one", Tone::Info);
+            return;
+        }
+        if !self.humans_turn() {
+            self.say("Ludus is thinking; wait for its move", Tone::Info);
+            return;
+        }
+        if self.thinking.is_some() {
+            self.cancel_search(); // a hint nobody waits for any more
+        }
+        self.play_move(m);
+    }
+
+    fn can_move_here(&mut self) -> bool {
+        if self.view.is_some() {
+            self.say(
+                "You are looking at an earlier position: End goes back to the game",
+                Tone::Info,
+            );
+            return false;
+        }
+        true
+    }
+
+    /// Enter or Space on the cursor.
+    fn pick(&mut self) {
+        if !self.can_move_here() {
+            return;
+        }
+        let pos = self.game.position().clone();
+        let here = self.cursor;
+        if let Some(from) = self.selected {
+            if from == here {
+                self.selected = None;
+                return;
+            }
+            let m = Move::new(from, here);
+            if pos.is_legal(m) {
+                self.human_move(m);
+                return;
+            }
+        }
+        match pos.piece_at(here) {
+            Some(p) if p.color == pos.turn() => {
+                if pos.legal_moves().iter().any(|m| m.from == here) {
+                    self.selected = Some(here);
+                    self.message = None;
+                } else {
+                    self.say("That piece has no legal move", Tone::Bad);
+                }
+            }
+            Some(_) => self.say(format!("It is {}'s move", side_name(pos.turn())), Tone::Bad),
+            None if self.selected.is_some() => {
+                self.say("The piece cannot go there", Tone::Bad);
+            }
+            None => self.say("Pick up one of your pieces", Tone::Info),
+        }
+    }
+
+    fn move_cursor(&mut self, dc: i8, dr: i8) {
+        let (c, r) = board::screen_of(self.cursor, self.flipped);
+        let c = (c as i8 + dc).clamp(0, 8) as u8;
+        let r = (r as i8 + dr).clamp(0, 9) as u8;
+        if let Some(sq) = board::square_at(c, r, self.flipped) {
+            self.cursor = sq;
+        }
+    }
+
+    fn typed(&mut self, text: &str) {
+        if !self.can_move_here() {
+            return;
+        }
+        match self.game.position().parse_move(text.trim()) {
+            Ok(m) => self.human_move(m),
+            Err(e) => self.say(e.to_string(), Tone::Bad),
+        }
+    }
+
+    fn undo(&mut self) {
+        if self.game.plies().is_empty() {
+            self.say("Nothing to undo", Tone::Info);
+            return;
+        }
+        self.cancel_search();
+        self.view = None;
+        self.over = None;
+        self.recorded = None;
+        let mut removed = 0;
+        while !self.game.plies().is_empty() && (removed == 0 || !self.humans_turn()) {
+            self.game.undo();
+            removed += 1;
+        }
+        self.say(
+            format!(
+                "Took back {removed} {}",
+                if removed == 1 { "move" } else { "moves" }
+            ),
+            Tone::Info,
+        );
+        self.after_change();
+    }
+
+    fn hint(&mut self) {
+        if self.over.is_some() || !self.can_move_here() {
+            return;
+        }
+        if !self.humans_turn() || self.thinking.is_some() {
+            self.say("Ludus is already thinking", Tone::Info);
+            return;
+        }
+        self.search(Purpose::Hint);
+        self.say("Looking for a good move…", Tone::Info);
+    }
+
+    fn resign(&mut self) {
+        if self.over.is_some() {
+            return;
+        }
+        if !self.confirm_resign {
+            self.confirm_resign = true;
+            self.say("Resign? Press r again to confirm", Tone::Bad);
+            return;
+        }
+        self.confirm_resign = false;
+        let loser = match self.opponent {
+            Opponent::Engine { human, .. } => human,
+            Opponent::Humans => self.game.position().turn(),
+        };
+        self.cancel_search();
+        self.finish(
+            format!("{} resigns: {} wins", side_name(loser), side_name(!loser)),
+            Outcome::Win(!loser),
+        );
+    }
+
+    fn finish(&mut self, text: String, outcome: Outcome) {
+        let result = match outcome {
+            Outcome::Win(Color::Red) => "1-0",
+            Outcome::Win(Color::Black) => "0-1",
+            Outcome::Draw => "1/2-1/2",
+        };
+        self.over = Some(Over { text, result });
+        self.over_popup = true;
+        self.selected = None;
+    }
+
+    fn offer_draw(&mut self) {
+        if self.over.is_some() {
+            return;
+        }
+        match self.opponent {
+            Opponent::Engine { .. } => {
+                // Ludus takes a draw only when it thinks it is worse.
+                let accepts = self.engine_score.is_some_and(|s| score_value(s) <= -100);
+                if accepts {
+                    self.cancel_search();
+                    self.finish("Draw agreed".to_string(), Outcome::Draw);
+                } else {
+                    self.say("Ludus declines the draw", Tone::Info);
+                }
+            }
+            Opponent::Humans => {
+                let side = self.game.position().turn();
+                self.draw_offer = Some(side);
+                self.say(
+                    format!(
+                        "{} offers a draw: {}, press y to accept, any other key to decline",
+                        side_name(side),
+                        side_name(!side)
+                    ),
+                    Tone::Info,
+                );
+            }
+        }
+    }
+
+    fn save(&mut self, ctx: &mut Ctx) {
+        let date = saved::pgn_date(SystemTime::now());
+        let result = self
+            .over
+            .as_ref()
+            .map(|o| o.result.to_string())
+            .or_else(|| self.recorded.clone())
+            .unwrap_or_else(|| "*".to_string());
+        let mut record = PgnGame::from_game(
+            &self.game,
+            &[
+                ("Event", "Ludus game"),
+                ("Date", &date),
+                ("Red", &self.names[0]),
+                ("Black", &self.names[1]),
+                ("Result", &result),
+            ],
+        );
+        record.result = result;
+        let text = record.to_pgn(MoveFormat::Chinese);
+        match saved::save_game(&ctx.data, self.saved_as.as_deref(), &text) {
+            Ok(path) => {
+                let name = path
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                self.say(format!("Saved as {name}"), Tone::Good);
+                self.saved_as = Some(path);
+            }
+            Err(e) => self.say(format!("{e:#}"), Tone::Bad),
+        }
+    }
+
+    fn on_input_key(&mut self, key: KeyEvent) {
+        let Some(text) = &mut self.input else { return };
+        match key.code {
+            KeyCode::Esc => self.input = None,
+            KeyCode::Enter => {
+                let t = std::mem::take(text);
+                self.input = None;
+                if !t.trim().is_empty() {
+                    self.typed(&t);
+                }
+            }
+            KeyCode::Backspace => {
+                text.pop();
+            }
+            KeyCode::Char(c) if text.chars().count() < 16 => text.push(c),
+            _ => {}
+        }
+    }
+
+    fn step(&mut self, forward: bool) {
+        let len = self.game.plies().len();
+        let at = self.view.unwrap_or(len);
+        let to = if forward {
+            (at + 1).min(len)
+        } else {
+            at.saturating_sub(1)
+        };
+        self.view = (to < len).then_some(to);
+        self.selected = None;
+        if self.view.is_none() {
+            self.message = None;
+        }
+    }
+
+    /// Drains the worker's events.
+    fn poll_engine(&mut self) {
+        let Some(worker) = &self.worker else { return };
+        let events: Vec<Event> = worker.events.try_iter().collect();
+        for event in events {
+            match event {
+                Event::Info { id, info } => {
+                    if let Some(t) = self.thinking.as_mut().filter(|t| t.id == id) {
+                        t.info = Some(info);
+                    }
+                }
+                Event::Done { id, result, .. } => {
+                    let purpose = match &self.thinking {
+                        Some(t) if t.id == id => t.purpose,
+                        _ => continue,
+                    };
+                    self.thinking = None;
+                    self.engine_done(purpose, result);
+                }
+                Event::Perft { .. } => {}
+            }
+        }
+    }
+
+    fn engine_done(&mut self, purpose: Purpose, result: SearchResult) {
+        let Some(best) = result.best else { return };
+        match purpose {
+            Purpose::Hint => {
+                let text = self.game.position().to_chinese(best);
+                self.hint = Some(best);
+                self.cursor = best.from;
+                self.say(format!("Hint: {text} ({})", best.to_iccs()), Tone::Good);
+            }
+            Purpose::Move => {
+                if self.over.is_some() || self.humans_turn() {
+                    return;
+                }
+                self.engine_score = Some(result.score);
+                let text = self.game.position().to_chinese(best);
+                if self.play_move(best) && self.message.is_none() {
+                    self.say(format!("Ludus plays {text}"), Tone::Info);
+                }
+            }
+        }
+    }
+
+    fn tick_clocks(&mut self, now: Instant) {
+        let live = self.over.is_none();
+        let turn = self.game.position().turn();
+        let Some(c) = &mut self.clocks else { return };
+        let last = c.last.replace(now);
+        if !live {
+            return;
+        }
+        if let Some(last) = last {
+            let spent = now.saturating_duration_since(last);
+            let left = &mut c.left[turn.index()];
+            *left = left.saturating_sub(spent);
+            if left.is_zero() {
+                self.cancel_search();
+                self.finish(
+                    format!(
+                        "{} ran out of time: {} wins",
+                        side_name(turn),
+                        side_name(!turn)
+                    ),
+                    Outcome::Win(!turn),
+                );
+            }
+        }
+    }
+
+    fn marks(&self, last: Option<Move>, pos: &Position) -> Marks {
+        let targets = match self.selected {
+            Some(from) => pos
+                .legal_moves()
+                .iter()
+                .filter(|m| m.from == from)
+                .map(|m| m.to)
+                .collect(),
+            None => Vec::new(),
+        };
+        Marks {
+            cursor: Some(self.cursor),
+            selected: self.selected,
+            targets,
+            last,
+            hint: self.hint,
+        }
+    }
+
+    fn heading(&self) -> String {
+        let base = match self.opponent {
+            Opponent::Engine { human, level } => format!(
+                "You ({}) vs Ludus, {}",
+                side_name(human),
+                super::level(level).name
+            ),
+            Opponent::Humans => format!("{} vs {}", self.names[0], self.names[1]),
+        };
+        match &self.title {
+            Some(t) => format!("{t}: {base}"),
+            None => base,
+        }
+    }
+
+    fn status(&self, pos: &Position) -> Line<'static> {
+        if let Some(over) = &self.over {
+            return Line::styled(
+                over.text.clone(),
+                Style::default()
+                    .fg(Tint::Yellow)
+                    .add_modifier(Modifier::BOLD),
+            );
+        }
+        let turn = pos.turn();
+        let mut text = format!("{} to move", side_name(turn));
+        if self.view.is_none()
+            && let Some(e) = self.engine_color()
+        {
+            text.push_str(if e == turn { " (Ludus)" } else { " (you)" });
+        }
+        if let Some(n) = self.view {
+            text = format!("After move {n} of {}: {text}", self.game.plies().len());
+        }
+        let mut spans = vec![Span::styled(
+            text,
+            Style::default().add_modifier(Modifier::BOLD),
+        )];
+        if pos.in_check() {
+            spans.push(Span::styled(
+                "  Check!",
+                Style::default().fg(Tint::Red).add_modifier(Modifier::BOLD),
+            ));
+        }
+        if let Some(r) = &self.recorded {
+            spans.push(Span::raw(format!("  (recorded result {r})")));
+        }
+        Line::from(spans)
+    }
+
+    fn thinking_lines(&self, width: usize) -> Vec<Line<'static>> {
+        let Some(t) = &self.thinking else {
+            return Vec::new();
+        };
+        let who = match t.purpose {
+            Purpose::Move => "Ludus",
+            Purpose::Hint => "Hint",
+        };
+        let style = Style::default().fg(Tint::Cyan);
+        match &t.info {
+            None => vec![Line::styled(format!("{who}: thinking…"), style)],
+            Some(info) => {
+                let nps = info.nodes * 1000 / info.elapsed_ms.max(1);
+                vec![
+                    Line::styled(
+                        format!(
+                            "{who}: depth {} · {} · {} kN/s",
+                            info.depth,
+                            score_text(info.score, t.root.turn()),
+                            nps / 1000
+                        ),
+                        style,
+                    ),
+                    Line::styled(
+                        format!(
+                            "  {}",
+                            chinese_line(&t.root, &info.pv, 8, width.saturating_sub(2))
+                        ),
+                        style,
+                    ),
+                ]
+            }
+        }
+    }
+
+    fn move_list(&self, height: usize, current: Option<usize>) -> Vec<Line<'static>> {
+        let mut pos = self.game.start_position().clone();
+        let mut rows: Vec<Vec<Span<'static>>> = Vec::new();
+        for (i, m) in self.game.moves().enumerate() {
+            let text = self.notation.write(&pos, m);
+            let style = if current == Some(i + 1) {
+                Style::default()
+                    .bg(Tint::DarkGray)
+                    .add_modifier(Modifier::BOLD)
+            } else {
+                Style::default()
+            };
+            let red = pos.turn() == Color::Red;
+            if red || rows.is_empty() {
+                let number = format!("{:>3}. ", pos.fullmoves());
+                let mut row = vec![Span::raw(number)];
+                if !red {
+                    row.push(Span::raw(format!("{:<10}", "…")));
+                }
+                rows.push(row);
+            }
+            let pad = 10usize.saturating_sub(unicode_width(&text));
+            if let Some(row) = rows.last_mut() {
+                row.push(Span::styled(text, style));
+                row.push(Span::raw(" ".repeat(pad)));
+            }
+            pos.make_move(m);
+        }
+        let skip = rows.len().saturating_sub(height);
+        rows.into_iter().skip(skip).map(Line::from).collect()
+    }
+
+    fn clock_line(&self) -> Option<Line<'static>> {
+        let c = self.clocks.as_ref()?;
+        let turn = self.game.position().turn();
+        let mut spans = Vec::new();
+        for color in [Color::Red, Color::Black] {
+            let mut style = Style::default();
+            if color == turn && self.over.is_none() {
+                style = style.add_modifier(Modifier::BOLD | Modifier::REVERSED);
+            }
+            spans.push(Span::styled(
+                format!(
+                    " {} {} ",
+                    side_name(color),
+                    clock(c.left[color.index()].as_secs())
+                ),
+                style,
+            ));
+            spans.push(Span::raw("  "));
+        }
+        Some(Line::from(spans))
+    }
+}
+
+/// Display width: Chinese characters take two columns.
+fn unicode_width(s: &str) -> usize {
+    Line::raw(s.to_string()).width()
+}
+
+fn level_of(index: usize) -> &'static super::Level {
+    level(index)
+}
+
+impl Screen for Play {
+    fn on_key(&mut self, key: KeyEvent, ctx: &mut Ctx) -> Action {
+        if self.help {
+            self.help = false;
+            return Action::None;
+        }
+        if self.input.is_some() {
+            self.on_input_key(key);
+            return Action::None;
+        }
+        if self.over_popup {
+            self.over_popup = false;
+            if matches!(key.code, KeyCode::Esc | KeyCode::Enter | KeyCode::Char(' ')) {
+                return Action::None;
+            }
+        }
+        if let Some(offerer) = self.draw_offer.take() {
+            if key.code == KeyCode::Char('y') {
+                self.finish(
+                    format!("{} accepts the draw", side_name(!offerer)),
+                    Outcome::Draw,
+                );
+            } else {
+                self.say(
+                    format!("{} declines the draw", side_name(!offerer)),
+                    Tone::Info,
+                );
+            }
+            return Action::None;
+        }
+        let confirming = self.confirm_resign;
+        self.confirm_resign = false;
+        let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+        match key.code {
+            KeyCode::Char('s') if ctrl => self.save(ctx),
+            KeyCode::Up => self.move_cursor(0, -1),
+            KeyCode::Down => self.move_cursor(0, 1),
+            KeyCode::Left => self.move_cursor(-1, 0),
+            KeyCode::Right => self.move_cursor(1, 0),
+            KeyCode::Enter | KeyCode::Char(' ') => self.pick(),
+            KeyCode::Esc if self.selected.is_some() => self.selected = None,
+            KeyCode::Esc | KeyCode::Char('q') => return Action::Pop,
+            KeyCode::Char(':') | KeyCode::Char('m') if self.can_move_here() => {
+                self.input = Some(String::new());
+            }
+            KeyCode::Char('u') | KeyCode::Backspace => self.undo(),
+            KeyCode::Char('h') => self.hint(),
+            KeyCode::Char('f') => self.flipped = !self.flipped,
+            KeyCode::Char('n') => {
+                self.notation = self.notation.next();
+                ctx.settings.xiangqi.notation = self.notation.setting().to_string();
+                ctx.save_settings();
+            }
+            KeyCode::Char('r') => {
+                self.confirm_resign = confirming;
+                self.resign();
+            }
+            KeyCode::Char('d') => self.offer_draw(),
+            KeyCode::Char('S') => self.save(ctx),
+            KeyCode::Char('[') | KeyCode::PageUp => self.step(false),
+            KeyCode::Char(']') | KeyCode::PageDown => self.step(true),
+            KeyCode::Home => self.view_ply(0),
+            KeyCode::End => {
+                self.view = None;
+                self.message = None;
+            }
+            KeyCode::Char('N') => return Action::Replace(super::setup(ctx)),
+            KeyCode::Char('L') => {
+                return Action::Push(Box::new(super::games::Games::new(ctx)));
+            }
+            KeyCode::Char('?') => self.help = true,
+            _ => {}
+        }
+        Action::None
+    }
+
+    fn tick(&mut self, now: Instant, _ctx: &mut Ctx) -> Action {
+        self.poll_engine();
+        if self.view.is_none() {
+            self.tick_clocks(now);
+        } else if let Some(c) = &mut self.clocks {
+            c.last = Some(now);
+        }
+        Action::None
+    }
+
+    fn draw(&self, frame: &mut Frame, area: Rect, _ctx: &Ctx) {
+        let [main, hints] =
+            Layout::vertical([Constraint::Min(1), Constraint::Length(1)]).areas(area);
+        let [board_area, _, panel] = Layout::horizontal([
+            Constraint::Length(board::WIDTH),
+            Constraint::Length(2),
+            Constraint::Min(10),
+        ])
+        .areas(main);
+        let (pos, last) = self.shown();
+        let marks = self.marks(last, &pos);
+        frame.render_widget(
+            Paragraph::new(board::lines(&pos, &marks, self.flipped)),
+            board_area,
+        );
+
+        let mut lines = vec![
+            Line::styled(
+                self.heading(),
+                Style::default()
+                    .fg(Tint::Rgb(230, 190, 80))
+                    .add_modifier(Modifier::BOLD),
+            ),
+            self.status(&pos),
+        ];
+        lines.extend(self.clock_line());
+        let cursor_text = match pos.piece_at(self.cursor) {
+            Some(p) => format!("Cursor {} {}", self.cursor, board::piece_char(p)),
+            None => format!("Cursor {}", self.cursor),
+        };
+        let mut info = cursor_text;
+        if let Some(s) = self.selected {
+            info.push_str(&format!(" · picked up {s}"));
+        }
+        if let Some(m) = last {
+            let mut before = self.game.start_position().clone();
+            let upto = self
+                .view
+                .unwrap_or(self.game.plies().len())
+                .saturating_sub(1);
+            for mv in self.game.moves().take(upto) {
+                before.make_move(mv);
+            }
+            info.push_str(&format!(" · last move {}", self.notation.write(&before, m)));
+        }
+        lines.push(Line::styled(info, Style::default().fg(Tint::Gray)));
+        lines.extend(self.thinking_lines(panel.width as usize));
+        lines.push(Line::raw(""));
+        lines.push(Line::styled(
+            format!("Moves ({}; n switches)", self.notation.label()),
+            Style::default().add_modifier(Modifier::UNDERLINED),
+        ));
+        let mut bottom = Vec::new();
+        if let Some((text, tone)) = &self.message {
+            let color = match tone {
+                Tone::Info => Tint::White,
+                Tone::Good => Tint::Green,
+                Tone::Bad => Tint::LightRed,
+            };
+            bottom.push(Line::styled(text.clone(), Style::default().fg(color)));
+        }
+        if let Some(text) = &self.input {
+            bottom.push(Line::from(vec![
+                Span::styled("Move: ", Style::default().fg(Tint::Yellow)),
+                Span::raw(format!("{text}_")),
+                Span::styled(
+                    "  (Enter plays, Esc cancels)",
+                    Style::default().fg(Tint::DarkGray),
+                ),
+            ]));
+        }
+        // The message may wrap; everything above it is kept to one row per line.
+        let width = (panel.width as usize).max(1);
+        let bottom_rows: usize = bottom
+            .iter()
+            .map(|l| l.width().max(1).div_ceil(width))
+            .sum();
+        let bottom_rows = bottom_rows.min(panel.height as usize / 2) as u16;
+        let [top_area, bottom_area] =
+            Layout::vertical([Constraint::Min(1), Constraint::Length(bottom_rows)]).areas(panel);
+        let room = (top_area.height as usize)
+            .saturating_sub(lines.len())
+            .max(1);
+        let current = self.view.or(Some(self.game.plies().len()));
+        lines.extend(self.move_list(room, current));
+        frame.render_widget(Paragraph::new(lines), top_area);
+        frame.render_widget(
+            Paragraph::new(bottom).wrap(Wrap { trim: false }),
+            bottom_area,
+        );
+
+        frame.render_widget(
+            Paragraph::new(key_hints(&[
+                ("←↑→↓ Enter", "move"),
+                (":", "type"),
+                ("u", "undo"),
+                ("h", "hint"),
+                ("f", "flip"),
+                ("S", "save"),
+                ("?", "help"),
+                ("q", "back"),
+            ])),
+            hints,
+        );
+
+        let gold = Tint::Rgb(230, 190, 80);
+        if self.help {
+            let mut help: Vec<Line> = KEYS
+                .iter()
+                .map(|(k, what)| {
+                    Line::from(vec![
+                        Span::styled(
+                            format!("{k:<16}"),
+                            Style::default()
+                                .fg(Tint::Yellow)
+                                .add_modifier(Modifier::BOLD),
+                        ),
+                        Span::raw(*what),
+                    ])
+                })
+                .collect();
+            help.push(Line::raw(""));
+            help.push(
+                Line::from("Any key closes this help.").style(Style::default().fg(Tint::Gray)),
+            );
+            popup(frame, area, "Xiangqi keys", help, gold);
+        } else if self.over_popup
+            && let Some(over) = &self.over
+        {
+            let lines = vec![
+                Line::styled(
+                    over.text.clone(),
+                    Style::default().add_modifier(Modifier::BOLD),
+                ),
+                Line::raw(""),
+                Line::from(format!(
+                    "{} plies played · result {}",
+                    self.game.plies().len(),
+                    over.result
+                )),
+                Line::raw(""),
+                key_hints(&[
+                    ("u", "undo"),
+                    ("S", "save"),
+                    ("N", "new game"),
+                    ("q", "leave"),
+                ]),
+            ];
+            popup(frame, area, "Game over", lines, gold);
+        }
+    }
+}

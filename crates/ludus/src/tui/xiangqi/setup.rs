@@ -1,0 +1,165 @@
+//! The set-up screen: against Ludus or two players, side, strength, clock;
+//! start, or open a saved game.
+
+use ratatui::Frame;
+use ratatui::crossterm::event::{KeyCode, KeyEvent};
+use ratatui::layout::Rect;
+use ratatui::style::{Color as Tint, Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+use xiangqi::{Color, Game};
+
+use super::play::{Opponent, Play};
+use super::{CLOCKS, LEVELS, clock, games::Games};
+use crate::store::settings::XiangqiSettings;
+use crate::tui::app::{Action, Ctx, Screen};
+use crate::tui::widgets::{centered, key_hints};
+
+/// Rows of the form.
+const ROWS: usize = 6;
+
+pub struct Setup {
+    choice: XiangqiSettings,
+    row: usize,
+}
+
+impl Setup {
+    pub fn new(ctx: &Ctx) -> Setup {
+        let mut choice = ctx.settings.xiangqi.clone();
+        choice.level = choice.level.min(LEVELS.len() - 1);
+        choice.clock = choice.clock.min(CLOCKS.len() - 1);
+        Setup { choice, row: 4 }
+    }
+
+    fn change(&mut self, forward: bool) {
+        let step = |v: usize, n: usize| {
+            if forward {
+                (v + 1) % n
+            } else {
+                (v + n - 1) % n
+            }
+        };
+        let c = &mut self.choice;
+        match self.row {
+            0 => c.vs_engine = !c.vs_engine,
+            1 => c.human_red = !c.human_red,
+            2 => c.level = step(c.level, LEVELS.len()),
+            3 => c.clock = step(c.clock, CLOCKS.len()),
+            _ => {}
+        }
+    }
+
+    fn start(&self, ctx: &mut Ctx) -> Action {
+        ctx.settings.xiangqi = self.choice.clone();
+        ctx.save_settings();
+        let c = &self.choice;
+        let opponent = if c.vs_engine {
+            Opponent::Engine {
+                human: if c.human_red {
+                    Color::Red
+                } else {
+                    Color::Black
+                },
+                level: c.level,
+            }
+        } else {
+            Opponent::Humans
+        };
+        Action::Replace(Box::new(Play::new(
+            Game::new(),
+            opponent,
+            clock(c.clock),
+            ctx,
+        )))
+    }
+}
+
+impl Screen for Setup {
+    fn on_key(&mut self, key: KeyEvent, ctx: &mut Ctx) -> Action {
+        match key.code {
+            KeyCode::Up => self.row = (self.row + ROWS - 1) % ROWS,
+            KeyCode::Down | KeyCode::Tab => self.row = (self.row + 1) % ROWS,
+            KeyCode::Left => self.change(false),
+            KeyCode::Right => self.change(true),
+            KeyCode::Enter | KeyCode::Char(' ') => match self.row {
+                4 => return self.start(ctx),
+                5 => return Action::Push(Box::new(Games::new(ctx))),
+                _ => self.change(true),
+            },
+            KeyCode::Char('L') => return Action::Push(Box::new(Games::new(ctx))),
+            KeyCode::Esc | KeyCode::Char('q') => return Action::Pop,
+            _ => {}
+        }
+        Action::None
+    }
+
+    fn draw(&self, frame: &mut Frame, area: Rect, _ctx: &Ctx) {
+        let c = &self.choice;
+        let engine = c.vs_engine;
+        let rows: [(&str, String, bool); ROWS] = [
+            (
+                "Opponent",
+                if engine {
+                    "Ludus (the engine)"
+                } else {
+                    "two players, one terminal"
+                }
+                .into(),
+                true,
+            ),
+            (
+                "You play",
+                if c.human_red {
+                    "Red (moves first)"
+                } else {
+                    "Black"
+                }
+                .into(),
+                engine,
+            ),
+            ("Strength", super::level(c.level).name.into(), engine),
+            ("Clock", CLOCKS[c.clock].0.into(), true),
+            ("", "▶ Start the game".into(), true),
+            ("", "  Saved games…".into(), true),
+        ];
+        let gold = Tint::Rgb(230, 190, 80);
+        let mut lines = vec![
+            Line::styled(
+                "象棋  Xiangqi",
+                Style::default().fg(gold).add_modifier(Modifier::BOLD),
+            ),
+            Line::raw(""),
+        ];
+        for (i, (label, value, active)) in rows.iter().enumerate() {
+            let chosen = i == self.row;
+            let mut style = if *active {
+                Style::default()
+            } else {
+                Style::default().fg(Tint::DarkGray)
+            };
+            if chosen {
+                style = style.fg(Tint::Black).bg(gold).add_modifier(Modifier::BOLD);
+            }
+            let text = if label.is_empty() {
+                value.clone()
+            } else {
+                format!("{label:<10} ◀ {value} ▶")
+            };
+            lines.push(Line::from(vec![
+                Span::raw(if chosen { "› " } else { "  " }),
+                Span::styled(text, style),
+            ]));
+            if i == 3 {
+                lines.push(Line::raw(""));
+            }
+        }
+        lines.push(Line::raw(""));
+        lines.push(key_hints(&[
+            ("↑↓", "choose"),
+            ("←→", "change"),
+            ("Enter", "start"),
+            ("q", "back"),
+        ]));
+        frame.render_widget(Paragraph::new(lines), centered(area, 56, 13));
+    }
+}

@@ -1,0 +1,149 @@
+//! `ludus xiangqi …` run as a user (or a GUI) would: perft, a scripted UCI
+//! session through standard input, and a short engine match.
+
+#![allow(clippy::unwrap_used)]
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+fn ludus(args: &[&str], data_dir: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_ludus"))
+        .args(args)
+        .env("LUDUS_DATA_DIR", data_dir)
+        .output()
+        .unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+#[test]
+fn perft_prints_the_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = ludus(&["xiangqi", "perft", "3"], dir.path());
+    assert!(out.status.success());
+    assert_eq!(stdout(&out), "79666\n");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("perft 3: 79666 nodes"));
+}
+
+#[test]
+fn perft_divide_from_a_fen() {
+    let dir = tempfile::tempdir().unwrap();
+    // The start position after h2e2: Black to move.
+    let fen = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1";
+    let out = ludus(
+        &["xiangqi", "perft", "--fen", fen, "2", "--divide"],
+        dir.path(),
+    );
+    assert!(out.status.success());
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    let (moves, tail) = lines.split_at(lines.len() - 2);
+    assert_eq!(moves.len(), 45);
+    assert!(
+        moves.iter().all(|l| l.len() >= 7 && &l[4..6] == ": "),
+        "{text}"
+    );
+    let sum: u64 = moves.iter().map(|l| l[6..].parse::<u64>().unwrap()).sum();
+    assert_eq!(tail, ["", &format!("Nodes searched: {sum}")]);
+}
+
+#[test]
+fn perft_rejects_a_bad_fen() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = ludus(
+        &["xiangqi", "perft", "--fen", "rnbakabnr/9 w", "2"],
+        dir.path(),
+    );
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("bad FEN"), "{err}");
+    assert!(!err.contains("panicked"));
+}
+
+#[test]
+fn uci_session_through_stdin() {
+    // The end of input lets the last (bounded) search finish, then the engine exits.
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ludus"))
+        .args(["xiangqi", "uci"])
+        .env("LUDUS_DATA_DIR", dir.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let script = "uci\nisready\nnonsense\nposition startpos moves b2e2 b9c7\n\
+                  go depth 3\nposition fen 4k4/R8/9/9/9/9/9/9/9/3K4R w - - 0 1\n\
+                  go depth 2\n";
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(script.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let text = stdout(&out);
+    assert!(text.contains("uciok\nreadyok\n"), "{text}");
+    assert!(
+        text.contains("info string unknown command: nonsense"),
+        "{text}"
+    );
+    let best: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("bestmove "))
+        .collect();
+    assert_eq!(best.len(), 2, "{text}");
+    assert_eq!(best[1], "i0i9");
+}
+
+#[test]
+fn a_short_match_of_ludus_against_itself() {
+    let dir = tempfile::tempdir().unwrap();
+    let engine = format!("'{}' xiangqi uci", env!("CARGO_BIN_EXE_ludus"));
+    let pgn = dir.path().join("match.pgn");
+    let out = ludus(
+        &[
+            "xiangqi",
+            "match",
+            "--engine1",
+            &engine,
+            "--engine2",
+            &engine,
+            "--proto2",
+            "ucci",
+            "--games",
+            "2",
+            "--tc",
+            "depth=1",
+            "--max-plies",
+            "40",
+            "--pgn",
+            pgn.to_str().unwrap(),
+        ],
+        dir.path(),
+    );
+    let text = stdout(&out);
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.contains("Game 1/2: "), "{text}");
+    assert!(text.contains("Game 2/2: "), "{text}");
+    let score = text.lines().find(|l| l.starts_with("Score of ")).unwrap();
+    assert!(score.ends_with("2 games"), "{score}");
+    assert!(text.contains("Elo difference: "), "{text}");
+    let record = std::fs::read_to_string(&pgn).unwrap();
+    let games = xiangqi::pgn::parse_all(&record).unwrap();
+    assert_eq!(games.len(), 2);
+    // Colours alternate and both games start from the same opening line.
+    assert_eq!(games[0].tag("Red"), games[1].tag("Black"));
+    assert_eq!(games[0].moves[..4], games[1].moves[..4]);
+    for g in &games {
+        assert!(g.tag("Termination").is_some());
+        assert_ne!(g.result, "*");
+    }
+}

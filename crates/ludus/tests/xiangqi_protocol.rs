@@ -1,0 +1,308 @@
+//! UCI and UCCI sessions on in-memory readers and writers: scripted input,
+//! garbage lines, `stop` during `go infinite`, `go perft`.
+
+#![allow(clippy::unwrap_used)]
+
+use std::io::{BufReader, Write};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use ludus::protocol::{Dialect, run_session};
+use xiangqi::{Game, Move, Position};
+
+/// An output the test can read while the session writes to it.
+#[derive(Clone, Default)]
+struct SharedBuf(Arc<Mutex<Vec<u8>>>);
+
+impl Write for SharedBuf {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl SharedBuf {
+    fn text(&self) -> String {
+        String::from_utf8(self.0.lock().unwrap().clone()).unwrap()
+    }
+}
+
+/// Runs a whole script (the session ends at the end of input).
+fn session(script: &str, dialect: Dialect) -> Vec<String> {
+    let out = SharedBuf::default();
+    run_session(script.as_bytes(), out.clone(), dialect).unwrap();
+    out.text().lines().map(str::to_string).collect()
+}
+
+fn bestmove(lines: &[String]) -> &str {
+    lines
+        .iter()
+        .rev()
+        .find_map(|l| l.strip_prefix("bestmove "))
+        .unwrap()
+}
+
+#[test]
+fn uci_handshake_options_and_ready() {
+    let lines = session("uci\nisready\n", Dialect::Uci);
+    assert_eq!(
+        lines[0],
+        format!("id name Ludus {}", env!("CARGO_PKG_VERSION"))
+    );
+    assert!(lines[1].starts_with("id author "));
+    for option in ["Hash", "Threads", "Skill Level", "OwnBook"] {
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with(&format!("option name {option} type "))),
+            "{option}: {lines:?}"
+        );
+    }
+    let uciok = lines.iter().position(|l| l == "uciok").unwrap();
+    assert_eq!(lines[uciok + 1], "readyok");
+    assert_eq!(lines.len(), uciok + 2);
+}
+
+#[test]
+fn uci_search_reports_info_and_a_legal_bestmove() {
+    let script = "uci\nsetoption name OwnBook value false\nucinewgame\n\
+                  position startpos moves h2e2 h9g7\ngo depth 4\n";
+    let lines = session(script, Dialect::Uci);
+    let infos: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .collect();
+    assert_eq!(infos.len(), 4, "{lines:?}");
+    for (i, l) in infos.iter().enumerate() {
+        let words: Vec<&str> = l.split_whitespace().collect();
+        assert_eq!(words[2], (i + 1).to_string());
+        for key in ["seldepth", "score", "nodes", "nps", "time", "pv"] {
+            assert!(words.contains(&key), "{key} in {l}");
+        }
+        assert!(
+            l.contains(" score cp ") || l.contains(" score mate "),
+            "{l}"
+        );
+    }
+    let mut game = Game::new();
+    game.play_text("h2e2").unwrap();
+    game.play_text("h9g7").unwrap();
+    let best = bestmove(&lines).split_whitespace().next().unwrap();
+    assert!(game.legal_moves().contains(Move::parse_iccs(best).unwrap()));
+}
+
+#[test]
+fn uci_finds_mate_in_one_and_reports_it() {
+    let script = "position fen 4k4/R8/9/9/9/9/9/9/9/3K4R w - - 0 1\ngo depth 3\n";
+    let lines = session(script, Dialect::Uci);
+    assert!(
+        lines.iter().any(|l| l.contains("score mate 1")),
+        "{lines:?}"
+    );
+    assert_eq!(bestmove(&lines), "i0i9");
+}
+
+#[test]
+fn garbage_gets_an_info_string_and_the_engine_keeps_running() {
+    let script = "hello engine\n\
+                  position startpos moves h2e2 zz99 h9g7\n\
+                  position fen not/a/fen w\n\
+                  go depth banana\n\
+                  go sideways 3\n\
+                  setoption name Hash value lots\n\
+                  setoption name Colour value red\n\
+                  setoption Hash 3\n\
+                  banmoves a0a9\n\
+                  \u{1b}[A\n\
+                  isready\n\
+                  go depth 1\n";
+    let lines = session(script, Dialect::Uci);
+    let errors: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info string "))
+        .collect();
+    assert!(
+        errors[0].contains("unknown command: hello engine"),
+        "{errors:?}"
+    );
+    assert!(errors[1].contains("illegal move \"zz99\""), "{errors:?}");
+    assert!(errors[2].contains("bad FEN"), "{errors:?}");
+    assert!(
+        errors[3].contains("depth needs a whole number"),
+        "{errors:?}"
+    );
+    assert!(
+        errors[4].contains("unknown go parameter \"sideways\""),
+        "{errors:?}"
+    );
+    assert!(errors[5].contains("whole number"), "{errors:?}");
+    assert!(
+        errors[6].contains("unknown option \"Colour\""),
+        "{errors:?}"
+    );
+    assert!(errors[7].contains("setoption name"), "{errors:?}");
+    assert!(errors[8].contains("a0a9"), "{errors:?}");
+    assert!(errors[9].contains("unknown command"), "{errors:?}");
+    assert!(lines.contains(&"readyok".to_string()));
+    // The position kept the legal prefix (h2e2): Black answers.
+    let best = Move::parse_iccs(bestmove(&lines).split_whitespace().next().unwrap()).unwrap();
+    let mut pos = Position::startpos();
+    pos.play(Move::parse_iccs("h2e2").unwrap()).unwrap();
+    assert!(pos.is_legal(best), "{best}");
+}
+
+#[test]
+fn go_perft_prints_the_divide_and_the_total() {
+    let lines = session("position startpos\ngo perft 3\n", Dialect::Uci);
+    let moves: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.contains(": ") && !l.starts_with("Nodes"))
+        .collect();
+    assert_eq!(moves.len(), 44);
+    let sum: u64 = moves
+        .iter()
+        .map(|l| l.rsplit(' ').next().unwrap().parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(sum, 79666);
+    assert!(lines.contains(&"Nodes searched: 79666".to_string()));
+    let names: Vec<&str> = moves.iter().map(|l| l.split(':').next().unwrap()).collect();
+    let mut sorted = names.clone();
+    sorted.sort();
+    assert_eq!(names, sorted, "in ICCS order");
+}
+
+/// Writes lines into a running session with pauses, as a GUI would.
+fn live_session(dialect: Dialect) -> (std::io::PipeWriter, SharedBuf, std::thread::JoinHandle<()>) {
+    let (reader, writer) = std::io::pipe().unwrap();
+    let out = SharedBuf::default();
+    let sink = out.clone();
+    let handle = std::thread::spawn(move || {
+        run_session(BufReader::new(reader), sink, dialect).unwrap();
+    });
+    (writer, out, handle)
+}
+
+fn wait_for(out: &SharedBuf, needle: &str, timeout: Duration) -> Option<Duration> {
+    let started = Instant::now();
+    while started.elapsed() < timeout {
+        if out.text().contains(needle) {
+            return Some(started.elapsed());
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    None
+}
+
+#[test]
+fn stop_ends_an_infinite_search_promptly() {
+    let (mut input, out, handle) = live_session(Dialect::Uci);
+    writeln!(input, "setoption name OwnBook value false").unwrap();
+    writeln!(input, "position startpos").unwrap();
+    writeln!(input, "go infinite").unwrap();
+    assert!(wait_for(&out, "info depth 3", Duration::from_secs(20)).is_some());
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(!out.text().contains("bestmove"), "no answer before stop");
+    // The reading loop is not blocked by the search.
+    writeln!(input, "isready").unwrap();
+    assert!(wait_for(&out, "readyok", Duration::from_secs(2)).is_some());
+    writeln!(input, "stop").unwrap();
+    let took = wait_for(&out, "bestmove", Duration::from_secs(5)).unwrap();
+    assert!(took < Duration::from_secs(1), "stop took {took:?}");
+    writeln!(input, "quit").unwrap();
+    handle.join().unwrap();
+    let text = out.text();
+    let best = text
+        .lines()
+        .find_map(|l| l.strip_prefix("bestmove "))
+        .unwrap();
+    let m = Move::parse_iccs(best.split_whitespace().next().unwrap()).unwrap();
+    assert!(Position::startpos().is_legal(m));
+}
+
+#[test]
+fn ucci_session() {
+    let script = "ucci\n\
+                  setoption usemillisec true\n\
+                  setoption usebook false\n\
+                  setoption hashsize 8\n\
+                  position startpos moves h2e2\n\
+                  probe startpos\n\
+                  banmoves h9g7 b9c7\n\
+                  go depth 3\n";
+    let lines = session(script, Dialect::Ucci);
+    let ucciok = lines.iter().position(|l| l == "ucciok").unwrap();
+    assert!(
+        lines[..ucciok]
+            .iter()
+            .any(|l| l.starts_with("option usemillisec "))
+    );
+    assert!(
+        lines[..ucciok]
+            .iter()
+            .any(|l| l.starts_with("option usebook "))
+    );
+    let info: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .collect();
+    assert_eq!(info.len(), 3, "{lines:?}");
+    // UCCI scores are plain numbers.
+    assert!(
+        info[0]
+            .split_whitespace()
+            .nth(4)
+            .unwrap()
+            .parse::<i32>()
+            .is_ok(),
+        "{}",
+        info[0]
+    );
+    assert!(lines.iter().any(|l| l.starts_with("info time ")));
+    let best = bestmove(&lines).split_whitespace().next().unwrap();
+    assert!(
+        best != "h9g7" && best != "b9c7",
+        "banned move played: {best}"
+    );
+    assert!(
+        lines.iter().any(|l| l.starts_with("pophash bestmove ")),
+        "{lines:?}"
+    );
+    // `bye` stops a search at once and says goodbye.
+    let lines = session("ucci\nposition startpos\ngo infinite\nbye\n", Dialect::Ucci);
+    assert!(
+        lines.iter().any(|l| l.starts_with("bestmove ")),
+        "{lines:?}"
+    );
+    assert_eq!(lines.last().unwrap(), "bye");
+}
+
+#[test]
+fn ucci_as_the_first_line_of_a_uci_session_and_no_move() {
+    // Black is checkmated: no legal move.
+    let script = "ucci\nposition fen 4k3R/R8/9/9/9/9/9/9/9/3K5 b - - 0 1\ngo depth 2\n";
+    let lines = session(script, Dialect::Uci);
+    assert!(lines.contains(&"ucciok".to_string()));
+    assert!(!lines.contains(&"uciok".to_string()));
+    assert_eq!(lines.last().unwrap(), "nobestmove");
+    let lines = session(
+        "position fen 4k3R/R8/9/9/9/9/9/9/9/3K5 b\ngo depth 2\n",
+        Dialect::Uci,
+    );
+    assert_eq!(lines.last().unwrap(), "bestmove (none)");
+}
+
+#[test]
+fn ucci_draw_offers_are_answered_by_the_score() {
+    // Black has a lone general against two chariots: it accepts a draw.
+    let lost =
+        "setoption usebook false\nposition fen 3k5/9/9/9/9/9/9/9/R7R/4K4 b\ngo draw depth 2\n";
+    let lines = session(lost, Dialect::Ucci);
+    assert!(bestmove(&lines).ends_with(" draw"), "{lines:?}");
+    let won =
+        "setoption usebook false\nposition fen 3k5/9/9/9/9/9/9/9/R7R/4K4 w\ngo draw depth 2\n";
+    let lines = session(won, Dialect::Ucci);
+    assert!(!bestmove(&lines).ends_with(" draw"), "{lines:?}");
+}

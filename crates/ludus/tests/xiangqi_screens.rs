@@ -1,0 +1,304 @@
+//! The Xiangqi screens on a `TestBackend`, driven by key events as a player
+//! would, with saved data in a temporary directory.
+
+#![allow(clippy::unwrap_used)]
+
+use std::time::Instant;
+
+use insta::assert_snapshot;
+use ludus::store::DataDir;
+use ludus::tui::xiangqi::play::{Opponent, Play};
+use ludus::tui::{App, Start};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use xiangqi::engine::{Score, SearchInfo};
+use xiangqi::{Color, Game, Move, Position};
+
+fn screen(app: &App) -> String {
+    let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
+    terminal.draw(|frame| app.draw(frame)).unwrap();
+    terminal.backend().to_string()
+}
+
+fn press(app: &mut App, keys: &str) {
+    for c in keys.chars() {
+        app.on_key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE));
+    }
+}
+
+fn code(app: &mut App, code: KeyCode, times: usize) {
+    for _ in 0..times {
+        app.on_key(KeyEvent::new(code, KeyModifiers::NONE));
+    }
+}
+
+/// Types a move on the move line.
+fn type_move(app: &mut App, text: &str) {
+    press(app, ":");
+    press(app, text);
+    code(app, KeyCode::Enter, 1);
+}
+
+fn two_players(dir: &std::path::Path, game: Game) -> App {
+    let start = Start::Screen(Box::new(move |ctx| {
+        ludus::tui::xiangqi::two_players(ctx, game)
+    }));
+    App::new(DataDir::at(dir), start).unwrap()
+}
+
+#[test]
+fn board_at_the_start() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = two_players(dir.path(), Game::new());
+    let text = screen(&app);
+    assert_snapshot!("board_start", text);
+    // Double-width pieces and the lines between them keep the files aligned.
+    assert!(
+        text.contains("車──馬──象──士──將──士──象──馬──車"),
+        "{text}"
+    );
+    assert!(
+        text.contains("俥──傌──相──仕──帥──仕──相──傌──俥"),
+        "{text}"
+    );
+    assert!(text.contains("楚 河"));
+}
+
+#[test]
+fn cursor_picks_a_piece_shows_its_targets_and_moves_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = two_players(dir.path(), Game::new());
+    // The cursor starts on Red's general (e0); walk to the cannon on h2.
+    code(&mut app, KeyCode::Right, 3);
+    code(&mut app, KeyCode::Up, 2);
+    code(&mut app, KeyCode::Enter, 1);
+    let text = screen(&app);
+    assert_snapshot!("cannon_picked_up", text);
+    assert!(text.contains("Cursor h2 炮 · picked up h2"), "{text}");
+    assert!(text.contains("•"), "targets are marked");
+    // Over to e2 and put it down: 炮二平五.
+    code(&mut app, KeyCode::Left, 3);
+    code(&mut app, KeyCode::Enter, 1);
+    let text = screen(&app);
+    assert!(text.contains("last move 炮二平五"), "{text}");
+    assert!(text.contains("Black to move"), "{text}");
+    assert!(text.contains("1. 炮二平五"), "{text}");
+    // A black piece can be picked up now, a red one cannot.
+    code(&mut app, KeyCode::Enter, 1); // the cursor is on the red cannon
+    assert!(screen(&app).contains("It is Black's move"));
+}
+
+#[test]
+fn typed_moves_in_any_notation_and_the_move_list() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = two_players(dir.path(), Game::new());
+    type_move(&mut app, "h2e2");
+    type_move(&mut app, "H8+7");
+    type_move(&mut app, "马二进三");
+    type_move(&mut app, "c6c5");
+    let text = screen(&app);
+    assert_snapshot!("move_list_chinese", text);
+    assert!(text.contains("1. 炮二平五"), "{text}");
+    assert!(text.contains("2. 马二进三"), "{text}");
+    press(&mut app, "n");
+    let text = screen(&app);
+    assert!(text.contains("Moves (WXF; n switches)"), "{text}");
+    assert!(text.contains("1. C2.5"), "{text}");
+    press(&mut app, "n");
+    assert!(screen(&app).contains("1. H2-E2"));
+    // The choice is remembered.
+    assert_eq!(app.ctx().settings.xiangqi.notation, "iccs");
+    // An impossible move is refused with a reason.
+    type_move(&mut app, "h2h9");
+    assert!(screen(&app).contains("no legal move matches \"h2h9\""));
+    // Undo in two-player mode takes back one move.
+    press(&mut app, "u");
+    assert!(screen(&app).contains("Took back 1 move"));
+    assert!(screen(&app).contains("Black to move"));
+}
+
+#[test]
+fn checkmate_ends_the_game_with_a_message() {
+    let dir = tempfile::tempdir().unwrap();
+    let pos = Position::from_fen("4k4/R8/9/9/9/9/9/9/9/3K4R w - - 0 1").unwrap();
+    let mut app = two_players(dir.path(), Game::from_position(pos));
+    type_move(&mut app, "i0i9");
+    let text = screen(&app);
+    assert_snapshot!("checkmate", text);
+    assert!(text.contains("Checkmate: Red wins"), "{text}");
+    assert!(text.contains("result 1-0"), "{text}");
+    // Any key closes the box; the result stays in the status line.
+    code(&mut app, KeyCode::Esc, 1);
+    let text = screen(&app);
+    assert!(!text.contains("Game over"));
+    assert!(text.contains("Checkmate: Red wins"));
+}
+
+#[test]
+fn check_is_announced() {
+    let dir = tempfile::tempdir().unwrap();
+    let pos = Position::from_fen("4k4/9/9/9/9/9/9/9/9/3K4R w - - 0 1").unwrap();
+    let mut app = two_players(dir.path(), Game::from_position(pos));
+    type_move(&mut app, "i0i9");
+    let text = screen(&app);
+    assert!(text.contains("Check! Black must answer it."), "{text}");
+}
+
+#[test]
+fn thinking_line_against_the_engine() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut game = Game::new();
+    game.play_text("h2e2").unwrap();
+    let info = SearchInfo {
+        depth: 7,
+        seldepth: 12,
+        score: Score::Cp(-35),
+        nodes: 123_456,
+        elapsed_ms: 250,
+        pv: ["h9g7", "h0g2", "i9h9"]
+            .iter()
+            .map(|m| Move::parse_iccs(m).unwrap())
+            .collect(),
+    };
+    let start = Start::Screen(Box::new(move |ctx| {
+        // The human plays Red, so Ludus (Black) is to move and thinking.
+        let mut play = Play::new(
+            game,
+            Opponent::Engine {
+                human: Color::Red,
+                level: 4,
+            },
+            None,
+            ctx,
+        );
+        assert!(play.is_thinking());
+        play.show_thinking(info);
+        Box::new(play)
+    }));
+    let app = App::new(DataDir::at(dir.path()), start).unwrap();
+    let text = screen(&app);
+    assert_snapshot!("thinking", text);
+    assert!(
+        text.contains("Ludus: depth 7 · Red +0.35 · 493 kN/s"),
+        "{text}"
+    );
+    assert!(text.contains("马8进7 马二进三 车9平8"), "{text}");
+}
+
+#[test]
+fn the_engine_answers_a_move_without_freezing_the_screen() {
+    let dir = tempfile::tempdir().unwrap();
+    let start = Start::Screen(Box::new(|ctx| {
+        Box::new(Play::new(
+            Game::new(),
+            Opponent::Engine {
+                human: Color::Red,
+                level: 4,
+            },
+            None,
+            ctx,
+        )) as Box<dyn ludus::tui::Screen>
+    }));
+    let mut app = App::new(DataDir::at(dir.path()), start).unwrap();
+    type_move(&mut app, "h2e2");
+    let started = Instant::now();
+    // The key returned at once; the answer arrives through ticks.
+    while !screen(&app).contains("Red to move (you)") {
+        assert!(started.elapsed().as_secs() < 30, "no answer");
+        app.tick(Instant::now());
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    assert!(screen(&app).contains("Ludus plays "));
+    // Undo against the engine takes back both moves.
+    press(&mut app, "u");
+    let text = screen(&app);
+    assert!(text.contains("Took back 2 moves"), "{text}");
+    assert!(text.contains("Red to move (you)"), "{text}");
+}
+
+#[test]
+fn save_and_load_a_game_as_pgn() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = two_players(dir.path(), Game::new());
+    for m in ["h2e2", "h9g7", "h0g2", "i9h9"] {
+        type_move(&mut app, m);
+    }
+    press(&mut app, "S");
+    assert!(screen(&app).contains("Saved as game-"));
+    let data = DataDir::at(dir.path());
+    let files: Vec<_> = std::fs::read_dir(data.xiangqi_games())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(files.len(), 1);
+    let text = std::fs::read_to_string(&files[0]).unwrap();
+    assert!(text.contains("[Game \"Chinese Chess\"]"), "{text}");
+    assert!(
+        text.contains("1. 炮二平五 马8进7 2. 马二进三 车9平8 *"),
+        "{text}"
+    );
+    let record = xiangqi::pgn::PgnGame::parse(&text).unwrap();
+    let moves: Vec<String> = record.moves.iter().map(|m| m.mv.to_uci()).collect();
+    assert_eq!(moves, ["h2e2", "h9g7", "h0g2", "i9h9"]);
+
+    // Open it again from the saved-games list in a fresh session.
+    let mut app = two_players(dir.path(), Game::new());
+    press(&mut app, "L");
+    let list = screen(&app);
+    assert!(list.contains("Saved Xiangqi games"), "{list}");
+    assert!(list.contains("Red vs Black, 4 moves, *"), "{list}");
+    code(&mut app, KeyCode::Enter, 1);
+    let text = screen(&app);
+    assert!(text.contains("2. 马二进三"), "{text}");
+    assert!(text.contains("Red to move"), "{text}");
+    // Continue and save again: the same file is rewritten.
+    type_move(&mut app, "b0c2");
+    press(&mut app, "S");
+    assert_eq!(std::fs::read_dir(data.xiangqi_games()).unwrap().count(), 1);
+    let text = std::fs::read_to_string(&files[0]).unwrap();
+    assert!(text.contains("3. 马八进七"), "{text}");
+}
+
+#[test]
+fn stepping_through_a_loaded_record() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = "[Game \"Chinese Chess\"]\n[Red \"Hu\"]\n[Black \"Xu\"]\n[Result \"1-0\"]\n\n\
+                1. h2e2 h9g7 2. h0g2 i9h9 1-0\n";
+    let pgn = xiangqi::pgn::PgnGame::parse(text).unwrap();
+    let start = Start::Screen(Box::new(move |ctx| {
+        ludus::tui::xiangqi::review(ctx, pgn, "famous.pgn".to_string())
+    }));
+    let mut app = App::new(DataDir::at(dir.path()), start).unwrap();
+    let text = screen(&app);
+    assert!(text.contains("famous.pgn: Hu vs Xu"), "{text}");
+    assert!(text.contains("After move 0 of 4: Red to move"), "{text}");
+    press(&mut app, "]]");
+    let text = screen(&app);
+    assert!(text.contains("After move 2 of 4: Red to move"), "{text}");
+    assert!(text.contains("last move 马8进7"), "{text}");
+    // No moves while looking at the past.
+    type_move(&mut app, "h0g2");
+    assert!(screen(&app).contains("earlier position"));
+    code(&mut app, KeyCode::End, 1);
+    let text = screen(&app);
+    assert!(text.contains("Red to move"), "{text}");
+    assert!(text.contains("recorded result 1-0"), "{text}");
+}
+
+#[test]
+fn setup_screen_starts_a_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let start = Start::Screen(Box::new(ludus::tui::xiangqi::setup));
+    let mut app = App::new(DataDir::at(dir.path()), start).unwrap();
+    let text = screen(&app);
+    assert_snapshot!("setup", text);
+    // Two players, then start.
+    code(&mut app, KeyCode::Up, 4);
+    code(&mut app, KeyCode::Right, 1);
+    code(&mut app, KeyCode::Down, 4);
+    code(&mut app, KeyCode::Enter, 1);
+    let text = screen(&app);
+    assert!(text.contains("Red vs Black"), "{text}");
+    assert!(!app.ctx().settings.xiangqi.vs_engine);
+}

@@ -188,6 +188,13 @@ fn game_over_records_the_score_and_shows_the_table() {
     assert_eq!(watch.game().score(), replay.result.score);
     assert!(watch.game().topped_out());
 
+    // `w` watches the game at once; leaving the replay comes back to the summary.
+    app.on_key(key(KeyCode::Char('w')));
+    app.tick(ms(t0, t + 50));
+    assert!(screen(&app).contains("replay  1×"), "{}", screen(&app));
+    app.on_key(key(KeyCode::Char('q')));
+    assert!(screen(&app).contains("Game over"));
+
     // Enter starts a new game of the same mode.
     app.on_key(key(KeyCode::Enter));
     app.tick(ms(t0, t + 100));

@@ -442,6 +442,10 @@ impl GameScreen {
                     self.save_replay(ctx);
                     Action::None
                 }
+                KeyCode::Char('w') => match self.replay() {
+                    Some(replay) => Action::Push(Box::new(GameScreen::watch(replay, ctx))),
+                    None => Action::None,
+                },
                 KeyCode::Esc | KeyCode::Char('q') => Action::Pop,
                 _ => Action::None,
             };
@@ -474,7 +478,8 @@ impl GameScreen {
                     self.help = true;
                     Action::None
                 }
-                (_, Some((Bind::Quit, _))) => self.quit(),
+                // `q` always leaves a paused game, even if rebound for playing.
+                (KeyCode::Char('q'), _) | (_, Some((Bind::Quit, _))) => self.quit(),
                 _ => Action::None,
             };
         }
@@ -939,6 +944,7 @@ impl GameScreen {
                 ("Enter", "new game"),
                 ("r", "same seed"),
                 ("s", "save replay"),
+                ("w", "watch it"),
                 ("q", "menu"),
             ]),
             Driver::Watch(_) => {
@@ -1081,7 +1087,7 @@ impl Screen for GameScreen {
             // Over the (hidden) field, leaving the figures beside it readable.
             let lines = vec![
                 key_hints(&[(&format!("{} Esc", self.keymap.first(Bind::Pause)), "resume")]),
-                key_hints(&[(&self.keymap.first(Bind::Quit), "menu")]),
+                key_hints(&[("q", "menu")]),
                 key_hints(&[("?", "keys")]),
             ];
             popup(frame, field, "Paused", lines, Color::Rgb(230, 190, 80));

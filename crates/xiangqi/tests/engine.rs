@@ -301,3 +301,14 @@ fn types_can_move_to_worker_threads() {
     send::<Limits>();
     send::<xiangqi::engine::SearchInfo>();
 }
+
+#[test]
+fn search_knows_the_move_limit() {
+    // Red is a chariot up, but 119 plies have passed without a capture: any
+    // quiet move draws, so the engine must capture the horse to keep winning.
+    let fen = "3k5/9/9/9/9/9/n8/9/R8/4K4 w - - 119 80";
+    let (_, r) = search(fen, 3);
+    assert_eq!(r.best.unwrap().to_string(), "a1a3");
+    let (_, r) = search("3k5/9/9/9/9/9/9/9/R8/4K4 w - - 119 80", 3);
+    assert_eq!(r.score, Score::Cp(0));
+}

@@ -438,6 +438,26 @@ impl Search<'_> {
         }
     }
 
+    /// The move-limit rule as [`Game`] applies it: plies since the last capture,
+    /// minus each side's checks beyond the first ten, reach 120.
+    fn move_limit(&self, pos: &Position) -> bool {
+        let n = self.checks.len();
+        let clock = pos.halfmoves() as usize;
+        let span = clock.min(n.saturating_sub(1));
+        // Moves alternate, so the parity of the index separates the two sides.
+        let mut counts = [0u32; 2];
+        for j in n - span..n {
+            if self.checks[j] {
+                counts[(n - 1 - j) & 1] += 1;
+            }
+        }
+        let extra: u32 = counts
+            .iter()
+            .map(|c| c.saturating_sub(crate::game::COUNTED_CHECKS))
+            .sum();
+        clock as u32 - extra.min(clock as u32) >= crate::game::MOVE_LIMIT_PLIES
+    }
+
     fn push(&mut self, key: u64, check: bool, irreversible: bool, mv: Option<(Move, Undo)>) {
         self.keys.push(key);
         self.checks.push(check);
@@ -471,6 +491,9 @@ impl Search<'_> {
             }
             if let Some(v) = self.repetition(pos, ply) {
                 return v;
+            }
+            if pos.halfmoves() >= crate::game::MOVE_LIMIT_PLIES && self.move_limit(pos) {
+                return 0;
             }
             alpha = alpha.max(-MATE + ply as i32);
             beta = beta.min(MATE - ply as i32 - 1);

@@ -312,3 +312,20 @@ fn search_knows_the_move_limit() {
     let (_, r) = search("3k5/9/9/9/9/9/9/9/R8/4K4 w - - 119 80", 3);
     assert_eq!(r.score, Score::Cp(0));
 }
+
+#[test]
+fn forced_move_on_the_clock_is_instant() {
+    // Red is in check from the chariot on e7 and has a single legal reply.
+    let pos = Position::from_fen("3k5/9/4r4/9/9/9/9/9/9/4K4 w").unwrap();
+    assert_eq!(pos.legal_moves().len(), 1);
+    let game = Game::from_position(pos);
+    let mut engine = Engine::new(1);
+    let stop = AtomicBool::new(false);
+    let limits = Limits {
+        time: Some(60_000),
+        ..Limits::default()
+    };
+    let r = engine.search(&game, &limits, &stop, &|| 0, &mut |_| {});
+    assert_eq!(r.depth, 1);
+    assert_eq!(r.best.unwrap().to_string(), "e0f0");
+}

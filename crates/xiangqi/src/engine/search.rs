@@ -272,6 +272,10 @@ impl Engine {
         if self.skill < MAX_SKILL {
             max_depth = max_depth.min(1 + self.skill as u32 / 2);
         }
+        // With a clock running, a forced move is played without thinking.
+        if legal.len() == 1 && limits.time.is_some() && !limits.infinite {
+            max_depth = 1;
+        }
         let mut pos = root;
         let mut prev: i32 = 0;
         for depth in 1..=max_depth {

@@ -174,6 +174,7 @@ fn game_over_records_the_score_and_shows_the_table() {
     // Save the replay, then watch it: it ends as the game did.
     app.on_key(key(KeyCode::Char('s')));
     assert!(screen(&app).contains("replay saved: marathon-"));
+    app.on_key(key(KeyCode::Char('s')));
     let files = store::list_replays(&DataDir::at(dir.path()));
     assert_eq!(files.len(), 1);
     let replay = store::read_replay(&files[0].path).unwrap();

@@ -190,6 +190,8 @@ pub struct GameScreen {
     seen: (u32, Option<ClearReport>),
     now_ms: u64,
     message: Option<String>,
+    /// The replay was saved (once is enough).
+    saved: bool,
 }
 
 impl GameScreen {
@@ -220,6 +222,7 @@ impl GameScreen {
             seen: (0, None),
             now_ms: 0,
             message: None,
+            saved: false,
         }
     }
 
@@ -320,10 +323,6 @@ impl GameScreen {
         self.paused = true;
     }
 
-    fn bot(&mut self) -> &mut Bot {
-        self.bot.get_or_insert_with(|| Box::new(Bot::new()))
-    }
-
     /// Recomputes the bot's suggestion when a new piece is in play.
     fn update_target(&mut self) {
         let wanted = matches!(self.driver, Driver::Demo { .. }) || (self.hint && self.is_player());
@@ -340,8 +339,9 @@ impl GameScreen {
         if self.target.is_some_and(|t| t.for_piece == for_piece) {
             return;
         }
-        let game = game.clone();
-        let plan = self.bot().suggest(&game);
+        let mut bot = self.bot.take().unwrap_or_else(|| Box::new(Bot::new()));
+        let plan = bot.suggest(self.game());
+        self.bot = Some(bot);
         self.target = Some(Target {
             for_piece,
             piece: plan.as_ref().map(|p| p.target),
@@ -398,7 +398,11 @@ impl GameScreen {
     }
 
     fn save_replay(&mut self, ctx: &mut Ctx) {
+        if self.saved {
+            return; // the message still names the file
+        }
         let Some(replay) = self.replay() else { return };
+        self.saved = true;
         self.message = Some(
             match store::save_replay(&ctx.data, &replay, store::now_secs()) {
                 Ok(path) => format!(
@@ -408,7 +412,10 @@ impl GameScreen {
                         |n| n.to_string_lossy().into_owned()
                     )
                 ),
-                Err(e) => format!("{e:#}"),
+                Err(e) => {
+                    self.saved = false;
+                    format!("{e:#}")
+                }
             },
         );
     }

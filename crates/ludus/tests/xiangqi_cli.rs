@@ -147,3 +147,24 @@ fn a_short_match_of_ludus_against_itself() {
         assert_ne!(g.result, "*");
     }
 }
+
+#[test]
+fn bad_game_files_and_fens_are_refused_without_panicking() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("missing.pgn");
+    let out = ludus(&["xiangqi", missing.to_str().unwrap()], dir.path());
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("cannot read"), "{err}");
+    let bad = dir.path().join("bad.pgn");
+    std::fs::write(&bad, "1. h2e2 h2e2 *\n").unwrap();
+    let out = ludus(&["xiangqi", bad.to_str().unwrap()], dir.path());
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("bad.pgn"), "{err}");
+    let out = ludus(&["xiangqi", "--fen", "9/9 w"], dir.path());
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("bad FEN"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+}

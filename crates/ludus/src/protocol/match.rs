@@ -164,7 +164,8 @@ impl Summary {
                 -400.0 * (1.0 / p - 1.0).log10()
             }
         };
-        let diff = elo(p);
+        // Adding zero turns -0.0 into 0.0 for printing.
+        let diff = elo(p) + 0.0;
         let spread = (elo(p + margin) - elo(p - margin)) / 2.0;
         (diff, spread)
     }

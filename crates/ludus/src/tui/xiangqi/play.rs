@@ -1178,3 +1178,37 @@ impl Screen for Play {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn endings_are_told_plainly() {
+        let r = |outcome, reason| describe(&GameResult { outcome, reason });
+        let red = Outcome::Win(Color::Red);
+        let black = Outcome::Win(Color::Black);
+        assert_eq!(r(red, EndReason::Checkmate), "Checkmate: Red wins");
+        assert_eq!(
+            r(black, EndReason::Stalemate),
+            "Stalemate: Red has no legal move and loses; Black wins"
+        );
+        assert!(r(red, EndReason::PerpetualCheck).starts_with("Perpetual check: Black"));
+        assert!(r(black, EndReason::PerpetualChase).starts_with("Perpetual chase: Red"));
+        assert_eq!(
+            r(Outcome::Draw, EndReason::Repetition),
+            "Draw by repetition"
+        );
+        assert!(r(Outcome::Draw, EndReason::MoveLimit).contains("60 moves"));
+        assert!(r(Outcome::Draw, EndReason::InsufficientMaterial).starts_with("Draw"));
+    }
+
+    #[test]
+    fn scores_are_told_from_reds_side() {
+        assert_eq!(score_text(Score::Cp(35), Color::Red), "Red +0.35");
+        assert_eq!(score_text(Score::Cp(35), Color::Black), "Black +0.35");
+        assert_eq!(score_text(Score::Cp(0), Color::Black), "even");
+        assert_eq!(score_text(Score::Mate(2), Color::Black), "Black mates in 2");
+        assert_eq!(score_text(Score::Mate(-3), Color::Black), "Red mates in 3");
+    }
+}

@@ -611,3 +611,45 @@ fn a_frame_fits_well_inside_the_tick() {
     eprintln!("per frame: draw {draw:?}, tick {tick:?} (the loop ticks every 30 ms)");
     assert!(draw + tick < Duration::from_millis(10), "{draw:?} {tick:?}");
 }
+
+#[test]
+fn the_replay_list_refuses_damaged_files_and_plays_good_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = DataDir::at(dir.path());
+    let mut recorder = Recorder::new(Mode::Ultra, Settings::default(), 5);
+    recorder.update(400, &InputEvent::tap(300, GameAction::HardDrop));
+    store::save_replay(&data, &recorder.replay(), 1_795_969_800).unwrap();
+    std::fs::write(
+        data.tetris_replays().join("zz-other.json"),
+        r#"{"version": 7}"#,
+    )
+    .unwrap();
+    let mut app = app(dir.path(), |ctx| {
+        Box::new(ludus::tui::tetris::replays::Replays::new(ctx))
+    });
+    let list = screen(&app);
+    assert!(list.contains("Ultra 2 minutes"), "{list}");
+    assert!(
+        list.contains("zz-other.json: the replay is format version 7"),
+        "{list}"
+    );
+    // The damaged one is refused with its reason; the good one opens.
+    let damaged_first = list.find("zz-other").unwrap() < list.find("Ultra 2").unwrap();
+    if !damaged_first {
+        app.on_key(key(KeyCode::Down));
+    }
+    app.on_key(key(KeyCode::Enter));
+    let refused = screen(&app);
+    assert!(
+        refused.contains("! cannot play the replay") && refused.contains("version 7"),
+        "{refused}"
+    );
+    app.on_key(key(KeyCode::Down));
+    app.on_key(key(KeyCode::Enter));
+    let t0 = Instant::now();
+    app.tick(t0);
+    app.tick(ms(t0, 500));
+    let watching = screen(&app);
+    assert!(watching.contains("Replay finished"), "{watching}");
+    assert!(watching.contains("Pieces 1"), "{watching}");
+}

@@ -27,4 +27,6 @@ pub enum Command {
     Tetris(crate::commands::tetris::TetrisArgs),
     /// Play Xiangqi (Chinese chess), or run the engine: UCI/UCCI, perft, matches.
     Xiangqi(crate::commands::xiangqi::XiangqiArgs),
+    /// Serve the games as web pages (prints the URL to open).
+    Serve(crate::web::ServeArgs),
 }

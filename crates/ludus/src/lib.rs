@@ -4,7 +4,9 @@
 pub mod cli;
 pub mod commands;
 pub mod protocol;
+pub mod sokoban_flow;
 pub mod sokoban_library;
 pub mod sokoban_solver;
 pub mod store;
 pub mod tui;
+pub mod web;

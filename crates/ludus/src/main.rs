@@ -12,6 +12,7 @@ fn main() -> ExitCode {
             Some(Command::Sokoban(args)) => ludus::commands::sokoban::run(data, args),
             Some(Command::Tetris(args)) => ludus::commands::tetris::run(data, args),
             Some(Command::Xiangqi(args)) => ludus::commands::xiangqi::run(data, args),
+            Some(Command::Serve(args)) => ludus::web::run(data, args),
         });
     match result {
         Ok(code) => code,

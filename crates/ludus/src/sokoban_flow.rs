@@ -1,0 +1,210 @@
+//! Sokoban game flow shared by the front ends (terminal and browser): what
+//! happens when a level is solved, which level comes next, which solution a
+//! replay shows, snapshots, and the words for a deadlock. Front ends only
+//! decide how to show the results.
+
+use sokoban::solver::DeadlockKind;
+use sokoban::{Game, Level, ReplayError};
+
+use crate::sokoban_library::LevelSet;
+use crate::store::progress::{self, NewBest, Progress};
+use crate::store::snapshots::{History, Snapshot};
+use crate::store::{DataDir, Warning};
+
+/// Seconds since the Unix epoch (0 if the clock is before it).
+pub fn now_unix() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
+/// The title progress is recorded under: the level's own, or "<set> #<n>".
+pub fn level_title(set: &LevelSet, index: usize, level: &Level) -> String {
+    level
+        .meta
+        .title
+        .clone()
+        .unwrap_or_else(|| format!("{} #{}", set.name, index + 1))
+}
+
+/// The outcome of recording a solve.
+#[derive(Debug)]
+pub struct Solved {
+    /// What the solution improved (all false if it could not be saved).
+    pub new_best: NewBest,
+    /// Progress as it is on disk after the write (with other front ends' solves).
+    pub progress: Progress,
+    /// Every valid level of the set is now solved.
+    pub all_solved: bool,
+    /// Files that were unusable and moved aside, or why saving failed.
+    pub problems: Vec<String>,
+}
+
+/// Records the solution `game` has reached (locked read-modify-write of
+/// `progress.json`, so two front ends solving at once both count), then
+/// reloads progress and says what record it set.
+pub fn record_solve(data: &DataDir, set: &LevelSet, index: usize, game: &Game) -> Solved {
+    let level = game.level();
+    let title = level_title(set, index, level);
+    let mut problems = Vec::new();
+    let warn = |w: Option<Warning>, problems: &mut Vec<String>| {
+        if let Some(w) = w {
+            problems.push(w.to_string());
+        }
+    };
+    let new_best = match progress::record_solution(
+        data,
+        &level.key(),
+        &title,
+        &game.lurd(),
+        game.moves(),
+        game.pushes(),
+        now_unix(),
+    ) {
+        Ok((best, warning)) => {
+            warn(warning, &mut problems);
+            best
+        }
+        Err(e) => {
+            problems.push(format!("could not save your progress: {e:#}"));
+            NewBest::default()
+        }
+    };
+    let (progress, warning) = progress::load(data);
+    warn(warning, &mut problems);
+    let all_solved = set
+        .collection
+        .valid_levels()
+        .all(|(_, l)| progress.is_solved(&l.key()));
+    Solved {
+        new_best,
+        progress,
+        all_solved,
+        problems,
+    }
+}
+
+/// The next level after `index` (wrapping) that parsed and is not solved yet.
+pub fn next_unsolved(set: &LevelSet, index: usize, progress: &Progress) -> Option<usize> {
+    let len = set.len();
+    (1..len).map(|d| (index + d) % len).find(|&i| {
+        set.collection.levels[i]
+            .as_ref()
+            .is_ok_and(|l| !progress.is_solved(&l.key()))
+    })
+}
+
+/// The next (or previous) level of the set that parsed, if any.
+pub fn neighbour_level(set: &LevelSet, index: usize, forward: bool) -> Option<usize> {
+    let valid = |i: &usize| set.collection.levels.get(*i).is_some_and(Result::is_ok);
+    if forward {
+        (index + 1..set.len()).find(valid)
+    } else {
+        (0..index).rev().find(valid)
+    }
+}
+
+/// The solution a replay shows: the player's best (by moves or by pushes),
+/// else the one stored with the level; with a label saying which.
+pub fn replay_solution(
+    progress: &Progress,
+    level: &Level,
+    by_pushes: bool,
+) -> Option<(String, &'static str)> {
+    let record = progress.get(&level.key());
+    let best = record.and_then(|r| {
+        if by_pushes {
+            r.best_by_pushes.as_ref()
+        } else {
+            r.best_by_moves.as_ref()
+        }
+    });
+    match best {
+        Some(b) if by_pushes => Some((b.lurd.clone(), "your best by pushes")),
+        Some(b) => Some((b.lurd.clone(), "your best by moves")),
+        None => level
+            .meta
+            .solutions
+            .first()
+            .map(|s| (s.clone(), "the stored solution")),
+    }
+}
+
+/// A snapshot of `game`: its level and every move, the undone ones too.
+pub fn snapshot_of(game: &Game) -> Snapshot {
+    let level = game.level();
+    Snapshot {
+        level_key: level.key(),
+        level_title: level.meta.title.clone().unwrap_or_default(),
+        level_xsb: level.to_xsb(),
+        history: History {
+            lurd: game.lurd_with_redo(),
+            position: game.moves() as usize,
+        },
+        saved_at: now_unix(),
+    }
+}
+
+/// The game a snapshot stands for, on `level` (undo and redo work).
+pub fn restore_snapshot(level: &Level, snapshot: &Snapshot) -> Result<Game, ReplayError> {
+    Game::restore(
+        level.clone(),
+        &snapshot.history.lurd,
+        snapshot.history.position,
+    )
+}
+
+/// One line telling the player what kind of deadlock was found.
+pub fn deadlock_text(kind: &DeadlockKind) -> &'static str {
+    match kind {
+        DeadlockKind::DeadSquare => "Deadlock: that box can never reach a goal from there.",
+        DeadlockKind::Frozen => "Deadlock: boxes are frozen off their goals.",
+        DeadlockKind::Bipartite => "Deadlock: the boxes can no longer all reach different goals.",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn set() -> LevelSet {
+        LevelSet::builtin()
+    }
+
+    #[test]
+    fn records_and_moves_on() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let data = DataDir::at(dir.path());
+        let set = set();
+        let level = set.collection.levels[0]
+            .clone()
+            .unwrap_or_else(|e| panic!("{e}"));
+        let lurd = level.meta.solutions.first().cloned().unwrap_or_default();
+        let mut game = Game::new(level);
+        game.play_lurd(&lurd).unwrap_or_else(|e| panic!("{e}"));
+        assert!(game.is_solved());
+        let solved = record_solve(&data, &set, 0, &game);
+        assert!(solved.new_best.first_solve);
+        assert!(solved.problems.is_empty());
+        assert!(!solved.all_solved);
+        assert_eq!(next_unsolved(&set, 0, &solved.progress), Some(1));
+        let again = record_solve(&data, &set, 0, &game);
+        assert!(!again.new_best.any());
+        let level = game.level();
+        let (shown, label) = replay_solution(&again.progress, level, false).unwrap_or_default();
+        assert_eq!(
+            (shown.as_str(), label),
+            (game.lurd().as_str(), "your best by moves")
+        );
+    }
+
+    #[test]
+    fn snapshots_round_trip() {
+        let level = Level::from_xsb("#######\n#@ $ .#\n#######").unwrap_or_else(|e| panic!("{e}"));
+        let mut game = Game::new(level.clone());
+        game.play_lurd("rR").unwrap_or_else(|e| panic!("{e}"));
+        game.undo();
+        let back = restore_snapshot(&level, &snapshot_of(&game)).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!((back.moves(), back.lurd_with_redo()), (1, "rR".to_string()));
+    }
+}

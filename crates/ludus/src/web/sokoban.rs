@@ -1,0 +1,924 @@
+//! The Sokoban WebSocket: one `sokoban::Game` per game on the server, kept
+//! in [`Sessions`] so a reload reconnects; every request validated, every
+//! reply JSON (see `docs/web-protocol.md`). Game flow that the terminal UI
+//! shares (recording a solve, the next level, replays, snapshots) comes from
+//! [`crate::sokoban_flow`].
+
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use axum::extract::ws::{Message, WebSocket};
+use serde_json::{Value, json};
+use sokoban::solver::{Deadlock, DeadlockDetector, Options, Outcome};
+use sokoban::{Cell, Game, Level, path};
+use tokio::sync::mpsc;
+
+use super::App;
+use super::protocol::{self, Dir, ErrorCode, Format, Refusal, Request, with_seq};
+use super::sessions::lock;
+use crate::sokoban_flow;
+use crate::sokoban_library::{LevelSet, Source, parse_text};
+use crate::sokoban_solver::{Report, solve_blocking};
+use crate::store::progress::{self, LevelProgress};
+use crate::store::{settings, snapshots, write_atomic};
+
+/// How long a hint or a solve-and-show may think.
+const THINK_LIMIT: Duration = Duration::from_secs(10);
+/// How long the editor's solvability check may think.
+const CHECK_LIMIT: Duration = Duration::from_secs(30);
+
+/// One game being played in a browser.
+pub struct SokobanGame {
+    set: Arc<LevelSet>,
+    /// Index of the set in the registry; `None` for uploaded levels.
+    collection: Option<usize>,
+    index: usize,
+    game: Game,
+    detector: DeadlockDetector,
+    deadlock: Option<Deadlock>,
+    /// The player's record on this level.
+    record: Option<LevelProgress>,
+    show_deadlocks: bool,
+    animation_ms: u32,
+    /// The static cells, one string per row (`#` wall, `-` floor, `.` goal, space outside).
+    rows: Vec<String>,
+    /// Cancel flag of the solver thinking for this game, if one is.
+    thinking: Option<Arc<AtomicBool>>,
+}
+
+impl SokobanGame {
+    /// Level `index` of `set`, if it parsed.
+    fn new(app: &App, set: Arc<LevelSet>, collection: Option<usize>, index: usize) -> Option<Self> {
+        let level = set.collection.levels.get(index)?.as_ref().ok()?.clone();
+        let (settings, _) = settings::load(&app.data);
+        let (progress, _) = progress::load(&app.data);
+        let record = progress.get(&level.key()).cloned();
+        Some(SokobanGame {
+            detector: DeadlockDetector::new(&level),
+            rows: static_rows(&level),
+            game: Game::new(level),
+            set,
+            collection,
+            index,
+            deadlock: None,
+            record,
+            show_deadlocks: settings.sokoban.show_deadlocks,
+            animation_ms: settings.sokoban.animation_ms,
+            thinking: None,
+        })
+    }
+
+    fn cancel_thinking(&mut self) {
+        if let Some(flag) = self.thinking.take() {
+            flag.store(true, Ordering::Relaxed);
+        }
+    }
+
+    fn check_deadlock(&mut self) {
+        self.deadlock = if self.show_deadlocks {
+            self.detector.find(&self.game)
+        } else {
+            None
+        };
+    }
+
+    /// The whole visible state, sent after every change.
+    fn state(&self, session: &str) -> Value {
+        let game = &self.game;
+        let level = game.level();
+        let best = self.record.as_ref().map(|r| {
+            let counts = |s: &Option<progress::Solution>| {
+                s.as_ref()
+                    .map(|s| json!({ "moves": s.moves, "pushes": s.pushes }))
+            };
+            json!({ "moves": counts(&r.best_by_moves), "pushes": counts(&r.best_by_pushes) })
+        });
+        let deadlock = self.deadlock.as_ref().map(|d| {
+            json!({
+                "message": sokoban_flow::deadlock_text(&d.kind),
+                "boxes": d.boxes,
+            })
+        });
+        json!({
+            "type": "state",
+            "session": session,
+            "collection": self.collection,
+            "set": self.set.name,
+            "count": self.set.len(),
+            "level": self.index,
+            "title": sokoban_flow::level_title(&self.set, self.index, level),
+            "key": level.key(),
+            "width": level.width(),
+            "height": level.height(),
+            "map": self.rows,
+            "player": game.player(),
+            "boxes": game.boxes(),
+            "facing": Dir::from(game.facing()),
+            "moves": game.moves(),
+            "pushes": game.pushes(),
+            "boxes_on_goals": game.boxes_on_goals(),
+            "box_count": game.box_count(),
+            "solved": game.is_solved(),
+            "can_undo": game.can_undo(),
+            "can_redo": game.can_redo(),
+            "deadlock": deadlock,
+            "best": best,
+            "solved_before": self.record.as_ref().is_some_and(|r| r.solved.is_some()),
+            "thinking": self.thinking.is_some(),
+            "animation_ms": self.animation_ms,
+        })
+    }
+
+    /// Records a solve and tells the page what it achieved.
+    fn on_solved(&mut self, app: &App) -> Value {
+        let solved = sokoban_flow::record_solve(&app.data, &self.set, self.index, &self.game);
+        self.record = solved.progress.get(&self.game.level().key()).cloned();
+        let next = sokoban_flow::next_unsolved(&self.set, self.index, &solved.progress)
+            .or_else(|| sokoban_flow::neighbour_level(&self.set, self.index, true));
+        json!({
+            "type": "solved",
+            "moves": self.game.moves(),
+            "pushes": self.game.pushes(),
+            "first_solve": solved.new_best.first_solve,
+            "moves_record": solved.new_best.moves_record,
+            "pushes_record": solved.new_best.pushes_record,
+            "all_solved": solved.all_solved,
+            "next": next,
+            "problems": solved.problems,
+        })
+    }
+}
+
+/// The static cells of a level as strings, one per row.
+fn static_rows(level: &Level) -> Vec<String> {
+    let map = level.map();
+    (0..map.height())
+        .map(|y| {
+            (0..map.width())
+                .map(|x| match map.cell(map.index(x, y)) {
+                    Cell::Outside => ' ',
+                    Cell::Wall => '#',
+                    Cell::Floor => '-',
+                    Cell::Goal => '.',
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// The game a connection plays: its session id and the game.
+type Current = Option<(String, Arc<Mutex<SokobanGame>>)>;
+
+/// What a request handler sends back: reply texts, in order.
+type Replies = Vec<String>;
+
+fn refuse(code: ErrorCode, message: impl Into<String>, seq: Option<u64>) -> Replies {
+    vec![Refusal::new(code, message, seq).to_json()]
+}
+
+/// Serves one WebSocket until the page goes away. A message never ends the
+/// connection: whatever it holds, an answer goes back.
+pub async fn connection(mut socket: WebSocket, app: Arc<App>) {
+    let (sender, mut results) = mpsc::unbounded_channel::<String>();
+    let mut current: Current = None;
+    loop {
+        let replies = tokio::select! {
+            message = socket.recv() => match message {
+                Some(Ok(Message::Text(text))) => {
+                    match protocol::parse(text.as_str()) {
+                        Ok(request) => {
+                            let (replies, now) = dispatch(&app, current, request, &sender).await;
+                            current = now;
+                            replies
+                        }
+                        Err(refusal) => vec![refusal.to_json()],
+                    }
+                }
+                Some(Ok(Message::Binary(_))) => {
+                    refuse(ErrorCode::Binary, "send JSON text messages", None)
+                }
+                // Pings are answered by axum; pongs need nothing.
+                Some(Ok(Message::Ping(_) | Message::Pong(_))) => Vec::new(),
+                Some(Ok(Message::Close(_)) | Err(_)) | None => break,
+            },
+            Some(text) = results.recv() => vec![text],
+        };
+        for reply in replies {
+            if socket.send(Message::Text(reply.into())).await.is_err() {
+                return;
+            }
+        }
+    }
+    // The game stays for a reload; its solver need not run on for nobody.
+    if let Some((_, game)) = &current {
+        lock(game).cancel_thinking();
+    }
+}
+
+/// Handles one request. Requests that read or write files run on the
+/// blocking pool so that they never stall other connections' moves.
+async fn dispatch(
+    app: &Arc<App>,
+    current: Current,
+    request: Request,
+    sender: &mpsc::UnboundedSender<String>,
+) -> (Replies, Current) {
+    let quick = matches!(
+        request,
+        Request::Move { .. }
+            | Request::Undo { .. }
+            | Request::Redo { .. }
+            | Request::Restart { .. }
+            | Request::Walk { .. }
+            | Request::Push { .. }
+            | Request::Ping { .. }
+    );
+    if quick {
+        let mut current = current;
+        let replies = handle(app, &mut current, request, sender);
+        return (replies, current);
+    }
+    let (app2, sender2) = (Arc::clone(app), sender.clone());
+    let fallback = current.clone();
+    let seq = request.seq();
+    let job = tokio::task::spawn_blocking(move || {
+        let mut current = current;
+        let replies = handle(&app2, &mut current, request, &sender2);
+        (replies, current)
+    });
+    match job.await {
+        Ok(done) => done,
+        Err(e) => (
+            refuse(ErrorCode::Internal, format!("request failed: {e}"), seq),
+            fallback,
+        ),
+    }
+}
+
+fn handle(
+    app: &Arc<App>,
+    current: &mut Current,
+    request: Request,
+    sender: &mpsc::UnboundedSender<String>,
+) -> Replies {
+    let seq = request.seq();
+    // Requests that need no game.
+    match request {
+        Request::Ping { .. } => return vec![with_seq(json!({ "type": "pong" }), seq)],
+        Request::Open {
+            collection, level, ..
+        } => return open_registry(app, current, collection, level, seq),
+        Request::Resume { session, .. } => {
+            return match app.sokoban.get(&session) {
+                Some(game) => {
+                    let state = lock(&game).state(&session);
+                    *current = Some((session, game));
+                    vec![with_seq(state, seq)]
+                }
+                None => refuse(ErrorCode::NotFound, "that game is gone; open a level", seq),
+            };
+        }
+        Request::Upload {
+            text, name, level, ..
+        } => return upload(app, current, &text, name.as_deref(), level, seq),
+        Request::Validate { text, .. } => return vec![with_seq(validation(&text), seq)],
+        Request::Check { text, .. } => return check(app, &text, seq, sender),
+        Request::Parse { text, name, .. } => return parse_levels(&text, name.as_deref(), seq),
+        Request::Export {
+            text,
+            format,
+            title,
+            ..
+        } => return export(&text, format, title.as_deref(), seq),
+        Request::SaveLevel {
+            name, text, title, ..
+        } => return save_level(app, &name, &text, title.as_deref(), seq),
+        _ => {}
+    }
+    let Some((session, shared)) = current.clone() else {
+        return refuse(ErrorCode::NoGame, "open a level first", seq);
+    };
+    app.sokoban.touch(&session);
+    let mut g = lock(&shared);
+    let mut extra = Vec::new();
+    match request {
+        Request::Move { dir, .. } => {
+            if g.game.is_solved() {
+                return refuse(ErrorCode::Blocked, "the level is solved", seq);
+            }
+            match g.game.step(dir.into()) {
+                Ok(step) => {
+                    if step.push {
+                        g.check_deadlock();
+                    }
+                    if g.game.is_solved() {
+                        extra.push(g.on_solved(app));
+                    }
+                }
+                Err(why) => {
+                    let mut state = g.state(&session);
+                    state["blocked"] = json!(why.to_string());
+                    return vec![with_seq(state, seq)];
+                }
+            }
+        }
+        Request::Undo { .. } | Request::Redo { .. } | Request::Restart { .. } => {
+            let changed = match request {
+                Request::Undo { .. } => g.game.undo(),
+                Request::Redo { .. } => g.game.redo(),
+                _ => {
+                    let moved = g.game.moves() > 0;
+                    g.game.restart();
+                    moved
+                }
+            };
+            if changed {
+                g.check_deadlock();
+                if matches!(request, Request::Redo { .. }) && g.game.is_solved() {
+                    extra.push(g.on_solved(app));
+                }
+            }
+        }
+        Request::Walk { to, .. } => {
+            let steps = if to < g.game.level().map().len() {
+                path::walk_to(&g.game, to)
+            } else {
+                None
+            };
+            return match steps {
+                Some(steps) => vec![path_reply("walk", &steps, seq)],
+                None => refuse(ErrorCode::Blocked, "the worker cannot walk there", seq),
+            };
+        }
+        Request::Push { from, to, .. } => {
+            let len = g.game.level().map().len();
+            let steps = if from < len && to < len {
+                path::push_to(&g.game, from, to)
+            } else {
+                None
+            };
+            return match steps {
+                Some(steps) => vec![path_reply("push", &steps, seq)],
+                None => refuse(ErrorCode::Blocked, "that box cannot be pushed there", seq),
+            };
+        }
+        Request::Next { unsolved, .. } => {
+            let (progress, _) = progress::load(&app.data);
+            let target = if unsolved {
+                sokoban_flow::next_unsolved(&g.set, g.index, &progress)
+                    .or_else(|| sokoban_flow::neighbour_level(&g.set, g.index, true))
+            } else {
+                sokoban_flow::neighbour_level(&g.set, g.index, true)
+            };
+            let Some(target) = target else {
+                return refuse(ErrorCode::NotFound, "this is the last level", seq);
+            };
+            return switch_level(app, &mut g, &session, target, seq);
+        }
+        Request::Prev { .. } => {
+            let Some(target) = sokoban_flow::neighbour_level(&g.set, g.index, false) else {
+                return refuse(ErrorCode::NotFound, "this is the first level", seq);
+            };
+            return switch_level(app, &mut g, &session, target, seq);
+        }
+        Request::Goto { level, .. } => return switch_level(app, &mut g, &session, level, seq),
+        Request::Hint { .. } | Request::Solve { .. } => {
+            let purpose = if matches!(request, Request::Hint { .. }) {
+                "hint"
+            } else {
+                "show"
+            };
+            return think(app, &shared, &mut g, purpose, seq, sender);
+        }
+        Request::Cancel { .. } => g.cancel_thinking(),
+        Request::Replay { by_pushes, .. } => {
+            let (progress, _) = progress::load(&app.data);
+            return match sokoban_flow::replay_solution(&progress, g.game.level(), by_pushes) {
+                Some((lurd, label)) => {
+                    let level = g.game.level();
+                    let start = json!({ "player": level.player(), "boxes": level.boxes() });
+                    let reply =
+                        json!({ "type": "replay", "lurd": lurd, "label": label, "start": start });
+                    vec![with_seq(reply, seq)]
+                }
+                None => refuse(
+                    ErrorCode::NotFound,
+                    "no solution to replay yet: solve the level first",
+                    seq,
+                ),
+            };
+        }
+        Request::SaveSnapshot { .. } => {
+            let snapshot = sokoban_flow::snapshot_of(&g.game);
+            let text = match snapshots::save(&app.data, &snapshot) {
+                Ok(_) => format!("Snapshot saved at move {}.", g.game.moves()),
+                Err(e) => return refuse(ErrorCode::Internal, format!("{e:#}"), seq),
+            };
+            extra.push(json!({ "type": "notice", "message": text }));
+        }
+        Request::LoadSnapshot { .. } => {
+            let key = g.game.level().key();
+            match snapshots::load(&app.data, &key) {
+                Ok((Some(snapshot), _)) => {
+                    match sokoban_flow::restore_snapshot(g.game.level(), &snapshot) {
+                        Ok(game) => {
+                            g.cancel_thinking();
+                            g.game = game;
+                            g.check_deadlock();
+                            extra.push(json!({ "type": "notice", "message": "Snapshot loaded." }));
+                        }
+                        Err(e) => {
+                            return refuse(
+                                ErrorCode::BadLevel,
+                                format!("the snapshot does not fit this level: {e}"),
+                                seq,
+                            );
+                        }
+                    }
+                }
+                Ok((None, _)) => {
+                    return refuse(ErrorCode::NotFound, "no snapshot saved for this level", seq);
+                }
+                Err(e) => return refuse(ErrorCode::Internal, format!("{e:#}"), seq),
+            }
+        }
+        // Handled above.
+        Request::Ping { .. }
+        | Request::Open { .. }
+        | Request::Resume { .. }
+        | Request::Upload { .. }
+        | Request::Validate { .. }
+        | Request::Check { .. }
+        | Request::Parse { .. }
+        | Request::Export { .. }
+        | Request::SaveLevel { .. } => {}
+    }
+    let mut replies = vec![with_seq(g.state(&session), seq)];
+    replies.extend(extra.into_iter().map(|v| v.to_string()));
+    replies
+}
+
+fn path_reply(purpose: &str, steps: &[sokoban::Direction], seq: Option<u64>) -> String {
+    let dirs: Vec<Dir> = steps.iter().map(|&d| Dir::from(d)).collect();
+    with_seq(
+        json!({ "type": "path", "purpose": purpose, "steps": dirs }),
+        seq,
+    )
+}
+
+/// Starts a new game and keeps it under a new session id.
+fn start(
+    app: &App,
+    current: &mut Current,
+    set: Arc<LevelSet>,
+    collection: Option<usize>,
+    index: usize,
+    seq: Option<u64>,
+) -> Replies {
+    let Some(game) = SokobanGame::new(app, set, collection, index) else {
+        return refuse(
+            ErrorCode::NotFound,
+            format!("no playable level {index}"),
+            seq,
+        );
+    };
+    if let Some((_, old)) = current.take() {
+        lock(&old).cancel_thinking();
+    }
+    let game = Arc::new(Mutex::new(game));
+    let id = app.sokoban.insert(Arc::clone(&game));
+    let state = lock(&game).state(&id);
+    *current = Some((id, game));
+    vec![with_seq(state, seq)]
+}
+
+fn open_registry(
+    app: &App,
+    current: &mut Current,
+    collection: usize,
+    level: usize,
+    seq: Option<u64>,
+) -> Replies {
+    let Some(set) = app.set(collection) else {
+        return refuse(
+            ErrorCode::NotFound,
+            format!("no collection {collection}"),
+            seq,
+        );
+    };
+    let name = set.name.clone();
+    let replies = start(app, current, set, Some(collection), level, seq);
+    if current.is_some() {
+        // Remembered like the terminal's level browser does; failing to is no reason to stop.
+        let _ = settings::update(&app.data, |s| {
+            s.sokoban.last_collection = Some(name);
+            s.sokoban.last_level = Some(level);
+        });
+    }
+    replies
+}
+
+/// Moves the same session to another level of its set.
+fn switch_level(
+    app: &App,
+    g: &mut SokobanGame,
+    session: &str,
+    index: usize,
+    seq: Option<u64>,
+) -> Replies {
+    let Some(next) = SokobanGame::new(app, Arc::clone(&g.set), g.collection, index) else {
+        return refuse(
+            ErrorCode::NotFound,
+            format!("no playable level {index}"),
+            seq,
+        );
+    };
+    g.cancel_thinking();
+    *g = next;
+    if g.collection.is_some() {
+        let (name, level) = (g.set.name.clone(), index);
+        let _ = settings::update(&app.data, |s| {
+            s.sokoban.last_collection = Some(name);
+            s.sokoban.last_level = Some(level);
+        });
+    }
+    vec![with_seq(g.state(session), seq)]
+}
+
+/// Levels from text (a file name chooses JSON or XSB/SOK parsing; the name
+/// is never used as a path).
+fn read_levels(text: &str, name: Option<&str>) -> Result<sokoban::Collection, String> {
+    let name = name.unwrap_or("upload.sok");
+    parse_text(text, Path::new(name)).map_err(|e| e.to_string())
+}
+
+fn upload(
+    app: &App,
+    current: &mut Current,
+    text: &str,
+    name: Option<&str>,
+    level: Option<usize>,
+    seq: Option<u64>,
+) -> Replies {
+    let collection = match read_levels(text, name) {
+        Ok(c) => c,
+        Err(e) => return refuse(ErrorCode::BadLevel, e, seq),
+    };
+    let index = match level {
+        Some(i) => i,
+        None => match collection.valid_levels().next() {
+            Some((i, _)) => i,
+            None => {
+                let why = collection
+                    .levels
+                    .iter()
+                    .find_map(|l| l.as_ref().err().map(ToString::to_string))
+                    .unwrap_or_else(|| "no level found".into());
+                return refuse(ErrorCode::BadLevel, why, seq);
+            }
+        },
+    };
+    let set_name = collection
+        .title
+        .clone()
+        .or_else(|| name.map(str::to_string))
+        .unwrap_or_else(|| "Uploaded".into());
+    let set = Arc::new(LevelSet {
+        name: set_name.chars().take(80).collect(),
+        source: Source::Editor,
+        collection,
+    });
+    start(app, current, set, None, index, seq)
+}
+
+/// Runs the solver for a hint or a solve-and-show on the blocking pool; the
+/// answer arrives later as its own message.
+fn think(
+    app: &Arc<App>,
+    shared: &Arc<Mutex<SokobanGame>>,
+    g: &mut SokobanGame,
+    purpose: &'static str,
+    seq: Option<u64>,
+    sender: &mpsc::UnboundedSender<String>,
+) -> Replies {
+    if g.game.is_solved() {
+        return refuse(ErrorCode::Blocked, "the level is solved already", seq);
+    }
+    let Ok(permit) = Arc::clone(&app.solver_slots).try_acquire_owned() else {
+        return refuse(ErrorCode::Busy, "the solver is busy; try again soon", seq);
+    };
+    g.cancel_thinking();
+    let cancel = Arc::new(AtomicBool::new(false));
+    g.thinking = Some(Arc::clone(&cancel));
+    let level = g.game.position_as_level();
+    let (shared, sender) = (Arc::clone(shared), sender.clone());
+    tokio::task::spawn_blocking(move || {
+        let report = solve_blocking(&level, &Options::default(), Some(THINK_LIMIT), &cancel);
+        drop(permit);
+        let mut g = lock(&shared);
+        let same_run = g.thinking.as_ref().is_some_and(|c| Arc::ptr_eq(c, &cancel));
+        if !same_run {
+            return; // cancelled or replaced by a newer request
+        }
+        g.thinking = None;
+        // Moves made meanwhile make the answer stale.
+        let answer = if g.game.position_as_level() != level {
+            json!({ "type": "notice", "message": "The position changed; ask again." })
+        } else {
+            solver_answer(purpose, &report)
+        };
+        let _ = sender.send(with_seq(answer, seq));
+    });
+    vec![with_seq(
+        json!({ "type": "thinking", "purpose": purpose }),
+        seq,
+    )]
+}
+
+fn solver_answer(purpose: &str, report: &Report) -> Value {
+    match &report.outcome {
+        Outcome::Solved(s) => {
+            let steps = if purpose == "hint" {
+                s.first_push()
+            } else {
+                s.steps()
+            };
+            let dirs: Vec<Dir> = steps.into_iter().map(|(d, _)| Dir::from(d)).collect();
+            json!({
+                "type": "solution",
+                "purpose": purpose,
+                "steps": dirs,
+                "moves": s.moves,
+                "pushes": s.pushes,
+            })
+        }
+        Outcome::Unsolvable => json!({
+            "type": "unsolvable",
+            "purpose": purpose,
+            "message": "This position cannot be solved any more: undo.",
+        }),
+        Outcome::Internal(e) => json!({
+            "type": "notice",
+            "message": format!("The solver failed: {e}"),
+        }),
+        _ => json!({
+            "type": "notice",
+            "message": format!(
+                "The solver found nothing within {} s; try again from another position.",
+                THINK_LIMIT.as_secs()
+            ),
+        }),
+    }
+}
+
+/// The editor's level: parsed, with its title.
+fn editor_level(text: &str, title: Option<&str>) -> Result<Level, sokoban::ParseError> {
+    let mut level = Level::from_xsb(text)?;
+    if let Some(t) = title.filter(|t| !t.trim().is_empty()) {
+        level.meta.title = Some(t.trim().chars().take(80).collect());
+    }
+    Ok(level)
+}
+
+/// Parse errors and validation findings, with the cells they point at.
+fn validation(text: &str) -> Value {
+    match Level::from_xsb(text) {
+        Err(e) => {
+            // Only some parse errors point at a cell; "no player" is about the whole level.
+            let at_cell = matches!(
+                e.kind,
+                sokoban::ParseErrorKind::IllegalCharacter(_) | sokoban::ParseErrorKind::TwoPlayers
+            );
+            json!({
+                "type": "validation",
+                "ok": false,
+                "findings": [{
+                    "error": true,
+                    "message": e.kind.to_string(),
+                    "x": at_cell.then(|| e.column.saturating_sub(1)),
+                    "y": at_cell.then(|| e.line.saturating_sub(1)),
+                }],
+            })
+        }
+        Ok(level) => {
+            let report = sokoban::validate(&level);
+            let findings: Vec<Value> = report
+                .findings
+                .iter()
+                .map(|f| {
+                    let at = f.cell.map(|c| level.source_position(c));
+                    json!({
+                        "error": f.problem.is_error(),
+                        "message": f.problem.to_string(),
+                        "x": at.map(|(_, column)| column.saturating_sub(1)),
+                        "y": at.map(|(line, _)| line.saturating_sub(1)),
+                    })
+                })
+                .collect();
+            json!({
+                "type": "validation",
+                "ok": report.is_ok(),
+                "findings": findings,
+                "boxes": level.boxes().len(),
+            })
+        }
+    }
+}
+
+fn check(
+    app: &Arc<App>,
+    text: &str,
+    seq: Option<u64>,
+    sender: &mpsc::UnboundedSender<String>,
+) -> Replies {
+    let level = match Level::from_xsb(text) {
+        Ok(level) if sokoban::validate(&level).is_ok() => level,
+        Ok(_) => return refuse(ErrorCode::BadLevel, "fix the errors first", seq),
+        Err(e) => return refuse(ErrorCode::BadLevel, e.to_string(), seq),
+    };
+    let Ok(permit) = Arc::clone(&app.solver_slots).try_acquire_owned() else {
+        return refuse(ErrorCode::Busy, "the solver is busy; try again soon", seq);
+    };
+    let sender = sender.clone();
+    tokio::task::spawn_blocking(move || {
+        // Nobody cancels a check: it is bounded by its time limit.
+        let report = solve_blocking(
+            &level,
+            &Options::default(),
+            Some(CHECK_LIMIT),
+            &AtomicBool::new(false),
+        );
+        drop(permit);
+        let answer = match report.outcome {
+            Outcome::Solved(s) => json!({
+                "type": "checked", "outcome": "solvable", "moves": s.moves, "pushes": s.pushes,
+                "message": format!("Solvable: the solver found {} moves, {} pushes.", s.moves, s.pushes),
+            }),
+            Outcome::Unsolvable => json!({
+                "type": "checked", "outcome": "unsolvable",
+                "message": "Not solvable: the solver proved it.",
+            }),
+            _ => json!({
+                "type": "checked", "outcome": "undecided",
+                "message": format!("Undecided: no solution found within {} s.", CHECK_LIMIT.as_secs()),
+            }),
+        };
+        let _ = sender.send(with_seq(answer, seq));
+    });
+    vec![with_seq(
+        json!({ "type": "thinking", "purpose": "check" }),
+        seq,
+    )]
+}
+
+fn parse_levels(text: &str, name: Option<&str>, seq: Option<u64>) -> Replies {
+    let collection = match read_levels(text, name) {
+        Ok(c) => c,
+        Err(e) => return refuse(ErrorCode::BadLevel, e, seq),
+    };
+    let levels: Vec<Value> = collection
+        .levels
+        .iter()
+        .map(|l| match l {
+            Ok(level) => json!({ "title": level.meta.title, "xsb": level.to_xsb() }),
+            Err(e) => json!({ "error": e.to_string() }),
+        })
+        .collect();
+    if levels.is_empty() {
+        return refuse(ErrorCode::BadLevel, "no level found", seq);
+    }
+    vec![with_seq(
+        json!({ "type": "parsed", "title": collection.title, "levels": levels }),
+        seq,
+    )]
+}
+
+/// A file name made from a title: letters, digits and `-` only.
+pub fn slug(title: &str) -> String {
+    let mut out = String::new();
+    for c in title.chars() {
+        if c.is_ascii_alphanumeric() {
+            out.push(c.to_ascii_lowercase());
+        } else if !out.ends_with('-') && !out.is_empty() {
+            out.push('-');
+        }
+    }
+    let out: String = out.trim_end_matches('-').chars().take(60).collect();
+    if out.is_empty() { "level".into() } else { out }
+}
+
+fn export(text: &str, format: Format, title: Option<&str>, seq: Option<u64>) -> Replies {
+    let level = match editor_level(text, title) {
+        Ok(level) => level,
+        Err(e) => return refuse(ErrorCode::BadLevel, e.to_string(), seq),
+    };
+    let title = level.meta.title.clone();
+    let one = std::slice::from_ref(&level);
+    let (body, ext) = match format {
+        Format::Sok => (
+            sokoban::format::sok::write_sok(title.as_deref(), one),
+            "sok",
+        ),
+        Format::Json => (
+            sokoban::format::json::write_library(title.as_deref(), one, &[]),
+            "json",
+        ),
+        Format::Xsb => (level.to_xsb(), "xsb"),
+        Format::Rle => (sokoban::format::xsb::to_rle(&level), "txt"),
+    };
+    let filename = format!("{}.{ext}", slug(title.as_deref().unwrap_or("level")));
+    vec![with_seq(
+        json!({ "type": "exported", "format": format, "filename": filename, "text": body }),
+        seq,
+    )]
+}
+
+/// Saves an editor level as `sokoban/levels/<name>.sok` in the data dir.
+/// The name must be a plain file stem; the data dir refuses anything else.
+fn save_level(app: &App, name: &str, text: &str, title: Option<&str>, seq: Option<u64>) -> Replies {
+    let plain = !name.is_empty()
+        && name.len() <= 64
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+    if !plain {
+        return refuse(
+            ErrorCode::BadPath,
+            "a level name is 1 to 64 letters, digits, - or _",
+            seq,
+        );
+    }
+    let rel = Path::new("sokoban")
+        .join("levels")
+        .join(format!("{name}.sok"));
+    let path = match app.data.path(&rel) {
+        Ok(p) => p,
+        Err(e) => return refuse(ErrorCode::BadPath, format!("{e:?}"), seq),
+    };
+    let level = match editor_level(text, title) {
+        Ok(level) if sokoban::validate(&level).is_ok() => level,
+        Ok(_) => return refuse(ErrorCode::BadLevel, "fix the errors before saving", seq),
+        Err(e) => return refuse(ErrorCode::BadLevel, e.to_string(), seq),
+    };
+    let body =
+        sokoban::format::sok::write_sok(level.meta.title.as_deref(), std::slice::from_ref(&level));
+    if let Err(e) = write_atomic(&path, body.as_bytes()) {
+        return refuse(ErrorCode::BadPath, format!("could not save: {e:#}"), seq);
+    }
+    app.reload_sets();
+    vec![with_seq(
+        json!({ "type": "saved", "path": rel.to_string_lossy() }),
+        seq,
+    )]
+}
+
+/// Every collection with every level's board, solved mark and best, for
+/// the level browser (`GET /api/sokoban/collections`).
+pub fn collections(app: &App) -> Value {
+    let problems = app.reload_sets();
+    let (progress, _) = progress::load(&app.data);
+    let sets = app.sets();
+    let list: Vec<Value> = sets
+        .iter()
+        .enumerate()
+        .map(|(i, set)| {
+            let levels: Vec<Value> = set
+                .collection
+                .levels
+                .iter()
+                .enumerate()
+                .map(|(n, l)| match l {
+                    Ok(level) => {
+                        let record = progress.get(&level.key());
+                        let counts = |s: Option<&progress::Solution>| {
+                            s.map(|s| json!({ "moves": s.moves, "pushes": s.pushes }))
+                        };
+                        json!({
+                            "index": n,
+                            "title": sokoban_flow::level_title(set, n, level),
+                            "xsb": level.to_xsb(),
+                            "solved": record.is_some_and(|r| r.solved.is_some()),
+                            "best_moves": counts(record.and_then(|r| r.best_by_moves.as_ref())),
+                            "best_pushes": counts(record.and_then(|r| r.best_by_pushes.as_ref())),
+                        })
+                    }
+                    Err(e) => json!({ "index": n, "error": e.to_string() }),
+                })
+                .collect();
+            json!({
+                "index": i,
+                "name": set.name,
+                "origin": match set.source { Source::Builtin => "built in", _ => "your levels" },
+                "levels": levels,
+            })
+        })
+        .collect();
+    let (settings, _) = settings::load(&app.data);
+    let last = settings.sokoban.last_collection.as_ref().and_then(|name| {
+        let i = sets.iter().position(|s| &s.name == name)?;
+        Some(json!({ "collection": i, "level": settings.sokoban.last_level.unwrap_or(0) }))
+    });
+    json!({ "collections": list, "problems": problems, "last": last })
+}

@@ -1,0 +1,401 @@
+//! `ludus serve` end to end: a real server on a loopback port, HTTP routes
+//! and the Sokoban WebSocket protocol, including everything a hostile or
+//! broken client might send.
+#![allow(clippy::unwrap_used)]
+
+mod web_common;
+
+use serde_json::json;
+use web_common::{Server, dirs, header, starter};
+
+#[tokio::test]
+async fn pages_and_assets_with_their_types() {
+    let server = Server::start();
+    for (path, kind) in [
+        ("/", "text/html"),
+        ("/sokoban", "text/html"),
+        ("/sokoban.html", "text/html"),
+        ("/css/ludus.css", "text/css"),
+        ("/js/sokoban.js", "javascript"),
+        ("/js/sprites.js", "javascript"),
+        ("/favicon.svg", "image/svg+xml"),
+        ("/api/sokoban/collections", "application/json"),
+        ("/api/summary", "application/json"),
+    ] {
+        let (status, headers, body) = server.get(path).await;
+        assert_eq!(status, 200, "{path}");
+        let content_type = header(&headers, "content-type").unwrap_or_default();
+        assert!(content_type.contains(kind), "{path}: {content_type}");
+        assert!(!body.is_empty(), "{path}");
+    }
+    let (_, _, body) = server.get("/api/sokoban/collections").await;
+    let list: serde_json::Value = serde_json::from_slice(&body).unwrap();
+    let levels = list["collections"][0]["levels"].as_array().unwrap();
+    assert_eq!(levels.len(), starter().len());
+    assert_eq!(levels[0]["solved"], false);
+    assert!(levels[0]["xsb"].as_str().unwrap().contains('@'));
+}
+
+#[tokio::test]
+async fn unknown_and_escaping_paths_are_404() {
+    let server = Server::start();
+    for path in [
+        "/nothing-here",
+        "/js/nothing.js",
+        "/../Cargo.toml",
+        "/css/../../Cargo.toml",
+        "/%2e%2e/Cargo.toml",
+        "/%2E%2E%2FCargo.toml",
+        "/css/..%2f..%2fsrc%2flib.rs",
+        "/..%5c..%5cCargo.toml",
+        "/etc/passwd",
+        "//etc/passwd",
+    ] {
+        let (status, _, body) = server.get(path).await;
+        assert_eq!(status, 404, "{path}");
+        assert!(
+            !String::from_utf8_lossy(&body).contains("[package]"),
+            "{path}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn play_undo_solve_records_progress_and_reload_resumes() {
+    let server = Server::start();
+    let mut client = server.socket().await;
+    let level = &starter()[1];
+    let state = client
+        .ask(
+            json!({"type": "open", "collection": 0, "level": 1, "seq": 1}),
+            "state",
+        )
+        .await;
+    assert_eq!(state["seq"], 1);
+    assert_eq!(state["moves"], 0);
+    assert_eq!(state["player"], level.player());
+    let session = state["session"].as_str().unwrap().to_string();
+
+    // A move, its undo and its redo.
+    let solution = level.meta.solutions[0].clone();
+    let steps = dirs(&solution);
+    let moved = client
+        .ask(json!({"type": "move", "dir": steps[0], "seq": 2}), "state")
+        .await;
+    assert_eq!(
+        (moved["seq"].as_u64(), moved["moves"].as_u64()),
+        (Some(2), Some(1))
+    );
+    let undone = client.ask(json!({"type": "undo"}), "state").await;
+    assert_eq!(undone["moves"], 0);
+    assert_eq!(undone["can_redo"], true);
+    let redone = client.ask(json!({"type": "redo"}), "state").await;
+    assert_eq!(redone["moves"], 1);
+
+    // Play the rest of the stored solution.
+    let mut last = redone;
+    for dir in &steps[1..] {
+        last = client
+            .ask(json!({"type": "move", "dir": dir}), "state")
+            .await;
+    }
+    assert_eq!(last["solved"], true, "{last}");
+    let solved = client.until("solved").await;
+    assert_eq!(solved["first_solve"], true);
+    assert_eq!(solved["next"], 2);
+
+    // Written to the data dir, where the terminal UI reads it.
+    let progress =
+        std::fs::read_to_string(server.data.path().join("sokoban/progress.json")).unwrap();
+    assert!(progress.contains(&level.key()), "{progress}");
+    let (_, _, body) = server.get("/api/sokoban/collections").await;
+    let list: serde_json::Value = serde_json::from_slice(&body).unwrap();
+    assert_eq!(list["collections"][0]["levels"][1]["solved"], true);
+
+    // A reload: a new connection resumes the same game.
+    drop(client);
+    let mut again = server.socket().await;
+    let resumed = again
+        .ask(json!({"type": "resume", "session": session}), "state")
+        .await;
+    assert_eq!(resumed["session"], session.as_str());
+    assert_eq!(resumed["moves"], last["moves"]);
+    assert_eq!(resumed["solved"], true);
+    let replay = again.ask(json!({"type": "replay"}), "replay").await;
+    assert_eq!(replay["lurd"], solution.as_str());
+
+    // The next level keeps the session.
+    let next = again
+        .ask(json!({"type": "next", "unsolved": true}), "state")
+        .await;
+    assert_eq!(
+        (next["level"].as_u64(), next["session"].as_str()),
+        (Some(2), Some(session.as_str()))
+    );
+    let gone = again
+        .ask(json!({"type": "resume", "session": "0123"}), "error")
+        .await;
+    assert_eq!(gone["code"], "not_found");
+}
+
+#[tokio::test]
+async fn mouse_paths_and_blocked_moves() {
+    let server = Server::start();
+    let mut client = server.socket().await;
+    let state = client
+        .ask(
+            json!({"type": "open", "collection": 0, "level": 0}),
+            "state",
+        )
+        .await;
+    let level = &starter()[0];
+    let width = state["width"].as_u64().unwrap() as usize;
+    let goal = level.map().goals().next().unwrap();
+    let the_box = level.boxes()[0];
+    let path = client
+        .ask(json!({"type": "push", "from": the_box, "to": goal}), "path")
+        .await;
+    let steps = path["steps"].as_array().unwrap().clone();
+    assert!(!steps.is_empty());
+    let mut last = state.clone();
+    for dir in steps {
+        last = client
+            .ask(json!({"type": "move", "dir": dir}), "state")
+            .await;
+    }
+    assert_eq!(last["solved"], true);
+    // A wall: the state comes back with the reason, unchanged.
+    client.ask(json!({"type": "undo"}), "state").await;
+    let wall = (0..level.map().len())
+        .find(|&c| level.map().cell(c) == sokoban::Cell::Wall)
+        .unwrap();
+    let refused = client
+        .ask(json!({"type": "walk", "to": wall}), "error")
+        .await;
+    assert_eq!(refused["code"], "blocked");
+    let far = client
+        .ask(json!({"type": "walk", "to": width * 1000}), "error")
+        .await;
+    assert_eq!(far["code"], "blocked");
+}
+
+#[tokio::test]
+async fn bad_messages_get_errors_and_the_connection_stays_usable() {
+    let server = Server::start();
+    let mut client = server.socket().await;
+    let cases: Vec<(String, &str)> = vec![
+        ("{".into(), "bad_json"),
+        ("not json at all".into(), "bad_json"),
+        ("[1,2,3]".into(), "bad_json"),
+        ("42".into(), "bad_json"),
+        (r#"{"dir":"up"}"#.into(), "bad_request"),
+        (r#"{"type":7}"#.into(), "bad_request"),
+        (r#"{"type":"teleport"}"#.into(), "unknown_type"),
+        (r#"{"type":"move","dir":"sideways"}"#.into(), "bad_request"),
+        (r#"{"type":"move"}"#.into(), "bad_request"),
+        (
+            r#"{"type":"move","dir":"up","extra":1}"#.into(),
+            "bad_request",
+        ),
+        (
+            r#"{"type":"open","collection":-1,"level":0}"#.into(),
+            "bad_request",
+        ),
+        (
+            r#"{"type":"open","collection":99,"level":0}"#.into(),
+            "not_found",
+        ),
+        (
+            r#"{"type":"open","collection":0,"level":999999}"#.into(),
+            "not_found",
+        ),
+        (r#"{"type":"undo"}"#.into(), "no_game"),
+        (
+            format!(r#"{{"type":"upload","text":"{}"}}"#, "#".repeat(70 * 1024)),
+            "too_large",
+        ),
+        (" ".repeat(200 * 1024), "too_large"),
+        (r#"{"type":"upload","text":"hello"}"#.into(), "bad_level"),
+        (
+            r#"{"type":"validate","text":"\u0000\u0001"}"#.into(),
+            "validation",
+        ),
+    ];
+    for (text, code) in cases {
+        client.send_text(text.clone()).await;
+        let reply = client.recv().await;
+        let shown: String = text.chars().take(60).collect();
+        if code == "validation" {
+            assert_eq!(reply["type"], "validation", "{shown}");
+            assert_eq!(reply["ok"], false);
+        } else {
+            assert_eq!(reply["type"], "error", "{shown}: {reply}");
+            assert_eq!(reply["code"], code, "{shown}: {reply}");
+        }
+    }
+    // A binary frame.
+    use futures_util::SinkExt;
+    client
+        .ws
+        .send(tokio_tungstenite::tungstenite::Message::binary(vec![
+            1u8, 2, 3,
+        ]))
+        .await
+        .unwrap();
+    assert_eq!(client.recv().await["code"], "binary");
+    // Still usable.
+    let pong = client.ask(json!({"type": "ping", "seq": 77}), "pong").await;
+    assert_eq!(pong["seq"], 77);
+    let state = client
+        .ask(
+            json!({"type": "open", "collection": 0, "level": 0}),
+            "state",
+        )
+        .await;
+    assert_eq!(state["moves"], 0);
+}
+
+#[tokio::test]
+async fn no_request_reaches_outside_the_data_dir() {
+    let server = Server::start();
+    let outside = server.data.path().parent().unwrap().to_path_buf();
+    let mut client = server.socket().await;
+    let level = "#####\n#@$.#\n#####\n";
+    for name in [
+        "../../escape",
+        "..",
+        "/tmp/escape",
+        "a/b",
+        "..\\..\\escape",
+        "%2e%2e%2fescape",
+        "",
+        "x".repeat(200).as_str(),
+    ] {
+        let reply = client
+            .ask(
+                json!({"type": "save_level", "name": name, "text": level}),
+                "error",
+            )
+            .await;
+        assert_eq!(reply["code"], "bad_path", "{name}");
+    }
+    assert!(!outside.join("escape.sok").exists());
+    assert!(!std::path::Path::new("/tmp/escape.sok").exists());
+    // An upload's name only chooses the format; it is never opened.
+    let reply = client
+        .ask(
+            json!({"type": "upload", "name": "../../../../etc/passwd", "text": "no level"}),
+            "error",
+        )
+        .await;
+    assert_eq!(reply["code"], "bad_level");
+    // A good name lands in the levels folder and shows in the registry.
+    let saved = client
+        .ask(
+            json!({"type": "save_level", "name": "tiny", "text": level, "title": "Tiny"}),
+            "saved",
+        )
+        .await;
+    assert_eq!(saved["path"], "sokoban/levels/tiny.sok");
+    assert!(server.data.path().join("sokoban/levels/tiny.sok").exists());
+    let (_, _, body) = server.get("/api/sokoban/collections").await;
+    let list: serde_json::Value = serde_json::from_slice(&body).unwrap();
+    assert_eq!(list["collections"].as_array().unwrap().len(), 2);
+}
+
+#[tokio::test]
+async fn editor_requests() {
+    let server = Server::start();
+    let mut client = server.socket().await;
+    let ok = client
+        .ask(
+            json!({"type": "validate", "text": "#####\n#@$.#\n#####"}),
+            "validation",
+        )
+        .await;
+    assert_eq!(ok["ok"], true);
+    let open = client
+        .ask(
+            json!({"type": "validate", "text": "#####\n#@$. \n#####"}),
+            "validation",
+        )
+        .await;
+    assert_eq!(open["ok"], false);
+    assert!(open["findings"][0]["x"].is_u64());
+    let checked = client
+        .ask(
+            json!({"type": "check", "text": "######\n#@$ .#\n######"}),
+            "checked",
+        )
+        .await;
+    assert_eq!(checked["outcome"], "solvable");
+    let parsed = client
+        .ask(json!({"type": "parse", "text": "4#|#@$.#|4#"}), "parsed")
+        .await;
+    assert_eq!(parsed["levels"][0]["xsb"], "####\n#@$.#\n####\n");
+    for (format, ext) in [
+        ("sok", "sok"),
+        ("json", "json"),
+        ("xsb", "xsb"),
+        ("rle", "txt"),
+    ] {
+        let exported = client
+            .ask(
+                json!({"type": "export", "text": "#####\n#@$.#\n#####", "format": format, "title": "My Level"}),
+                "exported",
+            )
+            .await;
+        assert_eq!(exported["filename"], format!("my-level.{ext}"));
+        assert!(!exported["text"].as_str().unwrap().is_empty());
+    }
+    // Play-test: an upload becomes a game.
+    let state = client
+        .ask(
+            json!({"type": "upload", "text": "#####\n#@$.#\n#####", "name": "t.sok"}),
+            "state",
+        )
+        .await;
+    assert_eq!(state["collection"], serde_json::Value::Null);
+    let moved = client
+        .ask(json!({"type": "move", "dir": "right"}), "state")
+        .await;
+    assert_eq!(moved["solved"], true);
+}
+
+#[tokio::test]
+async fn hint_comes_from_the_solver() {
+    let server = Server::start();
+    let mut client = server.socket().await;
+    client
+        .ask(
+            json!({"type": "open", "collection": 0, "level": 1}),
+            "state",
+        )
+        .await;
+    let thinking = client
+        .ask(json!({"type": "hint", "seq": 5}), "thinking")
+        .await;
+    assert_eq!(thinking["seq"], 5);
+    let hint = client.until("solution").await;
+    assert_eq!(hint["purpose"], "hint");
+    assert!(!hint["steps"].as_array().unwrap().is_empty());
+}
+
+#[tokio::test]
+async fn websockets_from_other_sites_are_refused() {
+    let server = Server::start();
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    let mut request = format!("ws://{}/ws/sokoban", server.addr)
+        .into_client_request()
+        .unwrap();
+    request
+        .headers_mut()
+        .insert("origin", "http://evil.example".parse().unwrap());
+    assert!(tokio_tungstenite::connect_async(request).await.is_err());
+    let mut request = format!("ws://{}/ws/sokoban", server.addr)
+        .into_client_request()
+        .unwrap();
+    let own = format!("http://{}", server.addr);
+    request.headers_mut().insert("origin", own.parse().unwrap());
+    assert!(tokio_tungstenite::connect_async(request).await.is_ok());
+}

@@ -1,0 +1,593 @@
+// The Sokoban page: level browser, play view and editor over one game
+// WebSocket. The server holds the game; this page draws what it says, maps
+// keys and clicks to requests, and animates paths one step at a time.
+
+import { GameSocket } from './net.js';
+import { drawBoard, drawThumb } from './sprites.js';
+import { Editor } from './editor.js';
+import { sound } from './sound.js';
+
+const $ = (id) => document.getElementById(id);
+
+// The same keys as the terminal UI (README, `tui/sokoban/play.rs`).
+export const KEYS = [
+  ['← ↑ → ↓  W A S D  h j k l', 'move / push'],
+  ['u  z  Backspace', 'undo (right click too)'],
+  ['y  Ctrl-R', 'redo'],
+  ['r', 'restart (undoable)'],
+  ['n  p', 'next / previous level'],
+  ['H', 'hint: the solver makes the next push'],
+  ['A', 'solve and show'],
+  ['v  V', 'replay your best by moves / by pushes'],
+  ['S  L', 'save / load a snapshot'],
+  ['Esc', 'stop an animation, a replay; back to the levels'],
+  ['?', 'this help'],
+];
+
+const DIRS = {
+  ArrowLeft: 'left', ArrowUp: 'up', ArrowRight: 'right', ArrowDown: 'down',
+  a: 'left', w: 'up', d: 'right', s: 'down', h: 'left', k: 'up', l: 'right', j: 'down',
+};
+const DELTA = { left: [-1, 0], up: [0, -1], right: [1, 0], down: [0, 1] };
+
+const page = {
+  state: null,          // the last `state` from the server
+  collections: [],
+  collection: 0,
+  queue: [],            // steps still to animate
+  animating: false,
+  fast: false,          // finish the animation at once
+  selected: null,       // a box picked with a click
+  drag: null,
+  hover: null,
+  replay: null,
+  clock: { key: null, start: null, stopped: null },
+  fromEditor: false,
+};
+
+const socket = new GameSocket('/ws/sokoban', {
+  onMessage: (msg) => onMessage(msg),
+  onOpen: () => resume(),
+  onStatus: (s) => { $('conn').textContent = s === 'open' ? '' : 'reconnecting…'; },
+});
+
+const editor = new Editor({
+  socket,
+  onPlayTest: (text, title) => playTest(text, title),
+  message: (text, kind) => setMessage($('editor-message'), text, kind),
+});
+
+// ---------- views ----------
+
+function show(view) {
+  for (const v of ['levels', 'play', 'editor']) $(`view-${v}`).hidden = v !== view;
+  for (const v of ['levels', 'play', 'editor']) $(`nav-${v}`).classList.toggle('active', v === view);
+  page.view = view;
+  if (view === 'levels') loadCollections();
+  if (view === 'play') requestAnimationFrame(render);
+  if (view === 'editor') editor.shown();
+  if (location.hash !== `#${view}`) history.replaceState(null, '', `#${view}`);
+}
+
+$('nav-levels').onclick = () => show('levels');
+$('nav-play').onclick = () => show('play');
+$('nav-editor').onclick = () => show('editor');
+
+// ---------- level browser ----------
+
+async function loadCollections() {
+  let data;
+  try {
+    const response = await fetch('/api/sokoban/collections');
+    data = await response.json();
+  } catch (e) {
+    $('collection-info').textContent = `cannot list levels: ${e}`;
+    return;
+  }
+  page.collections = data.collections;
+  const select = $('collection');
+  const chosen = page.collectionChosen ? page.collection : (data.last ? data.last.collection : 0);
+  select.innerHTML = '';
+  data.collections.forEach((c, i) => {
+    const option = document.createElement('option');
+    option.value = i;
+    option.textContent = `${c.name} (${c.origin})`;
+    select.append(option);
+  });
+  page.collection = Math.min(chosen, data.collections.length - 1);
+  select.value = page.collection;
+  renderLevels();
+}
+
+$('collection').onchange = (e) => {
+  page.collection = Number(e.target.value);
+  page.collectionChosen = true;
+  renderLevels();
+};
+
+function renderLevels() {
+  const set = page.collections[page.collection];
+  const list = $('levels');
+  list.innerHTML = '';
+  if (!set) return;
+  const solved = set.levels.filter((l) => l.solved).length;
+  $('collection-info').textContent = `${solved} of ${set.levels.length} solved`;
+  for (const level of set.levels) {
+    const card = document.createElement('button');
+    card.type = 'button';
+    card.className = 'level-card' + (level.solved ? ' solved' : '') + (level.error ? ' broken' : '');
+    card.dataset.level = level.index;
+    const canvas = document.createElement('canvas');
+    const name = document.createElement('span');
+    name.className = 'name';
+    name.textContent = level.error ? `#${level.index + 1} (cannot be read)` : `${level.index + 1}. ${level.title}`;
+    const meta = document.createElement('span');
+    meta.className = 'meta';
+    if (level.error) meta.textContent = level.error;
+    else if (level.solved) {
+      const m = level.best_moves, p = level.best_pushes;
+      meta.innerHTML = `<span class="done">✓ solved</span> best ${m.moves}m/${m.pushes}p` +
+        (p && (p.pushes !== m.pushes) ? ` · ${p.moves}m/${p.pushes}p` : '');
+    } else meta.textContent = 'not solved yet';
+    card.append(canvas, name, meta);
+    if (!level.error) card.onclick = () => openLevel(page.collection, level.index);
+    list.append(card);
+    if (!level.error) requestAnimationFrame(() => drawThumb(canvas, level.xsb));
+  }
+}
+
+$('upload').onchange = async (e) => {
+  const file = e.target.files[0];
+  e.target.value = '';
+  if (!file) return;
+  const text = await file.text();
+  const reply = await socket.send({ type: 'upload', text, name: file.name });
+  if (reply.type === 'error') alertMessage(reply.message);
+  else show('play');
+};
+
+async function openLevel(collection, level) {
+  page.fromEditor = false;
+  const reply = await socket.send({ type: 'open', collection, level });
+  if (reply.type === 'error') { alertMessage(reply.message); return; }
+  show('play');
+}
+
+async function playTest(text, title) {
+  const reply = await socket.send({ type: 'upload', text, name: `${title || 'play-test'}.sok` });
+  if (reply.type === 'error') return reply;
+  page.fromEditor = true;
+  show('play');
+  return reply;
+}
+
+function alertMessage(text) {
+  setMessage($('message'), text, 'warn');
+  $('collection-info').textContent = text;
+}
+
+// ---------- the game connection ----------
+
+async function resume() {
+  const session = sessionStorage.getItem('ludus.sokoban.session');
+  if (!session) return;
+  const reply = await socket.sendNow({ type: 'resume', session });
+  if (reply.type === 'error') sessionStorage.removeItem('ludus.sokoban.session');
+}
+
+function onMessage(msg) {
+  switch (msg.type) {
+    case 'state': onState(msg); break;
+    case 'solved': onSolved(msg); break;
+    case 'path': enqueue(msg.steps); break;
+    case 'solution':
+      setMessage($('message'), msg.purpose === 'hint'
+        ? `Hint: the next push (a solution needs ${msg.pushes} more pushes).`
+        : `The solver's solution: ${msg.moves} moves, ${msg.pushes} pushes.`, 'info');
+      enqueue(msg.steps);
+      break;
+    case 'unsolvable': setMessage($('message'), msg.message, 'warn'); break;
+    case 'thinking':
+      if (msg.purpose === 'check') editor.thinking();
+      else setMessage($('message'), msg.purpose === 'hint' ? 'Looking for a hint… (Esc stops)' : 'Solving… (Esc stops)', 'info');
+      break;
+    case 'notice': setMessage($('message'), msg.message, 'info'); break;
+    case 'replay': startReplay(msg); break;
+    case 'error':
+      if (msg.code === 'blocked' || msg.code === 'closed') {
+        page.queue = [];
+        if (msg.code === 'blocked' && !page.animating) setMessage($('message'), msg.message, 'info');
+      } else if (page.view === 'editor') {
+        setMessage($('editor-message'), msg.message, 'warn');
+      } else {
+        setMessage($('message'), msg.message, 'warn');
+      }
+      break;
+    default:
+      editor.onMessage(msg);
+  }
+}
+
+function onState(state) {
+  const previous = page.state;
+  page.state = state;
+  sessionStorage.setItem('ludus.sokoban.session', state.session);
+  $('nav-play').disabled = false;
+  if (!previous || previous.key !== state.key || previous.session !== state.session) {
+    page.clock = { key: state.key, start: null, stopped: null };
+    page.selected = null;
+    page.queue = [];
+    stopReplay();
+    $('solved-dialog').open && $('solved-dialog').close();
+    setMessage($('message'), state.solved_before ? 'You have solved this level before; try to beat your best.' : '', 'muted');
+  }
+  if (state.moves > 0 && page.clock.start === null) page.clock.start = performance.now();
+  if (state.moves === 0 && !state.solved) page.clock.start = null;
+  if (state.solved && page.clock.stopped === null && page.clock.start !== null) page.clock.stopped = performance.now();
+  if (!state.solved) page.clock.stopped = null;
+  if (previous && state.pushes > previous.pushes && previous.key === state.key) sound('push');
+  if (state.blocked && !page.animating) sound('bump');
+  updatePanel();
+  render();
+}
+
+function updatePanel() {
+  const s = page.state;
+  if (!s) return;
+  $('title').textContent = `Level ${s.level + 1}/${s.count}: ${s.title}`;
+  $('set-name').textContent = s.set;
+  $('moves').textContent = s.moves;
+  $('pushes').textContent = s.pushes;
+  $('boxes').textContent = `${s.boxes_on_goals}/${s.box_count}`;
+  const best = s.best && s.best.moves;
+  $('best-wrap').hidden = !best;
+  if (best) $('best').textContent = `${best.moves}m/${best.pushes}p`;
+  $('b-undo').disabled = !s.can_undo;
+  $('b-redo').disabled = !s.can_redo;
+  $('b-prev').disabled = s.level === 0;
+  $('b-next').disabled = s.level + 1 >= s.count;
+  $('b-back-editor').hidden = !page.fromEditor;
+  if (s.deadlock && !page.replay) setMessage($('message'), `${s.deadlock.message} Undo with u.`, 'warn');
+  else if ($('message').classList.contains('warn') && !s.deadlock) setMessage($('message'), '', 'muted');
+}
+
+function setMessage(el, text, kind = 'muted') {
+  el.textContent = text || '';
+  el.className = `message ${text ? kind : ''}`;
+}
+
+function onSolved(msg) {
+  sound('solved');
+  const records = [];
+  if (msg.first_solve) records.push('First solve of this level!');
+  else {
+    if (msg.moves_record) records.push('New best by moves!');
+    if (msg.pushes_record) records.push('New best by pushes!');
+  }
+  if (msg.all_solved) records.push(`You have solved every level of ${page.state.set}!`);
+  $('solved-stats').textContent = `Moves ${msg.moves} · pushes ${msg.pushes} · time ${clockText()}`;
+  $('solved-records').textContent = records.join(' ') || 'Your best stays as it was.';
+  for (const p of msg.problems || []) records.push(p);
+  page.nextLevel = msg.next;
+  $('solved-next').disabled = msg.next == null;
+  page.queue = [];
+  // Let the last push be seen before the dialog covers the board.
+  setTimeout(() => { if (page.state && page.state.solved && !$('solved-dialog').open) $('solved-dialog').showModal(); }, 250);
+}
+
+$('solved-next').onclick = () => { $('solved-dialog').close(); socket.send({ type: 'goto', level: page.nextLevel }); };
+$('solved-replay').onclick = () => { $('solved-dialog').close(); socket.send({ type: 'replay' }); };
+$('solved-again').onclick = () => { $('solved-dialog').close(); socket.send({ type: 'restart' }); };
+$('solved-levels').onclick = () => { $('solved-dialog').close(); show('levels'); };
+$('solved-dialog').addEventListener('keydown', (e) => {
+  if (e.key === 'Enter' && !$('solved-next').disabled) { e.preventDefault(); $('solved-next').click(); }
+  if (e.key === 'u' || e.key === 'z' || e.key === 'Backspace') { e.preventDefault(); $('solved-dialog').close(); act('undo'); }
+});
+
+// ---------- animation ----------
+
+function enqueue(steps) {
+  if (!steps || !steps.length) return;
+  page.queue.push(...steps);
+  if (!page.animating) animate();
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function animate() {
+  page.animating = true;
+  page.fast = false;
+  while (page.queue.length) {
+    const dir = page.queue.shift();
+    const reply = await socket.send({ type: 'move', dir });
+    if (reply.type !== 'state' || reply.blocked || reply.solved) { page.queue = []; break; }
+    if (!page.fast) await sleep(page.state ? Math.max(30, page.state.animation_ms) : 60);
+  }
+  page.animating = false;
+}
+
+// ---------- replay (drawn here, from the level's start; the game is untouched) ----------
+
+function startReplay(msg) {
+  const steps = [...msg.lurd].map((c) => ({ l: 'left', u: 'up', r: 'right', d: 'down' })[c.toLowerCase()]).filter(Boolean);
+  page.queue = [];
+  page.replay = {
+    label: msg.label, steps, position: 0, paused: false, stepMs: 120,
+    view: { ...msg.start, width: page.state.width, height: page.state.height, map: page.state.map, facing: 'down' },
+    history: [],
+  };
+  $('replay-bar').hidden = false;
+  replayTick();
+}
+
+function replayForward() {
+  const r = page.replay;
+  if (!r || r.position >= r.steps.length) return false;
+  const dir = r.steps[r.position];
+  const [dx, dy] = DELTA[dir];
+  const w = r.view.width;
+  const p = r.view.player;
+  const next = p + dx + dy * w;
+  const boxes = r.view.boxes.slice();
+  const i = boxes.indexOf(next);
+  r.history.push({ player: p, boxes: r.view.boxes, facing: r.view.facing });
+  if (i >= 0) boxes[i] = next + dx + dy * w;
+  r.view = { ...r.view, player: next, boxes, facing: dir };
+  r.position++;
+  return true;
+}
+
+function replayBack() {
+  const r = page.replay;
+  if (!r || !r.history.length) return;
+  const h = r.history.pop();
+  r.view = { ...r.view, ...h };
+  r.position--;
+}
+
+function replayTick() {
+  const r = page.replay;
+  if (!r) return;
+  if (!r.paused && !replayForward()) r.paused = true;
+  $('replay-label').textContent = `Replaying ${r.label}: step ${r.position}/${r.steps.length}${r.paused ? ' (paused)' : ''}`;
+  render();
+  clearTimeout(r.timer);
+  r.timer = setTimeout(replayTick, r.stepMs);
+}
+
+function stopReplay() {
+  if (page.replay) clearTimeout(page.replay.timer);
+  page.replay = null;
+  $('replay-bar').hidden = true;
+  render();
+}
+
+$('replay-back').onclick = () => { if (page.replay) { page.replay.paused = true; replayBack(); } };
+$('replay-fwd').onclick = () => { if (page.replay) { page.replay.paused = true; replayForward(); } };
+$('replay-pause').onclick = () => { if (page.replay) page.replay.paused = !page.replay.paused; };
+$('replay-faster').onclick = () => { if (page.replay) page.replay.stepMs = Math.max(10, Math.round(page.replay.stepMs * 2 / 3)); };
+$('replay-slower').onclick = () => { if (page.replay) page.replay.stepMs = Math.min(2000, Math.round(page.replay.stepMs * 3 / 2)); };
+$('replay-stop').onclick = () => stopReplay();
+
+// ---------- drawing ----------
+
+const board = $('board');
+let cellSize = 32;
+
+function render() {
+  const s = page.state;
+  if (!s || page.view !== 'play') return;
+  const wrap = $('board-wrap');
+  const ratio = window.devicePixelRatio || 1;
+  const availW = Math.max(100, wrap.clientWidth - 4), availH = Math.max(100, wrap.clientHeight - 4);
+  cellSize = Math.max(8, Math.min(72, Math.floor(Math.min(availW / s.width, availH / s.height))));
+  const w = cellSize * s.width, h = cellSize * s.height;
+  board.style.width = `${w}px`;
+  board.style.height = `${h}px`;
+  if (board.width !== Math.round(w * ratio) || board.height !== Math.round(h * ratio)) {
+    board.width = Math.round(w * ratio);
+    board.height = Math.round(h * ratio);
+  }
+  const g = board.getContext('2d');
+  g.setTransform(ratio, 0, 0, ratio, 0, 0);
+  const view = page.replay ? page.replay.view : s;
+  drawBoard(g, view, cellSize, {
+    danger: !page.replay && s.deadlock ? new Set(s.deadlock.boxes) : null,
+    selected: page.replay ? null : page.selected,
+    hover: page.replay ? null : page.hover,
+  });
+}
+
+window.addEventListener('resize', () => { render(); editor.render(); });
+new ResizeObserver(() => render()).observe($('board-wrap'));
+
+function clockText() {
+  const c = page.clock;
+  if (c.start === null) return '0:00';
+  const ms = (c.stopped ?? performance.now()) - c.start;
+  const secs = Math.floor(ms / 1000);
+  return `${Math.floor(secs / 60)}:${String(secs % 60).padStart(2, '0')}`;
+}
+setInterval(() => { if (page.state) $('time').textContent = clockText(); }, 500);
+
+// ---------- mouse ----------
+
+function cellAt(event) {
+  const s = page.state;
+  if (!s) return null;
+  const rect = board.getBoundingClientRect();
+  const x = Math.floor((event.clientX - rect.left) / cellSize);
+  const y = Math.floor((event.clientY - rect.top) / cellSize);
+  if (x < 0 || y < 0 || x >= s.width || y >= s.height) return null;
+  return y * s.width + x;
+}
+
+const walkable = (cell) => {
+  const s = page.state;
+  const ch = (s.map[Math.floor(cell / s.width)] || '')[cell % s.width];
+  return ch === '-' || ch === '.';
+};
+
+board.addEventListener('pointerdown', (e) => {
+  if (e.button !== 0 || !page.state || page.replay) return;
+  const cell = cellAt(e);
+  if (cell === null) return;
+  page.drag = page.state.boxes.includes(cell) ? { from: cell } : null;
+});
+
+board.addEventListener('pointerup', (e) => {
+  if (e.button !== 0 || !page.state || page.replay) return;
+  const cell = cellAt(e);
+  const drag = page.drag;
+  page.drag = null;
+  if (cell === null) return;
+  if (drag && drag.from !== cell) { push(drag.from, cell); return; }
+  if (page.state.boxes.includes(cell)) {
+    page.selected = page.selected === cell ? null : cell;
+    render();
+    return;
+  }
+  if (!walkable(cell)) return;
+  if (page.selected !== null) push(page.selected, cell);
+  else walk(cell);
+});
+
+board.addEventListener('pointermove', (e) => {
+  const cell = cellAt(e);
+  if (cell !== page.hover) { page.hover = cell; render(); }
+});
+board.addEventListener('pointerleave', () => { page.hover = null; render(); });
+board.addEventListener('contextmenu', (e) => { e.preventDefault(); act('undo'); });
+
+async function walk(cell) {
+  if (page.animating) { page.fast = true; return; }
+  const reply = await socket.send({ type: 'walk', to: cell });
+  if (reply.type === 'error') setMessage($('message'), reply.message, 'info');
+}
+
+async function push(from, to) {
+  page.selected = null;
+  if (page.animating) { page.fast = true; return; }
+  const reply = await socket.send({ type: 'push', from, to });
+  if (reply.type === 'error') setMessage($('message'), reply.message, 'info');
+  render();
+}
+
+// ---------- keys and buttons ----------
+
+function act(action, extra = {}) {
+  page.queue = [];
+  page.selected = null;
+  if (page.replay && action !== 'replay') stopReplay();
+  if ($('solved-dialog').open) $('solved-dialog').close();
+  return socket.send({ type: action, ...extra });
+}
+
+function move(dir) {
+  if (page.state && page.state.solved) return;
+  if (!$('message').classList.contains('warn')) setMessage($('message'), '', 'muted');
+  socket.send({ type: 'move', dir });
+}
+
+document.addEventListener('keydown', (e) => {
+  if (page.view !== 'play' || e.altKey || e.metaKey) return;
+  if (document.querySelector('dialog[open]')) return;
+  if (e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement) return;
+  const key = e.key;
+  if (page.replay) {
+    const r = page.replay;
+    const handled = {
+      ' ': () => { r.paused = !r.paused; },
+      ArrowRight: () => { r.paused = true; replayForward(); },
+      ArrowLeft: () => { r.paused = true; replayBack(); },
+      '+': () => $('replay-faster').click(), '=': () => $('replay-faster').click(),
+      '-': () => $('replay-slower').click(),
+      Escape: () => stopReplay(), v: () => stopReplay(), V: () => stopReplay(), q: () => stopReplay(),
+    }[key];
+    if (handled) { e.preventDefault(); handled(); render(); }
+    return;
+  }
+  // A key during an animation finishes it at once, as in the terminal.
+  if (page.animating && key !== 'Escape') { page.fast = true; e.preventDefault(); return; }
+  if (e.ctrlKey) {
+    if (key === 'r' || key === 'R') { e.preventDefault(); act('redo'); }
+    else if (key === 's') { e.preventDefault(); act('save_snapshot'); }
+    else if (key === 'l') { e.preventDefault(); act('load_snapshot'); }
+    return;
+  }
+  if (DIRS[key] && !e.shiftKey) { e.preventDefault(); move(DIRS[key]); return; }
+  if (DIRS[key] && key.startsWith('Arrow')) { e.preventDefault(); move(DIRS[key]); return; }
+  const actions = {
+    u: () => act('undo'), z: () => act('undo'), Backspace: () => act('undo'),
+    y: () => act('redo'), r: () => act('restart'),
+    n: () => act('next'), p: () => act('prev'),
+    H: () => act('hint'), A: () => act('solve'),
+    v: () => act('replay', { by_pushes: false }), V: () => act('replay', { by_pushes: true }),
+    S: () => act('save_snapshot'), L: () => act('load_snapshot'),
+    '?': () => openHelp(),
+    Escape: () => {
+      if (page.animating) { page.queue = []; return; }
+      if (page.state && page.state.thinking) { act('cancel'); setMessage($('message'), 'Solver stopped.', 'info'); return; }
+      show('levels');
+    },
+  };
+  const f = actions[key];
+  if (f) { e.preventDefault(); f(); }
+});
+
+$('b-undo').onclick = () => act('undo');
+$('b-redo').onclick = () => act('redo');
+$('b-restart').onclick = () => act('restart');
+$('b-prev').onclick = () => act('prev');
+$('b-next').onclick = () => act('next');
+$('b-hint').onclick = () => act('hint');
+$('b-solve').onclick = () => act('solve');
+$('b-replay').onclick = () => act('replay', { by_pushes: false });
+$('b-help').onclick = () => openHelp();
+$('b-edit').onclick = () => {
+  const s = page.state;
+  if (!s) return;
+  editor.loadXsb(stateToXsb(s), s.title);
+  show('editor');
+};
+$('b-back-editor').onclick = () => show('editor');
+
+function stateToXsb(s) {
+  const rows = [];
+  const boxes = new Set(s.boxes);
+  for (let y = 0; y < s.height; y++) {
+    let row = '';
+    for (let x = 0; x < s.width; x++) {
+      const cell = y * s.width + x;
+      const ch = s.map[y][x];
+      const goal = ch === '.';
+      if (cell === s.player) row += goal ? '+' : '@';
+      else if (boxes.has(cell)) row += goal ? '*' : '$';
+      else row += ch === '-' ? ' ' : ch;
+    }
+    rows.push(row.trimEnd());
+  }
+  return rows.join('\n');
+}
+
+function fillKeys(el) {
+  el.innerHTML = '';
+  for (const [keys, what] of KEYS) {
+    const k = document.createElement('span');
+    k.innerHTML = keys.split('  ').map((x) => `<kbd>${x}</kbd>`).join(' ');
+    const w = document.createElement('span');
+    w.textContent = what;
+    el.append(k, w);
+  }
+}
+fillKeys($('keys'));
+fillKeys($('help-keys'));
+function openHelp() { $('help-dialog').showModal(); }
+$('help-close').onclick = () => $('help-dialog').close();
+
+// ---------- start ----------
+
+const start = location.hash.replace('#', '');
+if (start === 'editor') show('editor');
+else if (start === 'play' && sessionStorage.getItem('ludus.sokoban.session')) show('play');
+else show('levels');

@@ -1,0 +1,51 @@
+// Short sound effects made with WebAudio (no sound files to fetch), and a
+// mute switch remembered in localStorage. The audio context starts on the
+// first sound, which always follows a key press or click.
+
+let context = null;
+let muted = localStorage.getItem('ludus.muted') === '1';
+
+const TUNES = {
+  push: [[220, 0.05, 'square', 0.04]],
+  bump: [[90, 0.06, 'sine', 0.08]],
+  solved: [[523, 0.12, 'triangle', 0.12], [659, 0.12, 'triangle', 0.12], [784, 0.25, 'triangle', 0.12]],
+};
+
+export function sound(name) {
+  if (muted) return;
+  const notes = TUNES[name];
+  if (!notes) return;
+  try {
+    context = context || new AudioContext();
+    let t = context.currentTime;
+    for (const [freq, length, wave, volume] of notes) {
+      const osc = context.createOscillator();
+      const gain = context.createGain();
+      osc.type = wave;
+      osc.frequency.value = freq;
+      gain.gain.setValueAtTime(volume, t);
+      gain.gain.exponentialRampToValueAtTime(0.0001, t + length);
+      osc.connect(gain).connect(context.destination);
+      osc.start(t);
+      osc.stop(t + length);
+      t += length;
+    }
+  } catch {
+    // No audio on this machine: play on in silence.
+  }
+}
+
+function showMute(button) {
+  button.textContent = muted ? 'Sound off' : 'Sound on';
+  button.setAttribute('aria-pressed', String(muted));
+}
+
+const button = document.getElementById('sound');
+if (button) {
+  showMute(button);
+  button.addEventListener('click', () => {
+    muted = !muted;
+    localStorage.setItem('ludus.muted', muted ? '1' : '0');
+    showMute(button);
+  });
+}

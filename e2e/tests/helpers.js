@@ -1,0 +1,74 @@
+// Shared set-up of the browser tests: the `ludus` binary (LUDUS_BIN, or
+// built with cargo once), a server on a free loopback port with a temp data
+// dir (its URL read from stdout), and chromium with console errors caught.
+
+import { spawn, execFileSync } from 'node:child_process';
+import { mkdtempSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+let built = null;
+export function ludusBin() {
+  if (process.env.LUDUS_BIN) return process.env.LUDUS_BIN;
+  if (!built) {
+    const target = process.env.CARGO_TARGET_DIR || path.join(root, 'target');
+    execFileSync('cargo', ['build', '-p', 'ludus', '--bin', 'ludus'], { cwd: root, stdio: 'inherit' });
+    built = path.join(target, 'debug', 'ludus');
+  }
+  return built;
+}
+
+// Starts `ludus serve --port 0`; resolves with { url, dataDir, stop }.
+export function startServer(dataDir = mkdtempSync(path.join(tmpdir(), 'ludus-e2e-'))) {
+  const child = spawn(ludusBin(), ['--data-dir', dataDir, 'serve', '--port', '0'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (d) => { stderr += d; });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`no URL from ludus serve; stderr: ${stderr}`)), 60000);
+    child.stdout.on('data', (d) => {
+      out += d;
+      const m = out.match(/(http:\/\/[^\s]+)/);
+      if (m) {
+        clearTimeout(timer);
+        resolve({
+          url: m[1],
+          dataDir,
+          stop: () => new Promise((done) => { child.once('exit', done); child.kill('SIGTERM'); }),
+        });
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`ludus serve exited with ${code}: ${stderr}`)));
+  });
+}
+
+export async function launch() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+// A page that records console errors and page errors in `errors`.
+export async function newPage(browser, viewport = { width: 1280, height: 800 }) {
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  page.errors = [];
+  page.on('console', (m) => { if (m.type() === 'error') page.errors.push(m.text()); });
+  page.on('pageerror', (e) => page.errors.push(String(e)));
+  return page;
+}
+
+// Where screenshots go (printed once by the tests).
+export function shotDir() {
+  const dir = process.env.LUDUS_SHOTS || path.join(tmpdir(), 'ludus-e2e-shots');
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}

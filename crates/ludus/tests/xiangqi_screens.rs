@@ -287,6 +287,22 @@ fn stepping_through_a_loaded_record() {
 }
 
 #[test]
+fn a_finished_record_shows_its_past_positions_as_past() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = "[FEN \"4k4/R8/9/9/9/9/9/9/9/3K4R w - - 0 1\"]\n\n1. i0i9 1-0\n";
+    let pgn = xiangqi::pgn::PgnGame::parse(text).unwrap();
+    let start = Start::Screen(Box::new(move |ctx| {
+        ludus::tui::xiangqi::review(ctx, pgn, "mate.pgn".to_string())
+    }));
+    let mut app = App::new(DataDir::at(dir.path()), start).unwrap();
+    let text = screen(&app);
+    assert!(text.contains("After move 0 of 1: Red to move"), "{text}");
+    assert!(!text.contains("Checkmate"), "{text}");
+    code(&mut app, KeyCode::End, 1);
+    assert!(screen(&app).contains("Checkmate: Red wins"));
+}
+
+#[test]
 fn setup_screen_starts_a_game() {
     let dir = tempfile::tempdir().unwrap();
     let start = Start::Screen(Box::new(ludus::tui::xiangqi::setup));

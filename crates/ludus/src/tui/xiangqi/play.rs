@@ -807,7 +807,7 @@ impl Play {
     }
 
     fn status(&self, pos: &Position) -> Line<'static> {
-        if let Some(over) = &self.over {
+        if let Some(over) = self.over.as_ref().filter(|_| self.view.is_none()) {
             return Line::styled(
                 over.text.clone(),
                 Style::default()
@@ -879,6 +879,7 @@ impl Play {
     fn move_list(&self, height: usize, current: Option<usize>) -> Vec<Line<'static>> {
         let mut pos = self.game.start_position().clone();
         let mut rows: Vec<Vec<Span<'static>>> = Vec::new();
+        let mut current_row = None;
         for (i, m) in self.game.moves().enumerate() {
             let text = self.notation.write(&pos, m);
             let style = if current == Some(i + 1) {
@@ -898,13 +899,18 @@ impl Play {
                 rows.push(row);
             }
             let pad = 10usize.saturating_sub(unicode_width(&text));
+            if current == Some(i + 1) {
+                current_row = Some(rows.len().saturating_sub(1));
+            }
             if let Some(row) = rows.last_mut() {
                 row.push(Span::styled(text, style));
                 row.push(Span::raw(" ".repeat(pad)));
             }
             pos.make_move(m);
         }
-        let skip = rows.len().saturating_sub(height);
+        // Scrolled so that the move shown on the board is in view.
+        let last = current_row.unwrap_or(rows.len().saturating_sub(1));
+        let skip = (last + 1).saturating_sub(height);
         rows.into_iter().skip(skip).map(Line::from).collect()
     }
 

@@ -232,7 +232,7 @@ export class Editor {
     if (!v.findings.length) {
       const li = document.createElement('li');
       li.className = 'ok';
-      li.textContent = `A valid level with ${v.boxes} boxes.`;
+      li.textContent = `A valid level with ${v.boxes} box${v.boxes === 1 ? '' : 'es'}.`;
       list.append(li);
     }
     this.valid = v.ok;

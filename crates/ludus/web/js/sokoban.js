@@ -587,7 +587,15 @@ $('help-close').onclick = () => $('help-dialog').close();
 
 // ---------- start ----------
 
-const start = location.hash.replace('#', '');
-if (start === 'editor') show('editor');
-else if (start === 'play' && sessionStorage.getItem('ludus.sokoban.session')) show('play');
-else show('levels');
+function route() {
+  const wanted = location.hash.replace('#', '');
+  if (wanted === page.view) return;
+  if (wanted === 'editor') show('editor');
+  else if (wanted === 'play' && sessionStorage.getItem('ludus.sokoban.session')) show('play');
+  else show('levels');
+}
+window.addEventListener('hashchange', route);
+route();
+
+// For the browser tests and the curious: the page's state, read-only by convention.
+window.__ludus = page;

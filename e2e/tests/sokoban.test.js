@@ -1,0 +1,165 @@
+// The Sokoban pages in chromium: solve a level with the keyboard and
+// another with the mouse, reload and find the progress kept, use the
+// editor, and save a screenshot of every page. Any console error fails.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { startServer, launch, newPage, shotDir } from './helpers.js';
+
+let server, browser, shots;
+
+before(async () => {
+  server = await startServer();
+  browser = await launch();
+  shots = shotDir();
+  console.log(`screenshots in ${shots}`);
+});
+
+after(async () => {
+  if (browser) await browser.close();
+  if (server) await server.stop();
+});
+
+const shot = (page, name) => page.screenshot({ path: path.join(shots, `${name}.png`) });
+
+// The centre of board cell (x, y) in page coordinates.
+async function cellPoint(page, x, y) {
+  const box = await page.locator('#board').boundingBox();
+  const width = await page.evaluate(() => window.__ludus.state.width);
+  const size = box.width / width;
+  return [box.x + (x + 0.5) * size, box.y + (y + 0.5) * size];
+}
+
+async function openLevel(page, n) {
+  await page.goto(`${server.url}sokoban#levels`);
+  await page.locator(`.level-card[data-level="${n}"]`).click();
+  await page.waitForFunction((n) => window.__ludus.state && window.__ludus.state.level === n, n);
+}
+
+test('solve a level with the keyboard', async () => {
+  const page = await newPage(browser);
+  await page.goto(server.url);
+  await page.waitForFunction(() => document.getElementById('status-sokoban').textContent.includes('of'));
+  await shot(page, 'home');
+  await page.click('#card-sokoban');
+  await page.waitForSelector('.level-card');
+  await shot(page, 'levels');
+  await openLevel(page, 1); // "Around the Corner": rDldR
+  for (const key of ['ArrowRight', 's', 'h', 'j', 'd']) {
+    await page.keyboard.press(key);
+    await page.waitForTimeout(40);
+  }
+  await page.waitForSelector('#solved-dialog[open]');
+  assert.match(await page.textContent('#solved-records'), /First solve/);
+  assert.equal(await page.textContent('#moves'), '5');
+  await shot(page, 'solved');
+  // Enter goes on to the next level.
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => window.__ludus.state.level === 2);
+  // Undo, redo and restart keys.
+  await page.keyboard.press('ArrowDown');
+  await page.waitForFunction(() => window.__ludus.state.moves === 1);
+  await page.keyboard.press('u');
+  await page.waitForFunction(() => window.__ludus.state.moves === 0);
+  await page.keyboard.press('y');
+  await page.waitForFunction(() => window.__ludus.state.moves === 1);
+  await page.keyboard.press('r');
+  await page.waitForFunction(() => window.__ludus.state.moves === 0 && window.__ludus.state.can_undo);
+  await shot(page, 'play');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('solve a level with mouse clicks', async () => {
+  const page = await newPage(browser);
+  await openLevel(page, 0); // "First Steps": #@$.#
+  // Click a box, then its goal: the server finds the pushes.
+  await page.mouse.click(...(await cellPoint(page, 2, 1)));
+  await page.mouse.click(...(await cellPoint(page, 3, 1)));
+  await page.waitForSelector('#solved-dialog[open]');
+  await page.click('#solved-next');
+  await page.waitForFunction(() => window.__ludus.state.level === 2);
+  // Level 3 ("Twin Chimneys") by mouse: walk, then drag each box to a goal.
+  await page.click('#b-prev');
+  await page.waitForFunction(() => window.__ludus.state.level === 1);
+  // Around the Corner: click the box, click the goal; right click undoes.
+  await page.mouse.click(...(await cellPoint(page, 4, 1)));
+  await page.waitForFunction(() => window.__ludus.state.moves === 3);
+  await page.mouse.click(...(await cellPoint(page, 4, 1)), { button: 'right' });
+  await page.waitForFunction(() => window.__ludus.state.moves === 2);
+  const [bx, by] = await cellPoint(page, 2, 2);
+  const [gx, gy] = await cellPoint(page, 3, 3);
+  await page.mouse.move(bx, by);
+  await page.mouse.down();
+  await page.mouse.move(gx, gy, { steps: 4 });
+  await page.mouse.up();
+  await page.waitForSelector('#solved-dialog[open]');
+  assert.match(await page.textContent('#solved-stats'), /pushes 2/);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('progress and the game survive a reload', async () => {
+  const page = await newPage(browser);
+  await page.goto(`${server.url}sokoban#levels`);
+  await page.waitForSelector('.level-card');
+  const solved = await page.locator('.level-card.solved').count();
+  assert.ok(solved >= 2, `solved cards: ${solved}`);
+  assert.match(await page.textContent('.level-card[data-level="0"] .meta'), /solved/);
+  await page.reload();
+  await page.waitForSelector('.level-card.solved');
+  // A game in progress comes back after a reload.
+  await openLevel(page, 2);
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowUp');
+  await page.waitForFunction(() => window.__ludus.state.moves === 3);
+  await page.reload();
+  await page.waitForFunction(() => window.__ludus.state && window.__ludus.state.moves === 3);
+  assert.equal(await page.textContent('#moves'), '3');
+  // The home page counts the solves.
+  await page.goto(server.url);
+  await page.waitForFunction(() => /\d+ of \d+/.test(document.getElementById('status-sokoban').textContent));
+  assert.match(await page.textContent('#status-sokoban'), /^[2-9]\d* of 24/);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('hint, replay and the editor', async () => {
+  const page = await newPage(browser);
+  await openLevel(page, 3);
+  await page.keyboard.press('H');
+  await page.waitForFunction(() => window.__ludus.state.pushes === 1, null, { timeout: 20000 });
+  await openLevel(page, 1);
+  await page.keyboard.press('v');
+  await page.waitForSelector('#replay-bar:not([hidden])');
+  await page.keyboard.press('Escape');
+  await page.click('#nav-editor');
+  await page.click('#ed-paste');
+  await page.fill('#paste-text', '#######\n#@ $ .#\n#######');
+  await page.click('#paste-ok');
+  await page.waitForSelector('#findings li.ok');
+  await shot(page, 'editor');
+  await page.click('#ed-play');
+  await page.waitForFunction(() => window.__ludus.state && window.__ludus.state.collection === null);
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await page.waitForSelector('#solved-dialog[open]');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('phone width', async () => {
+  const page = await newPage(browser, { width: 390, height: 844 });
+  await openLevel(page, 4);
+  await shot(page, 'play-phone');
+  const box = await page.locator('#board').boundingBox();
+  assert.ok(box.width <= 390 && box.width > 200, `board width ${box.width}`);
+  await page.goto(`${server.url}sokoban#levels`);
+  await page.waitForSelector('.level-card');
+  await shot(page, 'levels-phone');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

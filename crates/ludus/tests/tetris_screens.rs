@@ -653,3 +653,24 @@ fn the_replay_list_refuses_damaged_files_and_plays_good_ones() {
     assert!(watching.contains("Replay finished"), "{watching}");
     assert!(watching.contains("Pieces 1"), "{watching}");
 }
+
+#[test]
+fn a_release_with_ctrl_held_still_lets_go() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut screen, mut ctx) = player(dir.path(), Mode::Zen, 3);
+    let t0 = Instant::now();
+    screen.tick(t0, &mut ctx);
+    screen.on_key(kind(KeyCode::Left, KeyEventKind::Press), &mut ctx);
+    screen.tick(ms(t0, 10), &mut ctx);
+    let ctrl = KeyEvent::new_with_kind(KeyCode::Left, KeyModifiers::CONTROL, KeyEventKind::Release);
+    screen.on_key(ctrl, &mut ctx);
+    screen.tick(ms(t0, 20), &mut ctx);
+    let x = x_of(&screen);
+    screen.tick(ms(t0, 1_000), &mut ctx);
+    assert_eq!(x_of(&screen), x, "no auto-shift after the release");
+    // A Ctrl chord itself does nothing.
+    let chord = KeyEvent::new_with_kind(KeyCode::Right, KeyModifiers::CONTROL, KeyEventKind::Press);
+    screen.on_key(chord, &mut ctx);
+    screen.tick(ms(t0, 1_010), &mut ctx);
+    assert_eq!(x_of(&screen), x);
+}

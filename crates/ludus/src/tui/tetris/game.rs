@@ -457,9 +457,12 @@ impl GameScreen {
                 _ => Action::None,
             };
         }
-        if key
-            .modifiers
-            .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
+        // Ctrl and Alt chords are not game keys; a release still counts (the key may have
+        // been pressed before the modifier), so no key stays held.
+        if key.kind != KeyEventKind::Release
+            && key
+                .modifiers
+                .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
         {
             return Action::None;
         }

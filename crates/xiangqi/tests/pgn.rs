@@ -122,3 +122,26 @@ proptest! {
         prop_assert_eq!(back.moves, rec.moves);
     }
 }
+
+#[test]
+fn reads_a_chinese_record_with_mixed_characters() {
+    let text = include_str!("data/sample_chinese.pgn");
+    let g = PgnGame::parse(text).unwrap();
+    assert_eq!(g.tag("Format"), Some("Chinese"));
+    assert_eq!(g.moves.len(), 14);
+    assert_eq!(
+        g.moves[9].comment.as_deref(),
+        Some("the cannon blocks the chariot")
+    );
+    let game = g.to_game();
+    assert_eq!(
+        game.position().to_fen(),
+        "r3kabr1/4a4/1cn1b1n2/p1p1p3p/6p2/2P6/P3P1PcP/1CN1C1N2/3R5/2BAKABR1 w - - 14 8"
+    );
+    // Printed again in the house style (simplified, Arabic digits for Black).
+    let out = g.to_pgn(MoveFormat::Chinese);
+    assert!(
+        out.contains("1. 炮二平五 马8进7 2. 马二进三 车9平8"),
+        "{out}"
+    );
+}

@@ -140,8 +140,10 @@ fn reads_a_chinese_record_with_mixed_characters() {
     );
     // Printed again in the house style (simplified, Arabic digits for Black).
     let out = g.to_pgn(MoveFormat::Chinese);
+    let flat = out.split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(
-        out.contains("1. 炮二平五 马8进7 2. 马二进三 车9平8"),
+        flat.contains("1. 炮二平五 马8进7 2. 马二进三 车9平8"),
         "{out}"
     );
+    assert!(flat.contains("7. 车九平六 士4进5 *"), "{out}");
 }

@@ -18,7 +18,8 @@ fn piece_char(color: Color, role: Role) -> char {
     match (color, role) {
         (Color::Red, Role::General) => '帅',
         (Color::Black, Role::General) => '将',
-        (_, Role::Advisor) => '仕',
+        (Color::Red, Role::Advisor) => '仕',
+        (Color::Black, Role::Advisor) => '士',
         (Color::Red, Role::Elephant) => '相',
         (Color::Black, Role::Elephant) => '象',
         (_, Role::Horse) => '马',

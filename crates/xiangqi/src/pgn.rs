@@ -248,15 +248,18 @@ impl PgnGame {
         let mut pos = self.start.clone();
         for (i, m) in self.moves.iter().enumerate() {
             let red = pos.turn() == crate::Color::Red;
-            if red {
-                tokens.push(format!("{}.", pos.fullmoves()));
-            } else if i == 0 {
-                tokens.push(format!("{}...", pos.fullmoves()));
-            }
-            tokens.push(match format {
+            let text = match format {
                 MoveFormat::Iccs => m.mv.to_iccs(),
                 MoveFormat::Wxf => pos.to_wxf(m.mv),
                 MoveFormat::Chinese => pos.to_chinese(m.mv),
+            };
+            // A move number stays on the same line as its move.
+            tokens.push(if red {
+                format!("{}. {text}", pos.fullmoves())
+            } else if i == 0 {
+                format!("{}... {text}", pos.fullmoves())
+            } else {
+                text
             });
             if let Some(c) = &m.comment {
                 tokens.push(format!("{{{}}}", c.replace('}', ")")));

@@ -11,14 +11,15 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
-use sokoban::solver::{self, Deadlock, DeadlockDetector, DeadlockKind, Outcome};
+use sokoban::solver::{self, Deadlock, DeadlockDetector, Outcome};
 use sokoban::{Direction, Game, Level, path};
 
 use super::board::BoardView;
+use crate::sokoban_flow;
 use crate::sokoban_library::LevelSet;
 use crate::sokoban_solver::SolveJob;
-use crate::store::progress::{self, NewBest};
-use crate::store::snapshots::{self, History, Snapshot};
+use crate::store::progress::NewBest;
+use crate::store::snapshots;
 use crate::tui::app::{Action, Ctx, Screen};
 use crate::tui::widgets::{clock, key_hints, popup};
 
@@ -172,12 +173,7 @@ impl Play {
 
     /// The next level not yet solved after this one (wrapping), if any.
     fn next_unsolved(&self, ctx: &Ctx) -> Option<usize> {
-        let len = self.set.len();
-        (1..len).map(|d| (self.index + d) % len).find(|&i| {
-            self.set.collection.levels[i]
-                .as_ref()
-                .is_ok_and(|l| !ctx.progress.is_solved(&l.key()))
-        })
+        sokoban_flow::next_unsolved(&self.set, self.index, &ctx.progress)
     }
 
     fn step(&mut self, dir: Direction, ctx: &mut Ctx) {
@@ -207,47 +203,12 @@ impl Play {
 
     fn on_solved(&mut self, ctx: &mut Ctx) {
         self.queue.clear();
-        let level = self.game.level();
-        let key = level.key();
-        let title = level
-            .meta
-            .title
-            .clone()
-            .unwrap_or_else(|| format!("{} #{}", self.set.name, self.index + 1));
-        let now = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_secs());
-        let result = progress::record_solution(
-            &ctx.data,
-            &key,
-            &title,
-            &self.game.lurd(),
-            self.game.moves(),
-            self.game.pushes(),
-            now,
-        );
-        let new_best = match result {
-            Ok((best, warning)) => {
-                ctx.warn(warning);
-                best
-            }
-            Err(e) => {
-                ctx.notices
-                    .push(format!("could not save your progress: {e:#}"));
-                NewBest::default()
-            }
-        };
-        let (progress, warning) = progress::load(&ctx.data);
-        ctx.progress = progress;
-        ctx.warn(warning);
-        let all_solved = self
-            .set
-            .collection
-            .valid_levels()
-            .all(|(_, l)| ctx.progress.is_solved(&l.key()));
+        let solved = sokoban_flow::record_solve(&ctx.data, &self.set, self.index, &self.game);
+        ctx.notices.extend(solved.problems);
+        ctx.progress = solved.progress;
         self.mode = Mode::Solved {
-            new_best,
-            all_solved,
+            new_best: solved.new_best,
+            all_solved: solved.all_solved,
         };
     }
 
@@ -280,19 +241,7 @@ impl Play {
     }
 
     fn save_snapshot(&mut self, ctx: &mut Ctx) {
-        let level = self.game.level();
-        let snapshot = Snapshot {
-            level_key: level.key(),
-            level_title: level.meta.title.clone().unwrap_or_default(),
-            level_xsb: level.to_xsb(),
-            history: History {
-                lurd: self.game.lurd_with_redo(),
-                position: self.game.moves() as usize,
-            },
-            saved_at: std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| d.as_secs()),
-        };
+        let snapshot = sokoban_flow::snapshot_of(&self.game);
         self.message = Some(match snapshots::save(&ctx.data, &snapshot) {
             Ok(w) => {
                 ctx.warn(w);
@@ -308,11 +257,7 @@ impl Play {
         self.message = Some(match loaded {
             Ok((Some(snapshot), w)) => {
                 ctx.warn(w);
-                match Game::restore(
-                    self.game.level().clone(),
-                    &snapshot.history.lurd,
-                    snapshot.history.position,
-                ) {
+                match sokoban_flow::restore_snapshot(self.game.level(), &snapshot) {
                     Ok(game) => {
                         self.game = game;
                         self.after_history_change(ctx);
@@ -333,29 +278,11 @@ impl Play {
     }
 
     fn start_replay(&mut self, by_pushes: bool, ctx: &Ctx) {
-        let record = ctx.progress.get(&self.game.level().key());
-        let best = record.and_then(|r| {
-            if by_pushes {
-                r.best_by_pushes.as_ref()
-            } else {
-                r.best_by_moves.as_ref()
-            }
-        });
-        let stored = self.game.level().meta.solutions.first().cloned();
-        let (lurd, label) = match (best, stored) {
-            (Some(b), _) => (
-                b.lurd.clone(),
-                if by_pushes {
-                    "your best by pushes"
-                } else {
-                    "your best by moves"
-                },
-            ),
-            (None, Some(s)) => (s, "the stored solution"),
-            (None, None) => {
-                self.message = Some("No solution to replay yet: solve the level first.".into());
-                return;
-            }
+        let Some((lurd, label)) =
+            sokoban_flow::replay_solution(&ctx.progress, self.game.level(), by_pushes)
+        else {
+            self.message = Some("No solution to replay yet: solve the level first.".into());
+            return;
         };
         match sokoban::lurd::parse(&lurd) {
             Ok(steps) => {
@@ -946,13 +873,5 @@ fn direction_of(key: KeyEvent) -> Option<Direction> {
 }
 
 fn deadlock_text(d: &Deadlock) -> String {
-    match d.kind {
-        DeadlockKind::DeadSquare => {
-            "Deadlock: that box can never reach a goal from there. Undo with u.".into()
-        }
-        DeadlockKind::Frozen => "Deadlock: boxes are frozen off their goals. Undo with u.".into(),
-        DeadlockKind::Bipartite => {
-            "Deadlock: the boxes can no longer all reach different goals. Undo with u.".into()
-        }
-    }
+    format!("{} Undo with u.", sokoban_flow::deadlock_text(&d.kind))
 }

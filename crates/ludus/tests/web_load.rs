@@ -1,0 +1,91 @@
+//! Load: 200 WebSocket Sokoban games at once against one `ludus serve`,
+//! every game playing moves concurrently; no error and no lost reply is
+//! allowed, and the latency of each move (send to its reply) is reported.
+//!
+//! Slow and timing-dependent, so ignored by default; run it in release:
+//! `cargo test --release -p ludus --test web_load -- --ignored --nocapture`
+//! (`LUDUS_LOAD_GAMES` and `LUDUS_LOAD_MOVES` change the size).
+#![allow(clippy::unwrap_used)]
+
+mod web_common;
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+use tokio::sync::Barrier;
+use web_common::Server;
+
+fn env_or(name: &str, default: usize) -> usize {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "load test: run in release with --ignored"]
+async fn two_hundred_games_at_once() {
+    let games = env_or("LUDUS_LOAD_GAMES", 200);
+    let moves = env_or("LUDUS_LOAD_MOVES", 200);
+    let server = Arc::new(Server::start());
+    let barrier = Arc::new(Barrier::new(games));
+    let mut tasks = Vec::new();
+    for g in 0..games {
+        let (server, barrier) = (Arc::clone(&server), Arc::clone(&barrier));
+        tasks.push(tokio::spawn(async move {
+            let mut client = server.socket().await;
+            // Levels 3 to 24 of the built-in set: none is one push from solved,
+            // so a move followed by its undo never solves (no disk writes).
+            let level = 2 + g % 22;
+            let opened = client
+                .ask(
+                    json!({"type": "open", "collection": 0, "level": level}),
+                    "state",
+                )
+                .await;
+            assert_eq!(opened["level"], level);
+            barrier.wait().await;
+            let dirs = ["left", "up", "right", "down"];
+            let mut latencies = Vec::with_capacity(moves);
+            for i in 0..moves {
+                let seq = i as u64;
+                let request = if i % 2 == 0 {
+                    json!({"type": "move", "dir": dirs[(i / 2 + g) % 4], "seq": seq})
+                } else {
+                    json!({"type": "undo", "seq": seq})
+                };
+                let start = Instant::now();
+                client.send(request).await;
+                let reply = client.recv().await;
+                latencies.push(start.elapsed());
+                assert_eq!(reply["type"], "state", "game {g} move {i}: {reply}");
+                assert_eq!(reply["seq"], seq, "game {g}: replies out of order");
+            }
+            latencies
+        }));
+    }
+    let started = Instant::now();
+    let mut all: Vec<Duration> = Vec::new();
+    for task in tasks {
+        all.extend(task.await.unwrap());
+    }
+    let wall = started.elapsed();
+    all.sort_unstable();
+    let at = |q: f64| all[((all.len() - 1) as f64 * q).round() as usize];
+    let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+    println!(
+        "{games} games x {moves} moves = {} replies, none lost; latency per move: median {:.3} ms, p99 {:.3} ms, max {:.3} ms; {:.0} moves/s",
+        all.len(),
+        ms(at(0.5)),
+        ms(at(0.99)),
+        ms(*all.last().unwrap()),
+        all.len() as f64 / wall.as_secs_f64()
+    );
+    assert_eq!(all.len(), games * moves);
+    assert!(
+        at(0.99) < Duration::from_millis(50),
+        "p99 {:?} is far beyond the 5 ms target",
+        at(0.99)
+    );
+}

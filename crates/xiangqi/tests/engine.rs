@@ -329,3 +329,25 @@ fn forced_move_on_the_clock_is_instant() {
     assert_eq!(r.depth, 1);
     assert_eq!(r.best.unwrap().to_string(), "e0f0");
 }
+
+#[test]
+fn known_draws_are_scored_near_zero() {
+    for fen in [
+        // Lone chariot against full defenders.
+        "2bak4/4a4/4b4/9/9/9/9/9/9/3K1R3 w",
+        // A single horse against full defenders.
+        "2bak4/4a4/4b4/9/9/9/9/9/4N4/4K4 w",
+        // A single soldier against two advisors.
+        "3k1a3/4a4/9/9/4P4/9/9/9/9/5K3 w",
+        // Chariot against chariot.
+        "4k4/9/9/9/r8/9/9/9/9/3K1R3 w",
+    ] {
+        let v = evaluate(&Position::from_fen(fen).unwrap());
+        assert!(v.abs() < 150, "{fen}: {v}");
+    }
+    // A chariot against a bare general, or a horse against one advisor, can win.
+    let v = evaluate(&Position::from_fen("3k5/9/9/9/9/9/9/9/9/4KR3 w").unwrap());
+    assert!(v > 500, "{v}");
+    let v = evaluate(&Position::from_fen("3k5/4a4/9/9/9/9/9/9/4N4/4K4 w").unwrap());
+    assert!(v > 200, "{v}");
+}

@@ -8,7 +8,8 @@
 //! horse and cannon attacking together); soldiers (value grows across the
 //! river, central and connected soldiers); a small tempo bonus; and endgame
 //! scaling for known draws (no attacking material, a lone chariot against full
-//! defenders, a single horse or cannon against advisors).
+//! defenders or a single horse or cannon against them, a single soldier against
+//! two advisors, chariot against chariot).
 
 use crate::attacks::{HORSE_MOVES, RAYS};
 use crate::piece::{Color, Piece, Role};
@@ -316,11 +317,20 @@ pub fn evaluate(pos: &Position) -> i32 {
             && strong.horses + strong.cannons + strong.soldiers == 0
             && full_defence
             && weak.attackers() == 0;
+        // A single horse or cannon cannot break advisors and elephants together.
         let lone_minor = strong.chariots == 0
             && strong.horses + strong.cannons == 1
             && strong.soldiers == 0
-            && weak.advisors >= 1;
-        if lone_chariot || lone_minor {
+            && full_defence;
+        // A single soldier cannot break two advisors.
+        let lone_soldier = strong.chariots + strong.horses + strong.cannons == 0
+            && strong.soldiers == 1
+            && weak.advisors == 2;
+        // Chariot against chariot with nothing else to attack with.
+        let chariots_only = strong.chariots == 1
+            && weak.chariots == 1
+            && strong.horses + strong.cannons + strong.soldiers == 0;
+        if lone_chariot || lone_minor || lone_soldier || chariots_only {
             score /= 8;
         }
     }

@@ -63,6 +63,7 @@ function show(view) {
   for (const v of ['levels', 'play', 'editor']) $(`view-${v}`).hidden = v !== view;
   for (const v of ['levels', 'play', 'editor']) $(`nav-${v}`).classList.toggle('active', v === view);
   page.view = view;
+  window.scrollTo(0, 0);
   if (view === 'levels') loadCollections();
   if (view === 'play') requestAnimationFrame(render);
   if (view === 'editor') editor.shown();
@@ -172,10 +173,15 @@ async function resume() {
   const session = sessionStorage.getItem('ludus.sokoban.session');
   if (!session) return;
   const reply = await socket.sendNow({ type: 'resume', session });
-  if (reply.type === 'error') sessionStorage.removeItem('ludus.sokoban.session');
+  if (reply.type === 'error') {
+    // The server restarted or forgot the game: back to the level list.
+    sessionStorage.removeItem('ludus.sokoban.session');
+    if (page.view === 'play' && !page.state) show('levels');
+  }
 }
 
 function onMessage(msg) {
+  if (['solution', 'unsolvable', 'notice'].includes(msg.type)) page.thinking = false;
   switch (msg.type) {
     case 'state': onState(msg); break;
     case 'solved': onSolved(msg); break;
@@ -189,7 +195,8 @@ function onMessage(msg) {
     case 'unsolvable': setMessage($('message'), msg.message, 'warn'); break;
     case 'thinking':
       if (msg.purpose === 'check') editor.thinking();
-      else setMessage($('message'), msg.purpose === 'hint' ? 'Looking for a hint… (Esc stops)' : 'Solving… (Esc stops)', 'info');
+      else page.thinking = true;
+      if (msg.purpose !== 'check') setMessage($('message'), msg.purpose === 'hint' ? 'Looking for a hint… (Esc stops)' : 'Solving… (Esc stops)', 'info');
       break;
     case 'notice': setMessage($('message'), msg.message, 'info'); break;
     case 'replay': startReplay(msg); break;
@@ -527,7 +534,7 @@ document.addEventListener('keydown', (e) => {
     '?': () => openHelp(),
     Escape: () => {
       if (page.animating) { page.queue = []; return; }
-      if (page.state && page.state.thinking) { act('cancel'); setMessage($('message'), 'Solver stopped.', 'info'); return; }
+      if (page.thinking) { page.thinking = false; act('cancel'); setMessage($('message'), 'Solver stopped.', 'info'); return; }
       show('levels');
     },
   };

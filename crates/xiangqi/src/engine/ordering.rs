@@ -1,4 +1,5 @@
-//! Move ordering: hash move, captures by MVV-LVA, killers, then history.
+//! Move ordering: hash move, captures by MVV-LVA, killers, the counter-move,
+//! then history.
 
 use super::evaluate::VALUES;
 use crate::moves::{MAX_MOVES, Move, MoveList};
@@ -10,6 +11,8 @@ pub(crate) const MAX_PLY: usize = 128;
 pub(crate) struct Heuristics {
     pub(crate) killers: [[Option<Move>; 2]; MAX_PLY],
     pub(crate) history: Box<[[i32; 90]; 16]>,
+    /// The quiet move that last refuted a move (by moved piece and destination).
+    pub(crate) counter: Box<[[Option<Move>; 90]; 16]>,
 }
 
 impl Heuristics {
@@ -17,6 +20,7 @@ impl Heuristics {
         Heuristics {
             killers: [[None; 2]; MAX_PLY],
             history: Box::new([[0; 90]; 16]),
+            counter: Box::new([[None; 90]; 16]),
         }
     }
 
@@ -38,7 +42,13 @@ impl Heuristics {
         ply: usize,
         depth: i32,
         tried: &[Move],
+        prev: Option<Move>,
     ) {
+        if let Some(p) = prev {
+            // The piece of the previous move stands on its destination now.
+            let code = (pos.board[p.to.index()] & 15) as usize;
+            self.counter[code][p.to.index()] = Some(m);
+        }
         if let Some(k) = self.killers.get_mut(ply)
             && k[0] != Some(m)
         {
@@ -65,9 +75,12 @@ impl Heuristics {
         moves: &MoveList,
         tt_move: Option<Move>,
         ply: usize,
+        prev: Option<Move>,
         out: &mut [i32; MAX_MOVES],
     ) {
         let killers = self.killers.get(ply).copied().unwrap_or([None; 2]);
+        let counter =
+            prev.and_then(|p| self.counter[(pos.board[p.to.index()] & 15) as usize][p.to.index()]);
         for (slot, &m) in out.iter_mut().zip(moves.iter()) {
             let victim = pos.board[m.to.index()];
             let attacker = pos.board[m.from.index()];
@@ -80,6 +93,8 @@ impl Heuristics {
                 1 << 27
             } else if Some(m) == killers[1] {
                 (1 << 27) - 1
+            } else if Some(m) == counter {
+                (1 << 27) - 2
             } else {
                 self.history[(attacker & 15) as usize][m.to.index()]
             };

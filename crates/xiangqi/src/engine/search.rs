@@ -571,7 +571,9 @@ impl Search<'_> {
             return -MATE + ply as i32;
         }
         let mut scores = [0i32; MAX_MOVES];
-        self.heur.score(pos, &moves, tt_move, ply, &mut scores);
+        let prev = self.moves.last().copied().flatten().map(|(m, _)| m);
+        self.heur
+            .score(pos, &moves, tt_move, ply, prev, &mut scores);
         let list = moves.as_mut_slice();
         let mut best = -INF;
         let mut best_move = None;
@@ -632,8 +634,8 @@ impl Search<'_> {
                     line.extend_from_slice(&tail[0]);
                     if v >= beta {
                         if !capture {
-                            let tried: Vec<Move> = list[..i].to_vec();
-                            self.heur.reward(pos, m, ply, depth, &tried);
+                            let prev = self.moves.last().copied().flatten().map(|(m, _)| m);
+                            self.heur.reward(pos, m, ply, depth, &list[..i], prev);
                         }
                         break;
                     }
@@ -684,7 +686,8 @@ impl Search<'_> {
             moves = pos.legal_captures();
         }
         let mut scores = [0i32; MAX_MOVES];
-        self.heur.score(pos, &moves, None, MAX_PLY, &mut scores);
+        self.heur
+            .score(pos, &moves, None, MAX_PLY, None, &mut scores);
         let list = moves.as_mut_slice();
         for i in 0..list.len() {
             pick(list, &mut scores, i);

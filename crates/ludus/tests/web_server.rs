@@ -399,3 +399,35 @@ async fn websockets_from_other_sites_are_refused() {
     request.headers_mut().insert("origin", own.parse().unwrap());
     assert!(tokio_tungstenite::connect_async(request).await.is_ok());
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn solves_at_the_same_moment_all_count() {
+    let server = std::sync::Arc::new(Server::start());
+    let levels = starter();
+    let mut tasks = Vec::new();
+    for n in 0..6usize {
+        let server = std::sync::Arc::clone(&server);
+        let lurd = levels[n].meta.solutions[0].clone();
+        tasks.push(tokio::spawn(async move {
+            let mut client = server.socket().await;
+            client
+                .ask(
+                    json!({"type": "open", "collection": 0, "level": n}),
+                    "state",
+                )
+                .await;
+            for dir in dirs(&lurd) {
+                client
+                    .ask(json!({"type": "move", "dir": dir}), "state")
+                    .await;
+            }
+            client.until("solved").await
+        }));
+    }
+    for task in tasks {
+        assert_eq!(task.await.unwrap()["first_solve"], true);
+    }
+    let (_, _, body) = server.get("/api/summary").await;
+    let summary: serde_json::Value = serde_json::from_slice(&body).unwrap();
+    assert_eq!(summary["sokoban"]["solved"], 6);
+}

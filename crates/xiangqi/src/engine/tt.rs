@@ -43,7 +43,7 @@ impl TranspositionTable {
     /// A table of about `mb` megabytes, clamped to 1..=[`MAX_HASH_MB`].
     pub fn new(mb: usize) -> TranspositionTable {
         let mb = mb.clamp(1, MAX_HASH_MB);
-        let n = (mb * 1024 * 1024 / std::mem::size_of::<Entry>()).max(1);
+        let n = (mb * 1024 * 1024 / std::mem::size_of::<Entry>()).max(2);
         TranspositionTable {
             entries: vec![Entry::default(); n],
             generation: 0,
@@ -71,16 +71,23 @@ impl TranspositionTable {
         self.generation = self.generation.wrapping_add(4);
     }
 
-    fn index(&self, key: u64) -> usize {
-        ((key as u128 * self.entries.len() as u128) >> 64) as usize
+    /// First slot of the two-entry bucket for a key. The bucket comes from the
+    /// high bits of the key and the stored check from the low bits, so the two
+    /// are independent.
+    fn bucket(&self, key: u64) -> usize {
+        let buckets = (self.entries.len() / 2).max(1);
+        (((key as u128 * buckets as u128) >> 64) as usize) * 2
     }
 
     /// Looks a position up.
     pub fn probe(&self, key: u64) -> Option<Hit> {
-        let e = self.entries.get(self.index(key))?;
-        if e.flags & 3 == 0 || e.check != (key >> 32) as u32 {
-            return None;
-        }
+        let b = self.bucket(key);
+        let check = key as u32;
+        let e = self
+            .entries
+            .get(b..b + 2)?
+            .iter()
+            .find(|e| e.flags & 3 != 0 && e.check == check)?;
         let bound = match e.flags & 3 {
             1 => Bound::Exact,
             2 => Bound::Lower,
@@ -94,19 +101,39 @@ impl TranspositionTable {
         })
     }
 
-    /// Stores a result, keeping deeper results of the current search.
+    /// Stores a result. In its bucket it replaces the same position, else the
+    /// entry from an older search or, failing that, the shallower one.
     pub fn store(&mut self, key: u64, mv: Option<Move>, score: i32, depth: i32, bound: Bound) {
-        let i = self.index(key);
+        let b = self.bucket(key);
+        let check = key as u32;
         let generation = self.generation;
-        let Some(e) = self.entries.get_mut(i) else {
+        let Some(pair) = self.entries.get_mut(b..b + 2) else {
             return;
         };
-        let same = e.check == (key >> 32) as u32;
-        let old_gen = e.flags & !3 != generation;
-        if !same && !old_gen && (e.depth as i32) > depth + 2 {
-            return;
-        }
-        let b = match bound {
+        let slot = match pair
+            .iter()
+            .position(|e| e.flags & 3 != 0 && e.check == check)
+        {
+            Some(i) => i,
+            None => {
+                // Lower is a better victim: empty, then older search, then shallower.
+                let worth = |e: &Entry| {
+                    if e.flags & 3 == 0 {
+                        -1000
+                    } else {
+                        e.depth as i32 + if e.flags & !3 == generation { 100 } else { 0 }
+                    }
+                };
+                if worth(&pair[0]) <= worth(&pair[1]) {
+                    0
+                } else {
+                    1
+                }
+            }
+        };
+        let e = &mut pair[slot];
+        let same = e.flags & 3 != 0 && e.check == check;
+        let flag = match bound {
             Bound::Exact => 1,
             Bound::Lower => 2,
             Bound::Upper => 3,
@@ -117,11 +144,11 @@ impl TranspositionTable {
             (None, false) => 0,
         };
         *e = Entry {
-            check: (key >> 32) as u32,
+            check,
             mv,
             score: score.clamp(i16::MIN as i32, i16::MAX as i32) as i16,
             depth: depth.clamp(-1, 127) as i8,
-            flags: generation | b,
+            flags: generation | flag,
         };
     }
 }

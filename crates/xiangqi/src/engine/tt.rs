@@ -152,3 +152,39 @@ impl TranspositionTable {
         };
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::square::Square;
+
+    #[test]
+    fn store_and_probe() {
+        let mut tt = TranspositionTable::new(1);
+        let m = Move::new(Square::idx(20), Square::idx(29));
+        let key = 0x1234_5678_9ABC_DEF0;
+        assert!(tt.probe(key).is_none());
+        tt.store(key, Some(m), -321, 7, Bound::Lower);
+        let hit = tt.probe(key).unwrap();
+        assert_eq!(
+            (hit.mv, hit.score, hit.depth, hit.bound),
+            (Some(m), -321, 7, Bound::Lower)
+        );
+        // Same high bits (same bucket), different low bits: a different position.
+        assert!(tt.probe(key ^ 1).is_none());
+        // Two positions share a bucket; a third replaces the shallower one.
+        tt.store(key ^ 1, None, 5, 3, Bound::Exact);
+        assert!(tt.probe(key).is_some() && tt.probe(key ^ 1).is_some());
+        tt.new_search();
+        tt.store(key ^ 2, None, 9, 1, Bound::Upper);
+        assert!(tt.probe(key ^ 2).is_some());
+        assert!(tt.probe(key).is_some(), "the deeper entry stays");
+        assert!(tt.probe(key ^ 1).is_none());
+        // Storing without a move keeps the old move of the same position.
+        tt.store(key, None, 0, 8, Bound::Exact);
+        assert_eq!(tt.probe(key).unwrap().mv, Some(m));
+        tt.clear();
+        assert!(tt.probe(key).is_none());
+        assert_eq!(tt.hashfull(), 0);
+    }
+}

@@ -303,6 +303,16 @@ fn a_finished_record_shows_its_past_positions_as_past() {
 }
 
 #[test]
+fn a_small_terminal_gets_a_message_instead_of_a_clipped_board() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = two_players(dir.path(), Game::new());
+    let mut terminal = Terminal::new(TestBackend::new(60, 20)).unwrap();
+    terminal.draw(|frame| app.draw(frame)).unwrap();
+    let text = terminal.backend().to_string();
+    assert!(text.contains("The board needs 68x23"), "{text}");
+}
+
+#[test]
 fn setup_screen_starts_a_game() {
     let dir = tempfile::tempdir().unwrap();
     let start = Start::Screen(Box::new(ludus::tui::xiangqi::setup));

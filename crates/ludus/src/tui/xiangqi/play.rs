@@ -47,6 +47,10 @@ pub const KEYS: [(&str, &str); 17] = [
     ("q", "back"),
 ];
 
+/// Room the board, a narrow side panel and the key hints need.
+const MIN_WIDTH: u16 = board::WIDTH + 2 + 30;
+const MIN_HEIGHT: u16 = board::HEIGHT + 1;
+
 /// Who plays against whom.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Opponent {
@@ -1033,6 +1037,14 @@ impl Screen for Play {
     }
 
     fn draw(&self, frame: &mut Frame, area: Rect, _ctx: &Ctx) {
+        if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
+            let text = format!(
+                "The board needs {MIN_WIDTH}x{MIN_HEIGHT}; this terminal gives {}x{}. Enlarge it, or press q.",
+                area.width, area.height
+            );
+            frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), area);
+            return;
+        }
         let [main, hints] =
             Layout::vertical([Constraint::Min(1), Constraint::Length(1)]).areas(area);
         let [board_area, _, panel] = Layout::horizontal([

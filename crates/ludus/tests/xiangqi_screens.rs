@@ -218,6 +218,38 @@ fn the_engine_answers_a_move_without_freezing_the_screen() {
 }
 
 #[test]
+fn playing_black_flips_the_board_and_ludus_opens() {
+    let dir = tempfile::tempdir().unwrap();
+    let start = Start::Screen(Box::new(|ctx| {
+        Box::new(Play::new(
+            Game::new(),
+            Opponent::Engine {
+                human: Color::Black,
+                level: 0,
+            },
+            None,
+            ctx,
+        )) as Box<dyn ludus::tui::Screen>
+    }));
+    let mut app = App::new(DataDir::at(dir.path()), start).unwrap();
+    let started = Instant::now();
+    while !screen(&app).contains("Black to move (you)") {
+        assert!(started.elapsed().as_secs() < 30, "Ludus did not open");
+        app.tick(Instant::now());
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let text = screen(&app);
+    // Red's files are numbered from Red's right: 一 is now on the left, at the top.
+    assert!(
+        text.lines().next().unwrap().contains("一  二  三"),
+        "{text}"
+    );
+    // Rank 0, Red's back rank, is the first row of the board.
+    assert!(text.lines().nth(1).unwrap().starts_with("\"0 "), "{text}");
+    assert!(text.contains("1. "), "{text}");
+}
+
+#[test]
 fn save_and_load_a_game_as_pgn() {
     let dir = tempfile::tempdir().unwrap();
     let mut app = two_players(dir.path(), Game::new());

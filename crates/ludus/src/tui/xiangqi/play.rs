@@ -242,7 +242,14 @@ impl Play {
             view: None,
             cursor: cursor_sq,
             selected: None,
-            flipped: human == Color::Black,
+            // Your own side at the bottom against Ludus; Red at the bottom for two players.
+            flipped: matches!(
+                opponent,
+                Opponent::Engine {
+                    human: Color::Black,
+                    ..
+                }
+            ),
             notation: Notation::from_setting(&ctx.settings.xiangqi.notation),
             input: None,
             message: None,

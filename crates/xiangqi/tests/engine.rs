@@ -147,6 +147,44 @@ fn book_moves_and_switch() {
     assert_eq!(Book::parse("x: h2e2").unwrap_err().line, 1);
 }
 
+/// The same position with colours swapped (board turned around, other side to move).
+fn colour_flip(fen: &str) -> String {
+    let mut parts = fen.split_whitespace();
+    let board: Vec<String> = parts
+        .next()
+        .unwrap()
+        .split('/')
+        .rev()
+        .map(|r| {
+            r.chars()
+                .map(|c| {
+                    if c.is_ascii_uppercase() {
+                        c.to_ascii_lowercase()
+                    } else {
+                        c.to_ascii_uppercase()
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    let turn = if parts.next() == Some("b") { "w" } else { "b" };
+    format!("{} {turn}", board.join("/"))
+}
+
+#[test]
+fn evaluation_is_colour_symmetric() {
+    for fen in [
+        "1rbaka2R/5r3/6n2/2p1p1p2/4P1bP1/PpC3Bc1/1nPR2P2/2N2AN2/1c2K1p2/2BAC4 w - - 0 1",
+        "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1",
+        "C1nNk4/9/9/9/9/9/n1pp5/B3C4/9/3A1K3 w - - 0 1",
+    ] {
+        let p = Position::from_fen(fen).unwrap();
+        let q = Position::from_fen(&colour_flip(fen)).unwrap();
+        assert_eq!(evaluate(&p), evaluate(&q), "{fen}");
+        assert_eq!(p.legal_moves().len(), q.legal_moves().len());
+    }
+}
+
 #[test]
 fn evaluation_is_symmetric() {
     for fen in [

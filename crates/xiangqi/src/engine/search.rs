@@ -582,19 +582,20 @@ impl Search<'_> {
             pick(list, &mut scores, i);
             let m = list[i];
             let capture = pos.is_capture(m);
-            let gives_check = pos.gives_check(m);
+            // Whether the move checks is read off the position after it.
+            let undo = pos.make_move(m);
+            let gives_check = pos.in_check();
             let quiet = !capture && !gives_check && !in_check;
             // Frontier pruning: late quiet moves near the leaves that cannot
             // plausibly raise alpha are skipped.
             if i > 0 && quiet && !pv_node && best > -MATE_BOUND {
-                if depth <= 2 && static_eval + 150 * depth <= alpha {
-                    continue;
-                }
-                if depth <= 3 && i >= (4 + 3 * depth * depth) as usize {
+                let futile = depth <= 2 && static_eval + 150 * depth <= alpha;
+                let late = depth <= 3 && i >= (4 + 3 * depth * depth) as usize;
+                if futile || late {
+                    pos.unmake_move(m, undo);
                     continue;
                 }
             }
-            let undo = pos.make_move(m);
             self.push(pos.key(), gives_check, capture, Some((m, undo)));
             let mut v;
             if i == 0 {

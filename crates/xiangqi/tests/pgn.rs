@@ -147,3 +147,12 @@ fn reads_a_chinese_record_with_mixed_characters() {
     );
     assert!(flat.contains("7. 车九平六 士4进5 *"), "{out}");
 }
+
+#[test]
+fn move_numbers_glued_to_moves() {
+    let g = PgnGame::parse("1.h2e2 h9g7 2.炮八平七 3...x *").unwrap_err();
+    assert!(matches!(g.kind, PgnErrorKind::IllegalMove(ref t) if t == "3...x"));
+    let g = PgnGame::parse("1.h2e2 h9g7 2.炮八平七 *").unwrap();
+    assert_eq!(g.moves.len(), 3);
+    assert_eq!(g.moves[2].mv.to_string(), "b2c2");
+}

@@ -2,7 +2,7 @@
 //! level and a summary per file.
 //!
 //! `cargo run --release -p sokoban --example solve_bench -- [--mode fast|pushes|moves]
-//! [--time-limit SECS] [--memory MB] [--levels A-B] FILES...`
+//! [--time-limit SECS] [--nodes N] [--memory MB] [--levels A-B] FILES...`
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -15,6 +15,7 @@ struct Args {
     time_limit: f64,
     memory_mb: usize,
     range: Option<(usize, usize)>,
+    nodes: Option<u64>,
     files: Vec<String>,
 }
 
@@ -24,6 +25,7 @@ fn parse_args() -> Result<Args, String> {
         time_limit: 10.0,
         memory_mb: 1024,
         range: None,
+        nodes: None,
         files: Vec::new(),
     };
     let mut it = std::env::args().skip(1);
@@ -41,6 +43,7 @@ fn parse_args() -> Result<Args, String> {
             "--time-limit" => {
                 args.time_limit = value()?.parse().map_err(|e| format!("--time-limit: {e}"))?
             }
+            "--nodes" => args.nodes = Some(value()?.parse().map_err(|e| format!("--nodes: {e}"))?),
             "--memory" => {
                 args.memory_mb = value()?.parse().map_err(|e| format!("--memory: {e}"))?
             }
@@ -67,7 +70,7 @@ fn main() {
     };
     let options = Options {
         mode: args.mode,
-        node_limit: None,
+        node_limit: args.nodes,
         memory_mb: args.memory_mb,
     };
     let mut grand = (0usize, 0usize);

@@ -268,6 +268,9 @@ enum Ended {
     LimitReached,
 }
 
+/// How many slices greedy search gets per slice of A*.
+const GREEDY_SHARE: u64 = 3;
+
 /// Nodes a search expands before the next one gets its turn.
 const SLICE: u64 = 256;
 
@@ -294,10 +297,17 @@ fn drive(
         while k < active.len() {
             let i = active[k];
             let total: u64 = searches.iter().map(|s| s.expanded).sum();
+            // Greedy gets the larger share: most levels fall to it.
+            let share = if searches[i].weight() == 0 {
+                GREEDY_SHARE
+            } else {
+                1
+            };
+            let slice = SLICE.min(control.every) * share;
             let budget = match node_limit {
                 Some(limit) if total >= limit => return (Ended::LimitReached, None),
-                Some(limit) => SLICE.min(control.every).min(limit - total),
-                None => SLICE.min(control.every),
+                Some(limit) => slice.min(limit - total),
+                None => slice,
             };
             match searches[i].advance(control, budget) {
                 None => k += 1,

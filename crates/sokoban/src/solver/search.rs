@@ -88,6 +88,10 @@ impl<'a> Search<'a> {
         }
     }
 
+    pub fn weight(&self) -> u64 {
+        self.weight
+    }
+
     /// Only move counts depend on where exactly the player stands; for
     /// pushes the player's region is all that matters (far fewer nodes).
     fn exact_player(&self) -> bool {

@@ -509,7 +509,12 @@ impl Search<'_> {
             }
         }
         self.seldepth = self.seldepth.max(ply);
-        let in_check = pos.in_check();
+        // Below the root the stack already knows whether the last move checked.
+        let in_check = match self.checks.last() {
+            Some(&c) if ply > 0 => c,
+            _ => pos.in_check(),
+        };
+        debug_assert_eq!(in_check, pos.in_check());
         if in_check {
             depth += 1;
         }

@@ -306,6 +306,15 @@ impl Engine {
                 }
             };
             if s.stopped && depth > 1 {
+                // Root moves that completed in the unfinished iteration and
+                // beat the window are better than the last full answer.
+                if let Some(&best) = s.pv[0].first().filter(|m| legal.contains(**m)) {
+                    if result.best != Some(best) {
+                        result.ponder = s.pv[0].get(1).copied();
+                        result.pv = s.pv[0].clone();
+                    }
+                    result.best = Some(best);
+                }
                 break;
             }
             let pv = s.pv[0].clone();
@@ -334,7 +343,7 @@ impl Engine {
                 break;
             }
             if let Some(soft) = s.budget.soft
-                && (s.elapsed)() * 2 >= soft
+                && (s.elapsed)() >= soft
             {
                 break;
             }

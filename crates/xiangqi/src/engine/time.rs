@@ -52,7 +52,8 @@ impl Limits {
     }
 }
 
-/// Time budget derived from [`Limits`]: stop deepening after `soft`, abort at `hard`.
+/// Time budget derived from [`Limits`]: no new iteration after `soft`
+/// milliseconds, abort at `hard`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TimeBudget {
     pub soft: Option<u64>,
@@ -77,7 +78,9 @@ impl TimeBudget {
         }
         if let Some(mt) = limits.movetime {
             return TimeBudget {
-                soft: Some(mt),
+                // An unfinished last iteration still counts (its best root
+                // move so far is used), so deepening may start late.
+                soft: Some(mt * 6 / 10),
                 hard: Some(mt),
             };
         }
@@ -86,8 +89,9 @@ impl TimeBudget {
                 // Keep a safety margin for communication lag.
                 let left = t.saturating_sub(50).max(1);
                 let mtg = limits.moves_to_go.unwrap_or(30).clamp(1, 50) as u64;
-                let soft = (left / mtg + limits.increment * 3 / 4).min(left / 2).max(1);
-                let hard = (soft * 4).min(left * 2 / 3).max(soft);
+                let target = (left / mtg + limits.increment * 3 / 4).min(left / 2).max(1);
+                let soft = (target / 2).max(1);
+                let hard = (target * 4).min(left * 2 / 3).max(soft);
                 TimeBudget {
                     soft: Some(soft),
                     hard: Some(hard),

@@ -1,11 +1,15 @@
 //! Iterative deepening principal-variation search.
 //!
-//! Alpha-beta with a transposition table, quiescence search, null-move pruning
-//! (not in check, not in pure-defence endings, not twice in a row), late-move
-//! reductions, check extensions, mate-distance pruning, and repetition handling:
-//! a repeated position is a draw unless one side checked on every move of the
-//! cycle, which then loses. Chases are judged by [`crate::Game`] only: detecting
-//! them at every node would cost too much.
+//! Alpha-beta with aspiration windows, a transposition table, quiescence search,
+//! null-move pruning (not in check, not in pure-defence endings, not twice in a
+//! row), reverse futility, futility and move-count pruning near the leaves,
+//! late-move reductions, check extensions and mate-distance pruning.
+//!
+//! Rules inside the search: a repeated position (first repetition) is judged as
+//! [`crate::Game`] judges it, so perpetual check and perpetual chase lose and
+//! other repetitions draw; chases are only worked out when a repetition is
+//! found, which is rare. The 60-move rule draws too. Checkmate and stalemate
+//! both lose for the side to move.
 
 use super::evaluate::{evaluate, has_attackers, value};
 use super::ordering::{Heuristics, MAX_PLY, pick};

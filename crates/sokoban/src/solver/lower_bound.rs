@@ -6,10 +6,10 @@
 
 use super::board::{Board, FAR};
 
-/// Cost of an impossible box–goal pair; sums stay far below `i32::MAX`
-/// for any level the board accepts.
-const IMPOSSIBLE: i32 = 1 << 22;
-const INFINITE: i32 = i32::MAX / 2;
+/// Cost of an impossible box–goal pair. Potentials drift as rows are
+/// re-added over a long search, hence 64-bit arithmetic.
+const IMPOSSIBLE: i64 = 1 << 22;
+const INFINITE: i64 = i64::MAX / 4;
 
 /// The most boxes the matching handles without overflow.
 pub(crate) const MAX_BOXES: usize = 400;
@@ -19,18 +19,18 @@ pub(crate) struct Matching {
     cols: usize,
     /// `cost[(row - 1) * cols + (col - 1)]`, rows and columns 1-based as in
     /// the classic formulation (index 0 is the virtual start).
-    cost: Vec<i32>,
-    u: Vec<i32>,
-    v: Vec<i32>,
+    cost: Vec<i64>,
+    u: Vec<i64>,
+    v: Vec<i64>,
     /// Column → row assigned to it (0: free).
     assigned: Vec<usize>,
     way: Vec<usize>,
-    minv: Vec<i32>,
+    minv: Vec<i64>,
     used: Vec<bool>,
-    saved_u: Vec<i32>,
-    saved_v: Vec<i32>,
+    saved_u: Vec<i64>,
+    saved_v: Vec<i64>,
     saved_assigned: Vec<usize>,
-    saved_row: Vec<i32>,
+    saved_row: Vec<i64>,
     /// The box cell of each row, as last solved.
     cells: Vec<u16>,
     /// Cell → its row, or `u16::MAX`.
@@ -65,7 +65,7 @@ impl Matching {
         let cols = self.cols;
         for g in 0..cols {
             let d = board.distance(g, cell);
-            self.cost[row * cols + g] = if d == FAR { IMPOSSIBLE } else { i32::from(d) };
+            self.cost[row * cols + g] = if d == FAR { IMPOSSIBLE } else { i64::from(d) };
         }
     }
 
@@ -75,38 +75,51 @@ impl Matching {
     }
 
     /// Solves for the box set `boxes` (ascending cells). When it differs
-    /// from the last solved set by one box, as a child of the node expanded
-    /// just before usually does, one augmenting path suffices.
+    /// from the last solved set by a few boxes, as nodes expanded one after
+    /// another usually do, only those rows are re-added, one augmenting path
+    /// each.
     pub fn solve_near(&mut self, board: &Board, boxes: &[u16]) -> Option<u32> {
+        const NEAR: usize = 6;
         if self.valid && boxes.len() == self.rows {
-            let mut gone = None;
-            let mut changed = 0;
+            let mut gone = [0usize; NEAR];
+            let mut new = [0u16; NEAR];
+            let (mut g, mut n) = (0, 0);
             for (row, &cell) in self.cells.iter().enumerate() {
                 if boxes.binary_search(&cell).is_err() {
-                    changed += 1;
-                    gone = Some(row);
+                    if g == NEAR {
+                        return self.solve(board, boxes);
+                    }
+                    gone[g] = row;
+                    g += 1;
                 }
             }
-            if changed == 0 {
-                return self.total();
-            }
-            let new = boxes
-                .iter()
-                .copied()
-                .find(|&c| self.row_of_cell[usize::from(c)] == u16::MAX);
-            if changed == 1
-                && let (Some(row), Some(cell)) = (gone, new)
-            {
-                self.row_of_cell[usize::from(self.cells[row])] = u16::MAX;
-                self.row_of_cell[usize::from(cell)] = row as u16;
-                self.cells[row] = cell;
-                self.set_row(board, row, cell);
-                let r = row + 1;
-                if let Some(col) = (1..=self.cols).find(|&c| self.assigned[c] == r) {
-                    self.assigned[col] = 0;
+            for &cell in boxes {
+                if self.row_of_cell[usize::from(cell)] == u16::MAX {
+                    if n == NEAR {
+                        return self.solve(board, boxes);
+                    }
+                    new[n] = cell;
+                    n += 1;
                 }
-                self.u[r] = 0;
-                self.augment(r);
+            }
+            if g == n {
+                for &row in &gone[..g] {
+                    self.row_of_cell[usize::from(self.cells[row])] = u16::MAX;
+                }
+                for (&row, &cell) in gone[..g].iter().zip(&new[..n]) {
+                    self.row_of_cell[usize::from(cell)] = row as u16;
+                    self.cells[row] = cell;
+                    self.set_row(board, row, cell);
+                    let r = row + 1;
+                    if let Some(col) = (1..=self.cols).find(|&c| self.assigned[c] == r) {
+                        self.assigned[col] = 0;
+                    }
+                    // Every v is ≤ 0, so u = 0 keeps the duals feasible.
+                    self.u[r] = 0;
+                }
+                for &row in &gone[..g] {
+                    self.augment(row + 1);
+                }
                 return self.total();
             }
         }
@@ -186,7 +199,7 @@ impl Matching {
                 if c >= IMPOSSIBLE {
                     return None;
                 }
-                sum += i64::from(c);
+                sum += c;
             }
         }
         u32::try_from(sum).ok()
@@ -243,6 +256,47 @@ impl Matching {
             if j0 == 0 {
                 break;
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Re-solving near the last set agrees with solving from scratch.
+    #[test]
+    fn near_equals_scratch() {
+        let text =
+            "##########\n#.  .   .#\n#  #  #  #\n#. $$$ @ #\n#  $ $ $ #\n#.   .   #\n##########";
+        let level = crate::Level::from_xsb(text).unwrap();
+        let board = Board::new(level.map(), level.player(), level.boxes()).unwrap();
+        let n = board.start_boxes.len();
+        let mut near = Matching::new(n, board.goals.len(), board.cells);
+        let mut state = 12345u64;
+        let mut next = |k: usize| {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1);
+            (state >> 33) as usize % k
+        };
+        let mut boxes = board.start_boxes.clone();
+        for _ in 0..500 {
+            // Move one to three boxes to random free cells.
+            for _ in 0..1 + next(3) {
+                let i = next(n);
+                let c = next(board.cells) as u16;
+                if !boxes.contains(&c) {
+                    boxes[i] = c;
+                }
+            }
+            let mut sorted = boxes.clone();
+            sorted.sort_unstable();
+            let mut scratch = Matching::new(n, board.goals.len(), board.cells);
+            assert_eq!(
+                near.solve_near(&board, &sorted),
+                scratch.solve(&board, &sorted)
+            );
         }
     }
 }

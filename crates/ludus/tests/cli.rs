@@ -193,3 +193,108 @@ fn help_lists_the_subcommands() {
         assert!(text.contains(command), "{text}");
     }
 }
+
+#[test]
+fn generate_is_deterministic_and_every_level_is_solved_by_its_solution() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = [
+        "sokoban",
+        "generate",
+        "--count",
+        "3",
+        "--seed",
+        "5",
+        "--size",
+        "8x7",
+        "--boxes",
+        "2",
+        "--min-pushes",
+        "6",
+    ];
+    let first = ludus(&args, dir.path());
+    let second = ludus(&args, dir.path());
+    assert!(
+        first.status.success(),
+        "{}",
+        String::from_utf8_lossy(&first.stderr)
+    );
+    assert_eq!(stdout(&first), stdout(&second), "same seed, same levels");
+    let file = dir.path().join("generated.sok");
+    std::fs::write(&file, stdout(&first)).unwrap();
+    let validated = ludus(&["sokoban", "validate", file.to_str().unwrap()], dir.path());
+    assert!(
+        stdout(&validated).ends_with("3 levels: 3 ok, 0 warnings, 0 errors\n"),
+        "{}",
+        stdout(&validated)
+    );
+    for level in ["1", "2", "3"] {
+        let verified = ludus(
+            &[
+                "sokoban",
+                "verify",
+                file.to_str().unwrap(),
+                "--level",
+                level,
+            ],
+            dir.path(),
+        );
+        assert!(
+            stdout(&verified).starts_with("solved: yes"),
+            "level {level}: {}",
+            stdout(&verified)
+        );
+    }
+    assert!(stdout(&first).contains("Comment: optimal pushes"));
+    let other = ludus(
+        &[
+            "sokoban", "generate", "--count", "1", "--seed", "6", "--size", "8x7", "--boxes", "2",
+        ],
+        dir.path(),
+    );
+    assert_ne!(
+        stdout(&other).lines().nth(3),
+        stdout(&first).lines().nth(3),
+        "another seed, another level"
+    );
+}
+
+#[test]
+fn solve_prints_a_line_per_level_and_a_summary() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = ludus(
+        &[
+            "sokoban",
+            "solve",
+            data("solved.sok").to_str().unwrap(),
+            "--time-limit",
+            "5",
+        ],
+        dir.path(),
+    );
+    let text = stdout(&out);
+    assert!(out.status.success(), "{text}");
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(
+        lines[0].starts_with("level 1 (Corridor): solved moves 3 pushes 2"),
+        "{text}"
+    );
+    assert!(lines[1].starts_with("level 2 (Square): solved"), "{text}");
+    assert_eq!(lines.last(), Some(&"solved 2/2"));
+    let json = ludus(
+        &[
+            "sokoban",
+            "solve",
+            data("solved.sok").to_str().unwrap(),
+            "--level",
+            "2",
+            "--mode",
+            "pushes",
+            "--json",
+        ],
+        dir.path(),
+    );
+    let doc: serde_json::Value = serde_json::from_str(&stdout(&json)).unwrap();
+    assert_eq!(doc["solved"], 1);
+    assert_eq!(doc["levels"][0]["pushes"], 2);
+    assert_eq!(doc["levels"][0]["optimal"], true);
+}

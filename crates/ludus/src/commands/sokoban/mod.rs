@@ -1,5 +1,6 @@
 //! `ludus sokoban …`: play, and work with levels and solutions.
 
+mod generate;
 mod levels;
 mod solve;
 
@@ -65,6 +66,8 @@ pub enum SokobanCommand {
     Solve(solve::SolveArgs),
     /// Solve whole collections and print a table of solved counts and times.
     Bench(solve::BenchArgs),
+    /// Generate new levels, each proven solvable and rated, as .sok with solutions.
+    Generate(generate::GenerateArgs),
     /// Export your best solutions as a .sok file, each level with its solutions under it.
     Solutions {
         /// The collection (default: the built-in one).
@@ -119,5 +122,6 @@ pub fn run(data: DataDir, args: SokobanArgs) -> Result<ExitCode> {
         }
         Some(SokobanCommand::Solve(args)) => solve::solve(&args, &mut std::io::stdout()),
         Some(SokobanCommand::Bench(args)) => solve::bench(&args, &mut std::io::stdout()),
+        Some(SokobanCommand::Generate(args)) => generate::run(&args, &mut std::io::stdout()),
     }
 }

@@ -171,7 +171,7 @@ fn thread_pool(jobs: Option<usize>) -> Result<rayon::ThreadPool> {
     Ok(builder.build()?)
 }
 
-fn progress_bar(len: usize) -> ProgressBar {
+pub(super) fn progress_bar(len: usize) -> ProgressBar {
     if !std::io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }

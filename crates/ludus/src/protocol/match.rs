@@ -65,13 +65,15 @@ impl TimeControl {
         })
     }
 
-    /// Longest silence before the engine is given up on.
+    /// Longest silence before the engine is given up on (at most a day, so
+    /// that adding it to the clock cannot overflow).
     fn patience(self, clock_ms: u64) -> Duration {
-        Duration::from_millis(match self {
+        let ms = match self {
             TimeControl::Depth(_) | TimeControl::Nodes(_) => 120_000,
-            TimeControl::MoveTime(ms) => ms + 5_000,
-            TimeControl::Clock { .. } => clock_ms + 1_000,
-        })
+            TimeControl::MoveTime(ms) => ms.saturating_add(5_000),
+            TimeControl::Clock { .. } => clock_ms.saturating_add(1_000),
+        };
+        Duration::from_millis(ms.min(86_400_000))
     }
 }
 
@@ -604,6 +606,8 @@ mod tests {
                 inc_ms: 0
             })
         );
+        let huge = TimeControl::parse(&format!("movetime={}", u64::MAX)).unwrap();
+        assert_eq!(huge.patience(0), Duration::from_secs(86_400));
         for bad in ["", "depth=x", "speed=3", "0+1", "-1+0", "a+b"] {
             assert!(TimeControl::parse(bad).is_err(), "{bad}");
         }

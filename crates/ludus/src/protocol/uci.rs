@@ -42,7 +42,10 @@ pub fn parse_go(args: &[&str], game: &Game) -> Result<Go, String> {
             "binc" => binc = take()?,
             "movestogo" => limits.moves_to_go = Some(take()?.min(u32::MAX as u64) as u32),
             "depth" => limits.depth = Some(take()?.min(u32::MAX as u64) as u32),
-            "mate" => limits.depth = Some((take()? * 2 + 1).min(u32::MAX as u64) as u32),
+            "mate" => {
+                let plies = take()?.saturating_mul(2).saturating_add(1);
+                limits.depth = Some(plies.min(u32::MAX as u64) as u32)
+            }
             "nodes" => limits.nodes = Some(take()?),
             "movetime" => limits.movetime = Some(take()?),
             "perft" => go.perft = Some(take()?.min(u32::MAX as u64) as u32),
@@ -162,6 +165,11 @@ mod tests {
             Some(4)
         );
         assert!(parse_go(&["depth"], &game).is_err());
+        let huge = u64::MAX.to_string();
+        assert_eq!(
+            parse_go(&["mate", &huge], &game).unwrap().limits.depth,
+            Some(u32::MAX)
+        );
         assert!(parse_go(&["depth", "x"], &game).is_err());
         assert!(parse_go(&["sideways"], &game).is_err());
         let go = parse_go(&["searchmoves", "h2e2", "b2e2", "depth", "2"], &game).unwrap();

@@ -587,31 +587,6 @@ fn a_small_terminal_gets_a_message_not_a_broken_board() {
     );
 }
 
-/// What a frame costs (BENCHMARKS.md): the demo playing on a 100x32 screen, drawn through
-/// ratatui's diffing terminal. Run it in release:
-/// `cargo test --release -p ludus --test tetris_screens -- --ignored --nocapture`.
-#[test]
-#[ignore = "timing, meant for release builds"]
-fn a_frame_fits_well_inside_the_tick() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut app = app(dir.path(), |ctx| Box::new(GameScreen::demo(1, ctx)));
-    let mut terminal = Terminal::new(TestBackend::new(100, 32)).unwrap();
-    let t0 = Instant::now();
-    let (mut drawing, mut ticking) = (Duration::ZERO, Duration::ZERO);
-    let frames = 2_000u32;
-    for i in 0..frames {
-        let started = Instant::now();
-        app.tick(ms(t0, 30 * u64::from(i)));
-        ticking += started.elapsed();
-        let started = Instant::now();
-        terminal.draw(|frame| app.draw(frame)).unwrap();
-        drawing += started.elapsed();
-    }
-    let (draw, tick) = (drawing / frames, ticking / frames);
-    eprintln!("per frame: draw {draw:?}, tick {tick:?} (the loop ticks every 30 ms)");
-    assert!(draw + tick < Duration::from_millis(10), "{draw:?} {tick:?}");
-}
-
 #[test]
 fn the_replay_list_refuses_damaged_files_and_plays_good_ones() {
     let dir = tempfile::tempdir().unwrap();

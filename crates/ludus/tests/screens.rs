@@ -385,3 +385,28 @@ fn the_editor_shows_errors_on_the_board() {
     assert!(screen(&app, 100, 24).contains("Fix the errors before saving."));
     assert!(!dir.path().join("sokoban/levels").exists());
 }
+
+#[test]
+fn best_solutions_export_as_sok_under_each_level() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = playing(dir.path(), 2);
+    press(&mut app, "wwdswds");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ludus"))
+        .args(["sokoban", "solutions", data("solved.sok").to_str().unwrap()])
+        .env("LUDUS_DATA_DIR", dir.path())
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let collection = sokoban::parse_collection(&text);
+    let levels: Vec<_> = collection
+        .levels
+        .iter()
+        .map(|l| l.as_ref().unwrap())
+        .collect();
+    assert_eq!(levels.len(), 2);
+    assert!(
+        levels[0].meta.solutions.is_empty(),
+        "level 1 was not solved: {text}"
+    );
+    assert_eq!(levels[1].meta.solutions, ["uurDurD"], "{text}");
+}

@@ -215,6 +215,15 @@ fn the_engine_answers_a_move_without_freezing_the_screen() {
     let text = screen(&app);
     assert!(text.contains("Took back 2 moves"), "{text}");
     assert!(text.contains("Red to move (you)"), "{text}");
+    // Ludus takes no draw in an even position; resigning asks first.
+    press(&mut app, "d");
+    assert!(screen(&app).contains("Ludus declines the draw"));
+    press(&mut app, "r");
+    assert!(screen(&app).contains("Resign? Press r again"));
+    press(&mut app, "r");
+    let text = screen(&app);
+    assert!(text.contains("Red resigns: Black wins"), "{text}");
+    assert!(text.contains("result 0-1"), "{text}");
 }
 
 #[test]

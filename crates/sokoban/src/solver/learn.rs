@@ -15,13 +15,14 @@ use super::deadlock;
 const MAX_CLUSTER: usize = 4;
 /// Positions the small search may visit before giving up (no verdict).
 const NODE_LIMIT: usize = 120;
-/// Patterns remembered at most (each a few dozen bytes).
-const MAX_PATTERNS: usize = 2_000_000;
+/// Bytes one remembered pattern costs, about (key, its heap part, the map slot).
+pub(crate) const PATTERN_BYTES: usize = 96;
 
 type Key = (Vec<u16>, u16);
 
 pub(crate) struct Learner {
     patterns: HashMap<Key, bool>,
+    max_patterns: usize,
     pub learned: usize,
     cluster: Vec<u16>,
     set: Vec<u64>,
@@ -33,9 +34,11 @@ pub(crate) struct Learner {
 }
 
 impl Learner {
-    pub fn new(board: &Board) -> Learner {
+    /// `memory` bytes at most for the patterns.
+    pub fn new(board: &Board, memory: usize) -> Learner {
         Learner {
             patterns: HashMap::new(),
+            max_patterns: memory / PATTERN_BYTES,
             learned: 0,
             cluster: Vec::new(),
             set: vec![0; board.words],
@@ -78,7 +81,7 @@ impl Learner {
             return verdict;
         }
         let verdict = self.search(board, key.0.clone(), key.1);
-        if self.patterns.len() < MAX_PATTERNS {
+        if self.patterns.len() < self.max_patterns {
             self.patterns.insert(key, verdict);
         }
         self.learned += usize::from(verdict);

@@ -64,7 +64,8 @@ impl<'a> Search<'a> {
             board,
             mode,
             zobrist: Zobrist::new(board.cells),
-            store: Store::new(board.words, memory_mb),
+            // An eighth of the budget for learned patterns, the rest for nodes.
+            store: Store::new(board.words, memory_mb - memory_mb / 8),
             open: BinaryHeap::new(),
             matching: Matching::new(board.start_boxes.len(), board.goals.len(), board.cells),
             seen: vec![0; board.cells],
@@ -78,7 +79,7 @@ impl<'a> Search<'a> {
             // Reordering pushes keeps push counts, not move counts.
             use_corrals: !matches!(mode, Mode::Moves),
             moves: Vec::new(),
-            learner: Learner::new(board),
+            learner: Learner::new(board, memory_mb.saturating_mul(1 << 20) / 8),
             expanded: 0,
             depth: 0,
             bound: 0,

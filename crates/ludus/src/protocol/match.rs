@@ -1,5 +1,6 @@
 //! A match runner: two UCI/UCCI engines as child processes play a series of
-//! games from built-in opening lines, each line once with each colour. The rules
+//! games from opening lines (built-in ones, then lines of the opening book),
+//! each line once with each colour. The rules
 //! crate adjudicates (mate, stalemate, repetition with perpetual check/chase,
 //! the move limit, bare material) and a ply cap ends endless games as draws; an
 //! illegal move, a crash or a flag fall loses. Every game is appended to a PGN
@@ -126,6 +127,66 @@ pub const OPENINGS: &[(&str, &str)] = &[
     ("Central cannon vs three-step tiger", "h2e2 b9c7 h0g2 b7a7"),
     ("Crossing cannon", "b2f2 h7e7"),
 ];
+
+/// Plies of the opening lines taken from the book.
+const BOOK_LINE_PLIES: usize = 4;
+
+/// The openings in playing order: the named lines above, then distinct lines
+/// of the built-in book (up to four plies, heaviest moves first), so that long
+/// matches do not replay the same games.
+pub fn openings() -> Vec<(String, Vec<Move>)> {
+    let mut out: Vec<(String, Vec<Move>)> = OPENINGS
+        .iter()
+        .map(|(name, line)| {
+            let mut game = Game::new();
+            let moves = line
+                .split_whitespace()
+                .map_while(|t| game.play_text(t).ok())
+                .collect();
+            (name.to_string(), moves)
+        })
+        .collect();
+    let book = xiangqi::engine::Book::builtin();
+    let mut lines = Vec::new();
+    book_lines(&book, &mut Game::new(), &mut Vec::new(), &mut lines);
+    for line in lines {
+        if !out.iter().any(|(_, known)| *known == line) {
+            let text: Vec<String> = line.iter().map(|m| m.to_uci()).collect();
+            out.push((format!("Book line {}", text.join(" ")), line));
+        }
+    }
+    out
+}
+
+/// Depth-first walk of the book to [`BOOK_LINE_PLIES`] (or where the book
+/// ends, after two plies at least), at most four moves per position and 200 lines.
+fn book_lines(
+    book: &xiangqi::engine::Book,
+    game: &mut Game,
+    line: &mut Vec<Move>,
+    out: &mut Vec<Vec<Move>>,
+) {
+    if out.len() >= 200 {
+        return;
+    }
+    if line.len() == BOOK_LINE_PLIES {
+        out.push(line.clone());
+        return;
+    }
+    let moves = book.probe(game.position());
+    if moves.is_empty() && line.len() >= 2 {
+        // The book ends here: the line so far is an opening too.
+        out.push(line.clone());
+    }
+    for (m, _) in moves.into_iter().take(4) {
+        if game.play(m).is_ok() {
+            line.push(m);
+            book_lines(book, game, line, out);
+            line.pop();
+            game.undo();
+        }
+    }
+}
 
 /// The result so far, from the first engine's point of view.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -449,13 +510,14 @@ pub fn run(config: &MatchConfig, log: &mut impl Write) -> Result<Summary> {
         summary.names[1].push_str(" (2)");
     }
     let mut pgn_text = String::new();
+    let openings = openings();
     for round in 0..config.games {
-        let (opening_name, line) = OPENINGS[(round / 2) % OPENINGS.len()];
+        let (opening_name, line) = &openings[(round / 2) % openings.len()];
         // Engine index playing Red this game.
         let red = round % 2;
         let mut game = Game::new();
-        for t in line.split_whitespace() {
-            if game.play_text(t).is_err() {
+        for &m in line {
+            if game.play(m).is_err() {
                 break;
             }
         }
@@ -635,6 +697,18 @@ mod tests {
         );
         for bad in ["a0a1", "a11a1", "a1", "a1a1", "z1a1", "a1a2a3", ""] {
             assert_eq!(parse_engine_move(bad, true), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn book_openings_follow_the_named_ones_and_are_distinct() {
+        let all = openings();
+        assert_eq!(all[0].0, OPENINGS[0].0);
+        assert!(all.len() > OPENINGS.len() * 2, "{}", all.len());
+        for (i, (name, line)) in all.iter().enumerate() {
+            let mut game = Game::new();
+            assert!(line.iter().all(|m| game.play(*m).is_ok()), "{name}");
+            assert!(!all[..i].iter().any(|(_, l)| l == line), "{name} twice");
         }
     }
 

@@ -155,6 +155,22 @@ fn garbage_gets_an_info_string_and_the_engine_keeps_running() {
 }
 
 #[test]
+fn bytes_that_are_not_utf8_are_reported_and_skipped() {
+    let out = SharedBuf::default();
+    run_session(
+        &b"\xff\xfe garbage\nisready\n"[..],
+        out.clone(),
+        Dialect::Uci,
+    )
+    .unwrap();
+    let lines: Vec<String> = out.text().lines().map(str::to_string).collect();
+    assert_eq!(
+        lines,
+        ["info string input is not UTF-8: line ignored", "readyok"]
+    );
+}
+
+#[test]
 fn go_perft_prints_the_divide_and_the_total() {
     let lines = session("position startpos\ngo perft 3\n", Dialect::Uci);
     let moves: Vec<&String> = lines

@@ -1,7 +1,8 @@
 //! The engine on a worker thread, shared by the protocols, the match runner's
 //! own tests and the terminal UI: jobs go in through a channel, events come out
 //! through a sink the owner chooses (formatted lines for UCI/UCCI, a channel the
-//! TUI polls). A shared flag stops the search promptly; the clock is read here,
+//! TUI polls). Each search has its own stop flag, so stopping one search never
+//! lets it run on into the next (nor stops the next); the clock is read here,
 //! never in the pure crate.
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -67,8 +68,9 @@ type Pending = Arc<(Mutex<usize>, Condvar)>;
 
 /// A worker thread owning an [`Engine`].
 pub struct EngineThread {
-    jobs: Option<mpsc::Sender<Job>>,
-    stop: Arc<AtomicBool>,
+    jobs: Option<mpsc::Sender<(Job, Arc<AtomicBool>)>>,
+    /// Stop flags of the searches sent and not stopped yet.
+    flags: Mutex<Vec<Arc<AtomicBool>>>,
     pending: Pending,
     handle: Option<thread::JoinHandle<()>>,
 }
@@ -76,39 +78,44 @@ pub struct EngineThread {
 impl EngineThread {
     /// Starts the worker; `sink` hears every event, on the worker thread.
     pub fn spawn(sink: impl FnMut(Event) + Send + 'static) -> EngineThread {
-        let (tx, rx) = mpsc::channel::<Job>();
-        let stop = Arc::new(AtomicBool::new(false));
+        let (tx, rx) = mpsc::channel();
         let pending: Pending = Arc::new((Mutex::new(0), Condvar::new()));
         let handle = {
-            let stop = Arc::clone(&stop);
             let pending = Arc::clone(&pending);
-            thread::spawn(move || worker(rx, stop, pending, sink))
+            thread::spawn(move || worker(rx, pending, sink))
         };
         EngineThread {
             jobs: Some(tx),
-            stop,
+            flags: Mutex::new(Vec::new()),
             pending,
             handle: Some(handle),
         }
     }
 
-    /// Queues a job. A search clears the stop flag first, so a `stop` that
-    /// arrives after this call (even before the worker starts) ends it.
+    /// Queues a job. A `stop` after this call ends the search even if the
+    /// worker has not started it yet.
     pub fn send(&self, job: Job) {
+        let flag = Arc::new(AtomicBool::new(false));
         if matches!(job, Job::Search(_)) {
-            self.stop.store(false, Ordering::SeqCst);
+            let mut flags = lock(&self.flags);
+            // Flags only the caller still holds belong to finished searches.
+            flags.retain(|f| Arc::strong_count(f) > 1);
+            flags.push(Arc::clone(&flag));
         }
         let Some(tx) = &self.jobs else { return };
         *lock(&self.pending.0) += 1;
-        if tx.send(job).is_err() {
+        if tx.send((job, flag)).is_err() {
             // The worker is gone (it panicked): nothing will run, so nothing is pending.
             *lock(&self.pending.0) = 0;
         }
     }
 
-    /// Asks a running search to finish now; it still reports its result.
+    /// Asks the running and queued searches to finish now; they still report
+    /// their results.
     pub fn stop(&self) {
-        self.stop.store(true, Ordering::SeqCst);
+        for flag in lock(&self.flags).drain(..) {
+            flag.store(true, Ordering::SeqCst);
+        }
     }
 
     /// Whether jobs are queued or running.
@@ -141,13 +148,12 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 fn worker(
-    rx: mpsc::Receiver<Job>,
-    stop: Arc<AtomicBool>,
+    rx: mpsc::Receiver<(Job, Arc<AtomicBool>)>,
     pending: Pending,
     mut sink: impl FnMut(Event),
 ) {
     let mut engine = Engine::new(16);
-    while let Ok(job) = rx.recv() {
+    while let Ok((job, stop)) = rx.recv() {
         match job {
             Job::Search(job) => {
                 let started = job.started;
@@ -237,6 +243,22 @@ mod tests {
             hold,
             started: Instant::now(),
         }))
+    }
+
+    #[test]
+    fn a_stop_is_not_undone_by_the_next_search() {
+        let (engine, rx) = collect();
+        engine.send(Job::Configure(Setting::OwnBook(false)));
+        let started = Instant::now();
+        engine.send(job(Game::new(), Limits::movetime(20_000), false));
+        engine.stop();
+        engine.send(job(Game::new(), Limits::depth(2), false));
+        assert!(done(&rx).best.is_some());
+        assert!(done(&rx).best.is_some());
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "the first search ran on"
+        );
     }
 
     #[test]

@@ -418,3 +418,38 @@ fn already_solved_and_unreachable_boxes() {
     let s = check_solution(&level, &solve(&level, Mode::Pushes)).unwrap();
     assert_eq!(s.pushes, 1);
 }
+
+#[test]
+fn hints() {
+    use solver::Hint;
+    let level = Level::from_xsb("#######\n#@ $ .#\n#######").unwrap();
+    let mut game = Game::new(level);
+    let hint = solver::hint(&game, &Options::default(), &mut Control::new());
+    assert_eq!(hint, Hint::Push(vec![Direction::Right, Direction::Right]));
+    game.step(Direction::Right).unwrap();
+    game.step(Direction::Right).unwrap();
+    game.step(Direction::Right).unwrap();
+    assert_eq!(
+        solver::hint(&game, &Options::default(), &mut Control::new()),
+        Hint::AlreadySolved
+    );
+    let level = Level::from_xsb(HAND_MADE[1]).unwrap();
+    let mut game = Game::new(level);
+    // Pushing the left box up against the wall leaves it stuck off goal.
+    game.step(Direction::Up).unwrap();
+    assert_eq!(
+        solver::hint(&game, &Options::default(), &mut Control::new()),
+        Hint::Unsolvable
+    );
+}
+
+#[test]
+fn detector_highlights_the_frozen_group() {
+    let level =
+        Level::from_xsb("########\n#      #\n#  $$  #\n#  $$ @#\n#....  #\n########").unwrap();
+    let detector = DeadlockDetector::new(&level);
+    let found = detector.find(&Game::new(level.clone())).unwrap();
+    assert_eq!(found.kind, solver::DeadlockKind::Frozen);
+    assert_eq!(found.boxes, level.boxes());
+    assert_eq!(solve(&level, Mode::Fast), Outcome::Unsolvable);
+}

@@ -8,11 +8,32 @@ use super::board::{Board, NONE};
 /// Whether the box on `cell` is frozen (cannot move on either axis, now or
 /// ever) together with the boxes that block it, with one of them off goal.
 pub(crate) fn frozen(board: &Board, boxes: &[u64], cell: u16) -> bool {
-    let mut visiting = Vec::new();
+    frozen_group(board, boxes, cell, &mut Vec::new())
+}
+
+/// [`frozen`], also collecting in `group` the boxes that hold the box on
+/// `cell` in place (meaningful when it returns true).
+pub(crate) fn frozen_group(board: &Board, boxes: &[u64], cell: u16, group: &mut Vec<u16>) -> bool {
+    // Recursion depth is bounded by the boxes, so a small fixed stack does.
+    let mut visiting = Visiting::default();
+    group.clear();
+    group.push(cell);
     let mut off_goal = !board.is_goal[usize::from(cell)];
-    let frozen = blocked(board, boxes, cell, 0, &mut visiting, &mut off_goal)
-        && blocked(board, boxes, cell, 1, &mut visiting, &mut off_goal);
+    let frozen = blocked(board, boxes, cell, 0, &mut visiting, &mut off_goal, group)
+        && blocked(board, boxes, cell, 1, &mut visiting, &mut off_goal, group);
     frozen && off_goal
+}
+
+/// The boxes on the recursion path, treated as walls.
+#[derive(Default)]
+struct Visiting {
+    cells: Vec<u16>,
+}
+
+impl Visiting {
+    fn contains(&self, c: u16) -> bool {
+        self.cells.contains(&c)
+    }
 }
 
 /// Whether the box on `cell` cannot move along an axis (0: left–right,
@@ -24,30 +45,34 @@ fn blocked(
     boxes: &[u64],
     cell: u16,
     axis: usize,
-    visiting: &mut Vec<u16>,
+    visiting: &mut Visiting,
     off_goal: &mut bool,
+    group: &mut Vec<u16>,
 ) -> bool {
     let a = board.neighbor(cell, axis);
     let b = board.neighbor(cell, axis + 2);
-    let wall = |c: u16| c == NONE || visiting.contains(&c);
+    let wall = |c: u16| c == NONE || visiting.contains(c);
     if wall(a) || wall(b) {
         return true;
     }
     if board.dead[usize::from(a)] && board.dead[usize::from(b)] {
         return true;
     }
-    visiting.push(cell);
+    visiting.cells.push(cell);
     let mut result = false;
     for side in [a, b] {
-        if bits::has(boxes, side) && blocked(board, boxes, side, 1 - axis, visiting, off_goal) {
+        if bits::has(boxes, side)
+            && blocked(board, boxes, side, 1 - axis, visiting, off_goal, group)
+        {
             if !board.is_goal[usize::from(side)] {
                 *off_goal = true;
             }
+            group.push(side);
             result = true;
             break;
         }
     }
-    visiting.pop();
+    visiting.cells.pop();
     result
 }
 
@@ -108,10 +133,16 @@ impl DeadlockDetector {
                 boxes: vec![original(c)],
             });
         }
-        if let Some(&c) = cells.iter().find(|&&c| frozen(board, &set, c)) {
+        let mut group = Vec::new();
+        if cells
+            .iter()
+            .any(|&c| frozen_group(board, &set, c, &mut group))
+        {
+            group.sort_unstable();
+            group.dedup();
             return Some(Deadlock {
                 kind: DeadlockKind::Frozen,
-                boxes: vec![original(c)],
+                boxes: group.iter().map(|&c| original(c)).collect(),
             });
         }
         if cells.len() <= super::lower_bound::MAX_BOXES {

@@ -209,6 +209,33 @@ pub fn solve_from(game: &Game, options: &Options, control: &mut Control<'_>) -> 
     solve(&level, options, control)
 }
 
+/// What the hint key shows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Hint {
+    /// Walk this way, then push: the last step is the push.
+    Push(Vec<Direction>),
+    /// Every box is on a goal already.
+    AlreadySolved,
+    /// Proven: this position cannot be solved any more (offer undo).
+    Unsolvable,
+    /// The search stopped without an answer (cancelled, out of memory, ...).
+    NotFound(Outcome),
+}
+
+/// The next push towards a solution from the game's current position.
+pub fn hint(game: &Game, options: &Options, control: &mut Control<'_>) -> Hint {
+    if game.is_solved() {
+        return Hint::AlreadySolved;
+    }
+    match solve_from(game, options, control) {
+        Outcome::Solved(solution) => {
+            Hint::Push(solution.first_push().into_iter().map(|(d, _)| d).collect())
+        }
+        Outcome::Unsolvable => Hint::Unsolvable,
+        other => Hint::NotFound(other),
+    }
+}
+
 /// [`solve`], also telling the effort spent.
 pub fn solve_with_stats(
     level: &Level,

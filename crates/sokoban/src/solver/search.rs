@@ -305,7 +305,7 @@ impl<'a> Search<'a> {
             let walk = self.node_walk[usize::from(behind)];
             bits::clear(boxes, from);
             bits::set(boxes, to);
-            let child = self.child(id, boxes, row, from, to, dir, walk, cost, boxes_hash);
+            let child = self.child(id, boxes, row, from, to, dir, 1, walk, cost, boxes_hash);
             bits::clear(boxes, to);
             bits::set(boxes, from);
             match child {
@@ -313,8 +313,50 @@ impl<'a> Search<'a> {
                 Ok(Some(goal)) => return Ok(Some(goal)),
                 Ok(None) => {}
             }
+            // Goal-tunnel macro: a box pushed onto a goal at the mouth of a
+            // one-wide run of goals may as well go on to the far end, which
+            // keeps the run open behind it. Added as an extra child (a real
+            // push sequence), so nothing is lost.
+            let (end, count) = self.goal_tunnel_end(boxes, to, dir);
+            if count > 1 {
+                bits::clear(boxes, from);
+                bits::set(boxes, end);
+                let child = self.child(
+                    id, boxes, row, from, end, dir, count, walk, cost, boxes_hash,
+                );
+                bits::clear(boxes, end);
+                bits::set(boxes, from);
+                match child {
+                    Err(()) => return Err(()),
+                    Ok(Some(goal)) => return Ok(Some(goal)),
+                    Ok(None) => {}
+                }
+            }
         }
         Ok(None)
+    }
+
+    /// Where a box pushed onto goal `to` in direction `dir` can go on along
+    /// free goals walled in on both sides; and how many pushes in all.
+    fn goal_tunnel_end(&self, boxes: &[u64], to: u16, dir: usize) -> (u16, u16) {
+        let board = self.board;
+        let (mut end, mut count) = (to, 1u16);
+        if !board.is_goal[usize::from(to)] {
+            return (end, count);
+        }
+        loop {
+            let next = board.neighbor(end, dir);
+            if next == NONE
+                || !board.is_goal[usize::from(next)]
+                || bits::has(boxes, next)
+                || board.neighbor(next, (dir + 1) % 4) != NONE
+                || board.neighbor(next, (dir + 3) % 4) != NONE
+            {
+                return (end, count);
+            }
+            end = next;
+            count += 1;
+        }
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -326,6 +368,7 @@ impl<'a> Search<'a> {
         from: u16,
         to: u16,
         dir: usize,
+        count: u16,
         walk: u32,
         cost: u64,
         boxes_hash: u64,
@@ -337,29 +380,34 @@ impl<'a> Search<'a> {
         let Some(bound) = self.matching.with_moved(board, row, to) else {
             return Ok(None);
         };
-        if self.learner.deadlocked(board, boxes, to, from) {
+        // The player ends next to the box, behind it.
+        let stand = board.neighbor(to, (dir + 2) % 4);
+        if stand == NONE {
             return Ok(None);
         }
-
+        if self.learner.deadlocked(board, boxes, to, stand) {
+            return Ok(None);
+        }
         let player = if self.exact_player() {
-            from
+            stand
         } else {
-            self.flood(boxes, from)
+            self.flood(boxes, stand)
         };
         let hash = boxes_hash
             ^ self.zobrist.boxed(from)
             ^ self.zobrist.boxed(to)
             ^ self.zobrist.player(player);
-        let step = u64::from(walk) + 1;
+        let pushes = u64::from(count);
+        let steps = u64::from(walk) + pushes;
         let child_cost = match self.mode {
-            Mode::Fast => cost + 1,
-            Mode::Pushes => cost + (1 << SHIFT),
-            Mode::Moves => cost + (step << SHIFT) + 1,
+            Mode::Fast => cost + pushes,
+            Mode::Pushes => cost + (pushes << SHIFT),
+            Mode::Moves => cost + (steps << SHIFT) + pushes,
         };
         let push = Push {
             from,
             dir: dir as u8,
-            count: 1,
+            count,
         };
         match self
             .store

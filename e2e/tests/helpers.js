@@ -3,7 +3,7 @@
 // dir (its URL read from stdout), and chromium with console errors caught.
 
 import { spawn, execFileSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, copyFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,8 +22,17 @@ export function ludusBin() {
   return built;
 }
 
+// The test levels (shared with the Rust web tests): known boards and
+// solutions, whatever the built-in collection holds. They go into the data
+// dir's levels folder, so they are the second collection of the registry.
+export const FIXTURE = path.join(root, 'crates', 'ludus', 'tests', 'web_common', 'levels.sok');
+export const FIXTURE_COLLECTION = 1;
+
 // Starts `ludus serve --port 0`; resolves with { url, dataDir, stop }.
 export function startServer(dataDir = mkdtempSync(path.join(tmpdir(), 'ludus-e2e-'))) {
+  const levels = path.join(dataDir, 'sokoban', 'levels');
+  mkdirSync(levels, { recursive: true });
+  copyFileSync(FIXTURE, path.join(levels, 'web-test.sok'));
   const child = spawn(ludusBin(), ['--data-dir', dataDir, 'serve', '--port', '0'], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -4,7 +4,10 @@
 //!
 //! Slow and timing-dependent, so ignored by default; run it in release:
 //! `cargo test --release -p ludus --test web_load -- --ignored --nocapture`
-//! (`LUDUS_LOAD_GAMES` and `LUDUS_LOAD_MOVES` change the size).
+//! (`LUDUS_LOAD_GAMES` and `LUDUS_LOAD_MOVES` change the size;
+//! `LUDUS_LOAD_PACE_MS`, default 20, is the time between one game's moves:
+//! 50 moves a second per game, faster than key repeat; 0 sends each move as
+//! soon as the last reply is in, which measures throughput, not latency).
 #![allow(clippy::unwrap_used)]
 
 mod web_common;
@@ -28,16 +31,29 @@ fn env_or(name: &str, default: usize) -> usize {
 async fn two_hundred_games_at_once() {
     let games = env_or("LUDUS_LOAD_GAMES", 200);
     let moves = env_or("LUDUS_LOAD_MOVES", 200);
+    let pace = Duration::from_millis(env_or("LUDUS_LOAD_PACE_MS", 20) as u64);
     let server = Arc::new(Server::start());
     let barrier = Arc::new(Barrier::new(games));
+    let builtin = ludus::sokoban_library::LevelSet::builtin();
+    let playable: Arc<Vec<usize>> = Arc::new(
+        builtin
+            .collection
+            .valid_levels()
+            .filter(|(_, l)| l.boxes().iter().filter(|&&b| !l.map().is_goal(b)).count() >= 2)
+            .map(|(i, _)| i)
+            .collect(),
+    );
+    assert!(!playable.is_empty());
     let mut tasks = Vec::new();
     for g in 0..games {
         let (server, barrier) = (Arc::clone(&server), Arc::clone(&barrier));
+        let playable = Arc::clone(&playable);
         tasks.push(tokio::spawn(async move {
             let mut client = server.socket().await;
-            // Levels 3 to 24 of the built-in set: none is one push from solved,
-            // so a move followed by its undo never solves (no disk writes).
-            let level = 2 + g % 22;
+            // A level of the built-in collection where no single move solves
+            // (two boxes or more off goals), so a move followed by its undo
+            // never writes progress.
+            let level = playable[g % playable.len()];
             let opened = client
                 .ask(
                     json!({"type": "open", "collection": 0, "level": level}),
@@ -48,6 +64,7 @@ async fn two_hundred_games_at_once() {
             barrier.wait().await;
             let dirs = ["left", "up", "right", "down"];
             let mut latencies = Vec::with_capacity(moves);
+            let began = Instant::now();
             for i in 0..moves {
                 let seq = i as u64;
                 let request = if i % 2 == 0 {
@@ -61,21 +78,26 @@ async fn two_hundred_games_at_once() {
                 latencies.push(start.elapsed());
                 assert_eq!(reply["type"], "state", "game {g} move {i}: {reply}");
                 assert_eq!(reply["seq"], seq, "game {g}: replies out of order");
+                tokio::time::sleep_until((start + pace).into()).await;
             }
-            latencies
+            (latencies, began, Instant::now())
         }));
     }
-    let started = Instant::now();
     let mut all: Vec<Duration> = Vec::new();
+    let (mut first, mut last) = (None::<Instant>, None::<Instant>);
     for task in tasks {
-        all.extend(task.await.unwrap());
+        let (latencies, began, ended) = task.await.unwrap();
+        all.extend(latencies);
+        first = Some(first.map_or(began, |f| f.min(began)));
+        last = Some(last.map_or(ended, |l| l.max(ended)));
     }
-    let wall = started.elapsed();
+    let wall = last.unwrap() - first.unwrap();
     all.sort_unstable();
     let at = |q: f64| all[((all.len() - 1) as f64 * q).round() as usize];
     let ms = |d: Duration| d.as_secs_f64() * 1000.0;
     println!(
-        "{games} games x {moves} moves = {} replies, none lost; latency per move: median {:.3} ms, p99 {:.3} ms, max {:.3} ms; {:.0} moves/s",
+        "{games} games x {moves} moves ({} ms apart) = {} replies, none lost; latency per move: median {:.3} ms, p99 {:.3} ms, max {:.3} ms; {:.0} moves/s",
+        pace.as_millis(),
         all.len(),
         ms(at(0.5)),
         ms(at(0.99)),

@@ -18,6 +18,7 @@ use axum::extract::{State, WebSocketUpgrade};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Json, Response};
 use axum::routing::get;
+use axum::serve::ListenerExt;
 use serde_json::{Value, json};
 
 use crate::sokoban_library::{LevelSet, registry};
@@ -206,6 +207,10 @@ async fn serve(data: DataDir, args: ServeArgs) -> anyhow::Result<()> {
         .await
         .with_context(|| format!("cannot listen on {address}"))?;
     let bound = listener.local_addr()?;
+    // Replies are small and come one per request: send them at once (no Nagle delay).
+    let listener = listener.tap_io(|stream| {
+        let _ = stream.set_nodelay(true);
+    });
     let url = format!("http://{bound}/");
     println!("Ludus is served at {url}");
     if !args.host.is_loopback() {

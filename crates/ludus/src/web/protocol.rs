@@ -292,6 +292,10 @@ pub fn parse(text: &str) -> Result<Request, Refusal> {
             None,
         ));
     }
+    // The common case first: a well-formed request parses in one pass.
+    if let Ok(request) = serde_json::from_str::<Request>(text) {
+        return Ok(request);
+    }
     let value: Value = serde_json::from_str(text)
         .map_err(|e| Refusal::new(ErrorCode::BadJson, format!("not JSON: {e}"), None))?;
     let Value::Object(object) = &value else {

@@ -10,6 +10,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use axum::extract::ws::{Message, WebSocket};
+use serde::Serialize;
 use serde_json::{Value, json};
 use sokoban::solver::{Deadlock, DeadlockDetector, Options, Outcome};
 use sokoban::{Cell, Game, Level, path};
@@ -44,6 +45,9 @@ pub struct SokobanGame {
     animation_ms: u32,
     /// The static cells, one string per row (`#` wall, `-` floor, `.` goal, space outside).
     rows: Vec<String>,
+    /// The level's key and title, computed once (every state carries them).
+    key: String,
+    title: String,
     /// Cancel flag of the solver thinking for this game, if one is.
     thinking: Option<Arc<AtomicBool>>,
 }
@@ -54,8 +58,12 @@ impl SokobanGame {
         let level = set.collection.levels.get(index)?.as_ref().ok()?.clone();
         let (settings, _) = settings::load(&app.data);
         let (progress, _) = progress::load(&app.data);
-        let record = progress.get(&level.key()).cloned();
+        let key = level.key();
+        let record = progress.get(&key).cloned();
+        let title = sokoban_flow::level_title(&set, index, &level);
         Some(SokobanGame {
+            key,
+            title,
             detector: DeadlockDetector::new(&level),
             rows: static_rows(&level),
             game: Game::new(level),
@@ -84,57 +92,62 @@ impl SokobanGame {
         };
     }
 
-    /// The whole visible state, sent after every change.
-    fn state(&self, session: &str) -> Value {
+    /// The whole visible state, sent after every change, as JSON text.
+    /// Serialized straight from borrowed data: it is the reply to every move.
+    fn state(&self, session: &str, seq: Option<u64>, blocked: Option<String>) -> String {
         let game = &self.game;
         let level = game.level();
-        let best = self.record.as_ref().map(|r| {
-            let counts = |s: &Option<progress::Solution>| {
-                s.as_ref()
-                    .map(|s| json!({ "moves": s.moves, "pushes": s.pushes }))
-            };
-            json!({ "moves": counts(&r.best_by_moves), "pushes": counts(&r.best_by_pushes) })
-        });
-        let deadlock = self.deadlock.as_ref().map(|d| {
-            json!({
-                "message": sokoban_flow::deadlock_text(&d.kind),
-                "boxes": d.boxes,
+        let counts = |s: &Option<progress::Solution>| {
+            s.as_ref().map(|s| Counts {
+                moves: s.moves,
+                pushes: s.pushes,
             })
-        });
-        json!({
-            "type": "state",
-            "session": session,
-            "collection": self.collection,
-            "set": self.set.name,
-            "count": self.set.len(),
-            "level": self.index,
-            "title": sokoban_flow::level_title(&self.set, self.index, level),
-            "key": level.key(),
-            "width": level.width(),
-            "height": level.height(),
-            "map": self.rows,
-            "player": game.player(),
-            "boxes": game.boxes(),
-            "facing": Dir::from(game.facing()),
-            "moves": game.moves(),
-            "pushes": game.pushes(),
-            "boxes_on_goals": game.boxes_on_goals(),
-            "box_count": game.box_count(),
-            "solved": game.is_solved(),
-            "can_undo": game.can_undo(),
-            "can_redo": game.can_redo(),
-            "deadlock": deadlock,
-            "best": best,
-            "solved_before": self.record.as_ref().is_some_and(|r| r.solved.is_some()),
-            "thinking": self.thinking.is_some(),
-            "animation_ms": self.animation_ms,
+        };
+        let view = StateView {
+            kind: "state",
+            session,
+            collection: self.collection,
+            set: &self.set.name,
+            count: self.set.len(),
+            level: self.index,
+            title: &self.title,
+            key: &self.key,
+            width: level.width(),
+            height: level.height(),
+            map: &self.rows,
+            player: game.player(),
+            boxes: game.boxes(),
+            facing: Dir::from(game.facing()),
+            moves: game.moves(),
+            pushes: game.pushes(),
+            boxes_on_goals: game.boxes_on_goals(),
+            box_count: game.box_count(),
+            solved: game.is_solved(),
+            can_undo: game.can_undo(),
+            can_redo: game.can_redo(),
+            deadlock: self.deadlock.as_ref().map(|d| DeadlockView {
+                message: sokoban_flow::deadlock_text(&d.kind),
+                boxes: &d.boxes,
+            }),
+            best: self.record.as_ref().map(|r| Best {
+                moves: counts(&r.best_by_moves),
+                pushes: counts(&r.best_by_pushes),
+            }),
+            solved_before: self.record.as_ref().is_some_and(|r| r.solved.is_some()),
+            thinking: self.thinking.is_some(),
+            animation_ms: self.animation_ms,
+            blocked,
+            seq,
+        };
+        serde_json::to_string(&view).unwrap_or_else(|e| {
+            Refusal::new(ErrorCode::Internal, format!("state: {e}"), seq).to_json()
         })
     }
 
     /// Records a solve and tells the page what it achieved.
     fn on_solved(&mut self, app: &App) -> Value {
         let solved = sokoban_flow::record_solve(&app.data, &self.set, self.index, &self.game);
-        self.record = solved.progress.get(&self.game.level().key()).cloned();
+        self.record = solved.progress.get(&self.key).cloned();
         let next = sokoban_flow::next_unsolved(&self.set, self.index, &solved.progress)
             .or_else(|| sokoban_flow::neighbour_level(&self.set, self.index, true));
         json!({
@@ -166,6 +179,60 @@ fn static_rows(level: &Level) -> Vec<String> {
                 .collect()
         })
         .collect()
+}
+
+/// The `state` reply (see `docs/web-protocol.md`).
+#[derive(Serialize)]
+struct StateView<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    session: &'a str,
+    collection: Option<usize>,
+    set: &'a str,
+    count: usize,
+    level: usize,
+    title: &'a str,
+    key: &'a str,
+    width: usize,
+    height: usize,
+    map: &'a [String],
+    player: usize,
+    boxes: Vec<usize>,
+    facing: Dir,
+    moves: u32,
+    pushes: u32,
+    boxes_on_goals: usize,
+    box_count: usize,
+    solved: bool,
+    can_undo: bool,
+    can_redo: bool,
+    deadlock: Option<DeadlockView<'a>>,
+    best: Option<Best>,
+    solved_before: bool,
+    thinking: bool,
+    animation_ms: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    blocked: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    seq: Option<u64>,
+}
+
+#[derive(Serialize)]
+struct DeadlockView<'a> {
+    message: &'static str,
+    boxes: &'a [usize],
+}
+
+#[derive(Serialize)]
+struct Best {
+    moves: Option<Counts>,
+    pushes: Option<Counts>,
+}
+
+#[derive(Serialize)]
+struct Counts {
+    moves: u32,
+    pushes: u32,
 }
 
 /// The game a connection plays: its session id and the game.
@@ -273,9 +340,9 @@ fn handle(
         Request::Resume { session, .. } => {
             return match app.sokoban.get(&session) {
                 Some(game) => {
-                    let state = lock(&game).state(&session);
+                    let state = lock(&game).state(&session, seq, None);
                     *current = Some((session, game));
-                    vec![with_seq(state, seq)]
+                    vec![state]
                 }
                 None => refuse(ErrorCode::NotFound, "that game is gone; open a level", seq),
             };
@@ -317,11 +384,7 @@ fn handle(
                         extra.push(g.on_solved(app));
                     }
                 }
-                Err(why) => {
-                    let mut state = g.state(&session);
-                    state["blocked"] = json!(why.to_string());
-                    return vec![with_seq(state, seq)];
-                }
+                Err(why) => return vec![g.state(&session, seq, Some(why.to_string()))],
             }
         }
         Request::Undo { .. } | Request::Redo { .. } | Request::Restart { .. } => {
@@ -455,7 +518,7 @@ fn handle(
         | Request::Export { .. }
         | Request::SaveLevel { .. } => {}
     }
-    let mut replies = vec![with_seq(g.state(&session), seq)];
+    let mut replies = vec![g.state(&session, seq, None)];
     replies.extend(extra.into_iter().map(|v| v.to_string()));
     replies
 }
@@ -489,9 +552,9 @@ fn start(
     }
     let game = Arc::new(Mutex::new(game));
     let id = app.sokoban.insert(Arc::clone(&game));
-    let state = lock(&game).state(&id);
+    let state = lock(&game).state(&id, seq, None);
     *current = Some((id, game));
-    vec![with_seq(state, seq)]
+    vec![state]
 }
 
 fn open_registry(
@@ -544,7 +607,7 @@ fn switch_level(
             s.sokoban.last_level = Some(level);
         });
     }
-    vec![with_seq(g.state(session), seq)]
+    vec![g.state(session, seq, None)]
 }
 
 /// Levels from text (a file name chooses JSON or XSB/SOK parsing; the name

@@ -1,5 +1,6 @@
 //! Shared by the web tests: a real `ludus serve --port 0` on loopback with
-//! a temporary data dir (its URL read from stdout), a bare HTTP GET, and a
+//! a temporary data dir (its URL read from stdout) holding the test levels
+//! (`levels.sok`, also used by the browser tests), a bare HTTP GET, and a
 //! WebSocket client that sends JSON and reads JSON replies.
 #![allow(clippy::unwrap_used, dead_code)]
 
@@ -12,7 +13,7 @@ use serde_json::Value;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::{MaybeTlsStream, WebSocketStream, connect_async};
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream, connect_async_with_config};
 
 pub struct Server {
     child: Child,
@@ -24,6 +25,9 @@ pub struct Server {
 impl Server {
     pub fn start() -> Server {
         let data = tempfile::tempdir().unwrap();
+        let levels = data.path().join("sokoban").join("levels");
+        std::fs::create_dir_all(&levels).unwrap();
+        std::fs::write(levels.join("web-test.sok"), FIXTURE).unwrap();
         let mut child = Command::new(env!("CARGO_BIN_EXE_ludus"))
             .arg("--data-dir")
             .arg(data.path())
@@ -76,9 +80,8 @@ impl Server {
     }
 
     pub async fn socket(&self) -> Client {
-        let (ws, _) = connect_async(format!("ws://{}/ws/sokoban", self.addr))
-            .await
-            .unwrap();
+        let url = format!("ws://{}/ws/sokoban", self.addr);
+        let (ws, _) = connect_async_with_config(url, None, true).await.unwrap();
         Client { ws }
     }
 }
@@ -140,9 +143,16 @@ impl Client {
     }
 }
 
-/// The built-in collection's levels with their stored solutions.
-pub fn starter() -> Vec<sokoban::Level> {
-    sokoban::parse_collection(sokoban::levels::STARTER)
+/// The test levels, put in every test server's levels folder: known boards
+/// and solutions, whatever the built-in collection holds.
+pub const FIXTURE: &str = include_str!("levels.sok");
+
+/// Where the test levels are in the registry: after the built-in collection.
+pub const FIXTURE_COLLECTION: usize = 1;
+
+/// The test levels with their stored solutions.
+pub fn fixture() -> Vec<sokoban::Level> {
+    sokoban::parse_collection(FIXTURE)
         .levels
         .into_iter()
         .map(Result::unwrap)

@@ -7,7 +7,8 @@
 //! (`LUDUS_LOAD_GAMES` and `LUDUS_LOAD_MOVES` change the size;
 //! `LUDUS_LOAD_PACE_MS`, default 20, is the time between one game's moves:
 //! 50 moves a second per game, faster than key repeat; 0 sends each move as
-//! soon as the last reply is in, which measures throughput, not latency).
+//! soon as the last reply is in, which measures throughput, not latency;
+//! `LUDUS_LOAD_MAX_P99_MS` turns the reported p99 into a check).
 #![allow(clippy::unwrap_used)]
 
 mod web_common;
@@ -105,9 +106,16 @@ async fn two_hundred_games_at_once() {
         all.len() as f64 / wall.as_secs_f64()
     );
     assert_eq!(all.len(), games * moves);
-    assert!(
-        at(0.99) < Duration::from_millis(50),
-        "p99 {:?} is far beyond the 5 ms target",
-        at(0.99)
-    );
+    // Latency depends on the machine and what else runs on it, so it is
+    // reported, and checked only when asked (`LUDUS_LOAD_MAX_P99_MS`).
+    if let Some(limit) = std::env::var("LUDUS_LOAD_MAX_P99_MS")
+        .ok()
+        .and_then(|v| v.parse::<u64>().ok())
+    {
+        assert!(
+            at(0.99) <= Duration::from_millis(limit),
+            "p99 {:?} is over {limit} ms",
+            at(0.99)
+        );
+    }
 }

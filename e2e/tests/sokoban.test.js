@@ -141,7 +141,11 @@ test('hint, replay and the editor', async () => {
   await page.keyboard.press('v');
   await page.waitForSelector('#replay-bar:not([hidden])');
   await page.keyboard.press('Escape');
-  await page.click('#nav-editor');
+  // Edit this level: the editor gets its start position.
+  await page.click('#b-edit');
+  await page.waitForSelector('#findings li.ok');
+  assert.equal(await page.inputValue('#ed-title'), 'Around the Corner');
+  assert.equal(await page.inputValue('#ed-width'), '6');
   await page.click('#ed-paste');
   await page.fill('#paste-text', '#######\n#@ $ .#\n#######');
   await page.click('#paste-ok');

@@ -45,9 +45,10 @@ pub struct SokobanGame {
     animation_ms: u32,
     /// The static cells, one string per row (`#` wall, `-` floor, `.` goal, space outside).
     rows: Vec<String>,
-    /// The level's key and title, computed once (every state carries them).
+    /// The level's key, title and start as XSB, computed once (every state carries them).
     key: String,
     title: String,
+    xsb: String,
     /// Cancel flag of the solver thinking for this game, if one is.
     thinking: Option<Arc<AtomicBool>>,
 }
@@ -64,6 +65,7 @@ impl SokobanGame {
         Some(SokobanGame {
             key,
             title,
+            xsb: level.to_xsb(),
             detector: DeadlockDetector::new(&level),
             rows: static_rows(&level),
             game: Game::new(level),
@@ -112,6 +114,7 @@ impl SokobanGame {
             level: self.index,
             title: &self.title,
             key: &self.key,
+            xsb: &self.xsb,
             width: level.width(),
             height: level.height(),
             map: &self.rows,
@@ -193,6 +196,8 @@ struct StateView<'a> {
     level: usize,
     title: &'a str,
     key: &'a str,
+    /// The level at its start, for the editor.
+    xsb: &'a str,
     width: usize,
     height: usize,
     map: &'a [String],

@@ -554,28 +554,10 @@ $('b-help').onclick = () => openHelp();
 $('b-edit').onclick = () => {
   const s = page.state;
   if (!s) return;
-  editor.loadXsb(stateToXsb(s), s.title);
+  editor.loadXsb(s.xsb, s.title);
   show('editor');
 };
 $('b-back-editor').onclick = () => show('editor');
-
-function stateToXsb(s) {
-  const rows = [];
-  const boxes = new Set(s.boxes);
-  for (let y = 0; y < s.height; y++) {
-    let row = '';
-    for (let x = 0; x < s.width; x++) {
-      const cell = y * s.width + x;
-      const ch = s.map[y][x];
-      const goal = ch === '.';
-      if (cell === s.player) row += goal ? '+' : '@';
-      else if (boxes.has(cell)) row += goal ? '*' : '$';
-      else row += ch === '-' ? ' ' : ch;
-    }
-    rows.push(row.trimEnd());
-  }
-  return rows.join('\n');
-}
 
 function fillKeys(el) {
   el.innerHTML = '';

@@ -244,6 +244,13 @@ async fn bad_messages_get_errors_and_the_connection_stays_usable() {
             assert_eq!(reply["code"], code, "{shown}: {reply}");
         }
     }
+    // Run-length bombs and huge boards are refused by the parser, not expanded.
+    for text in ["99999999999#", "9999(9999(9999#))", "300#|300#"] {
+        let reply = client
+            .ask(json!({"type": "parse", "text": text}), "parsed")
+            .await;
+        assert!(reply["levels"][0]["error"].is_string(), "{text}: {reply}");
+    }
     // A binary frame.
     use futures_util::SinkExt;
     client

@@ -233,6 +233,7 @@ function onState(state) {
   if (state.solved && page.clock.stopped === null && page.clock.start !== null) page.clock.stopped = performance.now();
   if (!state.solved) page.clock.stopped = null;
   if (previous && state.pushes > previous.pushes && previous.key === state.key) sound('push');
+  startSlide(previous, state);
   if (state.blocked && !page.animating) sound('bump');
   updatePanel();
   render();
@@ -378,6 +379,28 @@ $('replay-stop').onclick = () => stopReplay();
 
 // ---------- drawing ----------
 
+// A forward step one cell away slides over a short time instead of jumping.
+function startSlide(previous, state) {
+  page.slide = null;
+  if (!previous || previous.key !== state.key || state.moves !== previous.moves + 1) return;
+  const w = state.width;
+  const dx = (state.player % w) - (previous.player % w);
+  const dy = Math.floor(state.player / w) - Math.floor(previous.player / w);
+  if (Math.abs(dx) + Math.abs(dy) !== 1) return;
+  const pushed = state.pushes === previous.pushes + 1 ? state.player + dx + dy * w : -1;
+  const ms = Math.min(90, Math.max(30, (state.animation_ms || 120) * 0.7));
+  page.slide = { dx, dy, box: pushed, start: performance.now(), ms };
+}
+
+function slideNow() {
+  const sl = page.slide;
+  if (!sl) return null;
+  const t = (performance.now() - sl.start) / sl.ms;
+  if (t >= 1) { page.slide = null; return null; }
+  requestAnimationFrame(render);
+  return { dx: sl.dx * (1 - t), dy: sl.dy * (1 - t), box: sl.box };
+}
+
 const board = $('board');
 let cellSize = 32;
 
@@ -402,6 +425,7 @@ function render() {
     danger: !page.replay && s.deadlock ? new Set(s.deadlock.boxes) : null,
     selected: page.replay ? null : page.selected,
     hover: page.replay ? null : page.hover,
+    slide: page.replay ? null : slideNow(),
   });
 }
 

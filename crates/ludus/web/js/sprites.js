@@ -167,8 +167,12 @@ export function drawBoard(g, view, s, marks = {}) {
       }
     }
   }
+  // A step in progress: the worker (and a pushed box) slide in from the
+  // previous cell, `slide.dx`/`slide.dy` cells behind.
+  const slide = marks.slide || { dx: 0, dy: 0, box: -1 };
   for (const cell of boxes) {
-    const x = cell % width, y = Math.floor(cell / width);
+    let x = cell % width, y = Math.floor(cell / width);
+    if (cell === slide.box) { x -= slide.dx; y -= slide.dy; }
     drawBox(g, x * s, y * s, s, {
       onGoal: (map[y] || '')[x] === '.',
       danger: marks.danger ? marks.danger.has(cell) : false,
@@ -176,7 +180,7 @@ export function drawBoard(g, view, s, marks = {}) {
     });
   }
   if (view.player != null && view.player >= 0) {
-    const x = view.player % width, y = Math.floor(view.player / width);
+    const x = view.player % width - slide.dx, y = Math.floor(view.player / width) - slide.dy;
     drawWorker(g, x * s, y * s, s, view.facing);
   }
   if (marks.bad) {

@@ -154,6 +154,31 @@ pub fn restore_snapshot(level: &Level, snapshot: &Snapshot) -> Result<Game, Repl
     )
 }
 
+/// How long each earlier position may be solved while looking for the last
+/// solvable one.
+pub const REWIND_LIMIT: std::time::Duration = std::time::Duration::from_secs(3);
+
+/// The position just before the latest push at least `undos` steps back from
+/// `game`, and how many steps back it is: the next candidate when looking for
+/// the last position that can still be solved. `None` at the start.
+pub fn before_last_push(game: &Game, undos: usize) -> Option<(Game, usize)> {
+    let mut earlier = game.clone();
+    for _ in 0..undos {
+        earlier.undo();
+    }
+    let mut count = undos;
+    loop {
+        let was_push = earlier.steps().last().map(|s| s.push);
+        if !earlier.undo() {
+            return None;
+        }
+        count += 1;
+        if was_push == Some(true) {
+            return Some((earlier, count));
+        }
+    }
+}
+
 /// One line telling the player what kind of deadlock was found.
 pub fn deadlock_text(kind: &DeadlockKind) -> &'static str {
     match kind {

@@ -400,6 +400,39 @@ async fn hint_comes_from_the_solver() {
 }
 
 #[tokio::test]
+async fn deadlock_warning_then_back_to_the_last_solvable_position() {
+    let server = Server::start();
+    let mut client = server.socket().await;
+    client
+        .ask(
+            json!({"type": "open", "collection": FIXTURE_COLLECTION, "level": 3}),
+            "state",
+        )
+        .await;
+    // "Crossing": pushing the left box against the wall kills it.
+    let dead = client
+        .ask(json!({"type": "move", "dir": "left"}), "state")
+        .await;
+    assert_eq!(dead["pushes"], 1);
+    assert!(dead["deadlock"]["message"].is_string(), "{dead}");
+    client.ask(json!({"type": "solve"}), "thinking").await;
+    let verdict = client.until("unsolvable").await;
+    assert_eq!(verdict["purpose"], "show");
+    client.ask(json!({"type": "rewind"}), "thinking").await;
+    let back = client.until("state").await;
+    assert_eq!(back["moves"], 0);
+    assert_eq!(back["can_redo"], true);
+    assert!(back["deadlock"].is_null());
+    let notice = client.until("notice").await;
+    assert!(
+        notice["message"]
+            .as_str()
+            .unwrap()
+            .contains("1 step undone")
+    );
+}
+
+#[tokio::test]
 async fn websockets_from_other_sites_are_refused() {
     let server = Server::start();
     use tokio_tungstenite::tungstenite::client::IntoClientRequest;

@@ -9,7 +9,7 @@ use serde_json::Value;
 pub const MAX_MESSAGE: usize = 64 * 1024;
 
 /// Every request type, for telling an unknown type from a malformed one.
-const KNOWN: [&str; 24] = [
+const KNOWN: [&str; 25] = [
     "open",
     "resume",
     "upload",
@@ -25,6 +25,7 @@ const KNOWN: [&str; 24] = [
     "hint",
     "solve",
     "cancel",
+    "rewind",
     "replay",
     "save_snapshot",
     "load_snapshot",
@@ -160,6 +161,11 @@ pub enum Request {
         seq: Option<u64>,
     },
     Cancel {
+        #[serde(default)]
+        seq: Option<u64>,
+    },
+    /// Undo back to the last position the solver can still solve.
+    Rewind {
         #[serde(default)]
         seq: Option<u64>,
     },
@@ -348,6 +354,7 @@ impl Request {
             | Request::Hint { seq }
             | Request::Solve { seq }
             | Request::Cancel { seq }
+            | Request::Rewind { seq }
             | Request::Replay { seq, .. }
             | Request::SaveSnapshot { seq }
             | Request::LoadSnapshot { seq }

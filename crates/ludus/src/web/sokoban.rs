@@ -461,6 +461,7 @@ fn handle(
             return think(app, &shared, &mut g, purpose, seq, sender);
         }
         Request::Cancel { .. } => g.cancel_thinking(),
+        Request::Rewind { .. } => return rewind(app, &shared, &mut g, &session, seq, sender),
         Request::Replay { by_pushes, .. } => {
             let (progress, _) = progress::load(&app.data);
             return match sokoban_flow::replay_solution(&progress, g.game.level(), by_pushes) {
@@ -705,6 +706,78 @@ fn think(
     )]
 }
 
+/// Looks for the last position that can still be solved (the terminal's
+/// Enter after "cannot be solved"), on the blocking pool; then undoes back to
+/// it and sends the new state.
+fn rewind(
+    app: &Arc<App>,
+    shared: &Arc<Mutex<SokobanGame>>,
+    g: &mut SokobanGame,
+    session: &str,
+    seq: Option<u64>,
+    sender: &mpsc::UnboundedSender<String>,
+) -> Replies {
+    let Ok(permit) = Arc::clone(&app.solver_slots).try_acquire_owned() else {
+        return refuse(ErrorCode::Busy, "the solver is busy; try again soon", seq);
+    };
+    g.cancel_thinking();
+    let cancel = Arc::new(AtomicBool::new(false));
+    g.thinking = Some(Arc::clone(&cancel));
+    let start = g.game.clone();
+    let (shared, sender, session) = (Arc::clone(shared), sender.clone(), session.to_string());
+    tokio::task::spawn_blocking(move || {
+        let mut undos = 0;
+        let found = loop {
+            let Some((earlier, count)) = sokoban_flow::before_last_push(&start, undos) else {
+                break Err("No earlier position to go back to.");
+            };
+            let level = earlier.position_as_level();
+            let limit = Some(sokoban_flow::REWIND_LIMIT);
+            match solve_blocking(&level, &Options::default(), limit, &cancel).outcome {
+                Outcome::Solved(_) => break Ok(count),
+                Outcome::Unsolvable => undos = count,
+                Outcome::Cancelled if cancel.load(Ordering::Relaxed) => return,
+                _ => break Err("The solver could not decide in time; undo by hand."),
+            }
+        };
+        drop(permit);
+        let mut g = lock(&shared);
+        if !g.thinking.as_ref().is_some_and(|c| Arc::ptr_eq(c, &cancel)) {
+            return;
+        }
+        g.thinking = None;
+        if g.game.moves() != start.moves() || g.game.lurd() != start.lurd() {
+            let stale = json!({ "type": "notice", "message": "The position changed; ask again." });
+            let _ = sender.send(with_seq(stale, seq));
+            return;
+        }
+        let message = match found {
+            Ok(count) => {
+                for _ in 0..count {
+                    g.game.undo();
+                }
+                g.check_deadlock();
+                let _ = sender.send(g.state(&session, None, None));
+                let steps = if count == 1 {
+                    "1 step".to_string()
+                } else {
+                    format!("{count} steps")
+                };
+                format!("Back to the last solvable position: {steps} undone (y redoes).")
+            }
+            Err(why) => why.to_string(),
+        };
+        let _ = sender.send(with_seq(
+            json!({ "type": "notice", "message": message }),
+            seq,
+        ));
+    });
+    vec![with_seq(
+        json!({ "type": "thinking", "purpose": "rewind" }),
+        seq,
+    )]
+}
+
 fn solver_answer(purpose: &str, report: &Report) -> Value {
     match &report.outcome {
         Outcome::Solved(s) => {
@@ -725,7 +798,7 @@ fn solver_answer(purpose: &str, report: &Report) -> Value {
         Outcome::Unsolvable => json!({
             "type": "unsolvable",
             "purpose": purpose,
-            "message": "This position cannot be solved any more: undo.",
+            "message": "This position cannot be solved any more. Enter (or the button): back to the last one that can.",
         }),
         Outcome::Internal(e) => json!({
             "type": "notice",

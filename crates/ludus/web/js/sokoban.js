@@ -192,11 +192,17 @@ function onMessage(msg) {
         : `The solver's solution: ${msg.moves} moves, ${msg.pushes} pushes.`, 'info');
       enqueue(msg.steps);
       break;
-    case 'unsolvable': setMessage($('message'), msg.message, 'warn'); break;
+    case 'unsolvable':
+      setMessage($('message'), msg.message, 'warn');
+      $('b-rewind').hidden = false;
+      break;
     case 'thinking':
       if (msg.purpose === 'check') editor.thinking();
       else page.thinking = true;
-      if (msg.purpose !== 'check') setMessage($('message'), msg.purpose === 'hint' ? 'Looking for a hint… (Esc stops)' : 'Solving… (Esc stops)', 'info');
+      if (msg.purpose !== 'check') {
+        const what = { hint: 'Looking for a hint', show: 'Solving', rewind: 'Looking for the last solvable position' }[msg.purpose];
+        setMessage($('message'), `${what}… (Esc stops)`, 'info');
+      }
       break;
     case 'notice': setMessage($('message'), msg.message, 'info'); break;
     case 'replay': startReplay(msg); break;
@@ -242,6 +248,7 @@ function onState(state) {
 function updatePanel() {
   const s = page.state;
   if (!s) return;
+  if (!page.thinking) $('b-rewind').hidden = true;
   $('title').textContent = `Level ${s.level + 1}/${s.count}: ${s.title}`;
   $('set-name').textContent = s.set;
   $('moves').textContent = s.moves;
@@ -255,6 +262,7 @@ function updatePanel() {
   $('b-prev').disabled = s.level === 0;
   $('b-next').disabled = s.level + 1 >= s.count;
   $('b-back-editor').hidden = !page.fromEditor;
+  if (!$('b-rewind').hidden) return; // keep the "cannot be solved" line
   if (s.deadlock && !page.replay) setMessage($('message'), `${s.deadlock.message} Undo with u.`, 'warn');
   else if ($('message').classList.contains('warn') && !s.deadlock) setMessage($('message'), '', 'muted');
 }
@@ -556,6 +564,7 @@ document.addEventListener('keydown', (e) => {
     v: () => act('replay', { by_pushes: false }), V: () => act('replay', { by_pushes: true }),
     S: () => act('save_snapshot'), L: () => act('load_snapshot'),
     '?': () => openHelp(),
+    Enter: () => { if (!$('b-rewind').hidden) rewind(); },
     Escape: () => {
       if (page.animating) { page.queue = []; return; }
       if (page.thinking) { page.thinking = false; act('cancel'); setMessage($('message'), 'Solver stopped.', 'info'); return; }
@@ -566,6 +575,11 @@ document.addEventListener('keydown', (e) => {
   if (f) { e.preventDefault(); f(); }
 });
 
+function rewind() {
+  $('b-rewind').hidden = true;
+  act('rewind');
+}
+$('b-rewind').onclick = () => rewind();
 $('b-undo').onclick = () => act('undo');
 $('b-redo').onclick = () => act('redo');
 $('b-restart').onclick = () => act('restart');

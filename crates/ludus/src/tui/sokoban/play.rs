@@ -80,8 +80,6 @@ enum Purpose {
 
 /// How long a hint or a solve-and-show may think.
 const THINK_LIMIT: Duration = Duration::from_secs(10);
-/// How long each position may take while looking for the last solvable one.
-const REWIND_LIMIT: Duration = Duration::from_secs(3);
 
 /// Watching a stored solution.
 struct Replay {
@@ -308,7 +306,7 @@ impl Play {
             return;
         }
         let limit = if matches!(purpose, Purpose::Rewind { .. }) {
-            REWIND_LIMIT
+            sokoban_flow::REWIND_LIMIT
         } else {
             THINK_LIMIT
         };
@@ -320,23 +318,15 @@ impl Play {
     /// Looks for the last solvable position: the one just before the latest
     /// push at least `undos` steps back.
     fn rewind_from(&mut self, undos: usize) {
-        let mut earlier = self.game.clone();
-        for _ in 0..undos {
-            earlier.undo();
-        }
-        let mut count = undos;
-        loop {
-            let was_push = earlier.steps().last().map(|s| s.push);
-            if !earlier.undo() {
-                self.message = Some("No earlier position to go back to.".into());
-                return;
-            }
-            count += 1;
-            if was_push == Some(true) {
-                break;
-            }
-        }
-        let job = SolveJob::from_game(&earlier, solver::Options::default(), Some(REWIND_LIMIT));
+        let Some((earlier, count)) = sokoban_flow::before_last_push(&self.game, undos) else {
+            self.message = Some("No earlier position to go back to.".into());
+            return;
+        };
+        let job = SolveJob::from_game(
+            &earlier,
+            solver::Options::default(),
+            Some(sokoban_flow::REWIND_LIMIT),
+        );
         self.mode = Mode::Thinking {
             job,
             purpose: Purpose::Rewind { undos: count },

@@ -389,3 +389,74 @@ fn known_draws_are_scored_near_zero() {
     let v = evaluate(&Position::from_fen("3k5/4a4/9/9/9/9/9/9/4N4/4K4 w").unwrap());
     assert!(v > 200, "{v}");
 }
+
+/// Game 10 of the 500 ms match against Fairy-Stockfish 11.1 (Ludus Black):
+/// Red's king shuffles f1/f2 while Black's chariot checks from c1/c2.
+const PERPETUAL_GAME: &str = "c0e2 h7e7 b0c2 h9g7 h2g2 g6g5 g2g5 b7c7 g5g6 c7c3 b2b8 c3g3 \
+    a0b0 i9h9 h0g2 c6c5 i0i1 f9e8 i1f1 h9h6 g6g4 h6h2 g0i2 g3a3 g4g9 a3i3 b0b4 i3g3 b4g4 \
+    h2g2 g4g7 g2e2 f0e1 e2c2 g9i9 e8f7 g7g9 e9e8 g9g8 e8e9 f1f7 e7b7 e0f0 b7b0 f0f1 g3f3 \
+    f7f3 b0b1 e1f0 c2c1 f1f2 c1c2 f2f1 c2c1 f1f2 c1c2 f2f1";
+
+fn game_after(moves: &str, plies: usize) -> Game {
+    let mut game = Game::new();
+    for m in moves.split_whitespace().take(plies) {
+        game.play_text(m).unwrap();
+    }
+    game
+}
+
+fn search_game(game: &Game, depth: u32) -> xiangqi::engine::SearchResult {
+    let mut engine = Engine::new(4);
+    engine.set_own_book(false);
+    let stop = AtomicBool::new(false);
+    engine.search(game, &Limits::depth(depth), &stop, &|| 0, &mut |_| {})
+}
+
+/// Regression: losing by perpetual check was scored `±(20000 - ply)`, above
+/// any mate, so a lost side chose the repeating check `c1c2` (reported as
+/// `cp -19999`) and lost by the rules at once. A rule loss is a loss: it is
+/// scored like a mate at that ply, and the engine resists longest.
+#[test]
+fn perpetual_check_is_not_preferred_to_a_longer_defence() {
+    let game = game_after(PERPETUAL_GAME, 55);
+    assert!(game.result().is_none());
+    let r = search_game(&game, 8);
+    let best = r.best.unwrap();
+    assert_ne!(best.to_string(), "c1c2", "chose the perpetual check");
+    // Black is mated in two anyway, and the score says so (not cp ±19999).
+    assert!(matches!(r.score, Score::Mate(n) if n < 0), "{:?}", r.score);
+    // The move played does not end the game by repetition.
+    let mut g = game.clone();
+    g.play(best).unwrap();
+    assert!(g.result().is_none());
+}
+
+/// The side being checked perpetually wins by the rules, and says so as a mate.
+#[test]
+fn perpetual_check_by_the_opponent_reports_a_win() {
+    let game = game_after(PERPETUAL_GAME, 56);
+    let r = search_game(&game, 6);
+    assert!(matches!(r.score, Score::Mate(n) if n > 0), "{:?}", r.score);
+}
+
+/// With a perpetual check available and a playable alternative, the engine
+/// does not repeat: Red's chariot has checked from a9 and a8 while the black
+/// general stepped f9-f8-f9; `a8a9` would repeat the position after the first
+/// check, which loses for the checker, while Red is not lost otherwise.
+#[test]
+fn perpetual_check_avoided_when_not_lost() {
+    let pos = Position::from_fen("5k3/9/R8/9/9/2n1c4/9/9/9/3K5 w - - 0 1").unwrap();
+    let mut game = Game::from_position(pos);
+    for m in ["a7a9", "f9f8", "a9a8", "f8f9"] {
+        game.play_text(m).unwrap();
+    }
+    for depth in 1..=8 {
+        let r = search_game(&game, depth);
+        assert_ne!(r.best.unwrap().to_string(), "a8a9", "depth {depth}");
+        assert!(
+            matches!(r.score, Score::Cp(_)),
+            "depth {depth}: {:?}",
+            r.score
+        );
+    }
+}

@@ -29,8 +29,6 @@ pub const MATE_BOUND: i32 = MATE - 1000;
 const EVAL_CACHE: usize = 1 << 16;
 /// Highest skill level (no handicap).
 pub const MAX_SKILL: u8 = 20;
-/// Winning because the opponent checked perpetually (not a mate score).
-const REP_WIN: i32 = 20000;
 const INF: i32 = MATE + 1;
 
 /// A score as protocols report it.
@@ -448,9 +446,14 @@ impl Search<'_> {
         }
         cycle.reverse();
         let r = crate::rules::judge_moves(&p, &cycle);
+        // A game lost by the repetition rules is lost exactly like a game lost
+        // by mate, so it gets a mate score at this ply. (A separate, smaller
+        // "repetition win" constant made the engine prefer losing by perpetual
+        // check now over being mated later, reported as `cp 19999`, and it
+        // escaped the TT's mate-distance adjustment.)
         match r.outcome {
-            Outcome::Win(c) if c == pos.turn() => REP_WIN - ply as i32,
-            Outcome::Win(_) => -REP_WIN + ply as i32,
+            Outcome::Win(c) if c == pos.turn() => MATE - ply as i32,
+            Outcome::Win(_) => -MATE + ply as i32,
             Outcome::Draw => 0,
         }
     }

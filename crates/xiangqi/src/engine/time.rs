@@ -79,8 +79,9 @@ impl TimeBudget {
         if let Some(mt) = limits.movetime {
             return TimeBudget {
                 // An unfinished last iteration still counts (its best root
-                // move so far is used), so deepening may start late.
-                soft: Some(mt * 6 / 10),
+                // move so far is used), so a fixed move time is used in full:
+                // stopping early only throws away time the rules give us.
+                soft: Some(mt),
                 hard: Some(mt),
             };
         }

@@ -25,6 +25,9 @@ pub(crate) struct Corrals {
     box_mark: Vec<u32>,
     box_stamp: u32,
     pushes: Vec<(u16, u8)>,
+    /// Needed corrals that are not PI-corrals, (boxes, cells), for the
+    /// corral deadlock search when no PI-corral prunes.
+    pub suspects: Vec<(Vec<u16>, Vec<u16>)>,
 }
 
 impl Corrals {
@@ -38,6 +41,7 @@ impl Corrals {
             box_mark: vec![0; cells],
             box_stamp: 0,
             pushes: Vec::new(),
+            suspects: Vec::new(),
         }
     }
 
@@ -62,6 +66,7 @@ impl Corrals {
         reached: impl Fn(u16) -> bool,
     ) -> Option<&[(u16, u8)]> {
         let goals_must_fill = board.goals.len() == box_count;
+        self.suspects.clear();
         let mut best: Option<Vec<(u16, u8)>> = None;
         // Labels of this call are > `first`.
         let first = self.stamp;
@@ -106,13 +111,20 @@ impl Corrals {
             if !needed {
                 continue;
             }
-            if let Some(pushes) = self.pi_pushes(board, boxes, corral, &reached)
-                && best.as_ref().is_none_or(|b| pushes.len() < b.len())
-            {
-                let done = pushes.is_empty();
-                best = Some(pushes);
-                if done {
-                    break;
+            match self.pi_pushes(board, boxes, corral, &reached) {
+                Some(pushes) => {
+                    if best.as_ref().is_none_or(|b| pushes.len() < b.len()) {
+                        let done = pushes.is_empty();
+                        best = Some(pushes);
+                        if done {
+                            break;
+                        }
+                    }
+                }
+                None => {
+                    if self.suspects.len() < 4 {
+                        self.suspects.push((self.boxes.clone(), self.cells.clone()));
+                    }
                 }
             }
         }

@@ -11,6 +11,8 @@ use super::bits;
 use super::board::{Board, NONE};
 use super::deadlock;
 
+/// The most boxes a corral may have for its own small search.
+const MAX_CORRAL: usize = 5;
 /// The largest cluster examined.
 const MAX_CLUSTER: usize = 4;
 /// Positions the small search may visit before giving up (no verdict).
@@ -88,6 +90,43 @@ impl Learner {
         verdict
     }
 
+    /// Whether a corral is a deadlock: its boxes alone (everything else
+    /// removed) can neither all reach goals nor let the player into the
+    /// corral's `cells`. Remembered like the clusters.
+    pub fn corral_deadlocked(
+        &mut self,
+        board: &Board,
+        corral_boxes: &[u16],
+        cells: &[u16],
+        player: u16,
+    ) -> bool {
+        if corral_boxes.len() > MAX_CORRAL
+            || corral_boxes.iter().all(|&c| board.is_goal[usize::from(c)])
+        {
+            return false;
+        }
+        let mut sorted = corral_boxes.to_vec();
+        sorted.sort_unstable();
+        self.set.iter_mut().for_each(|w| *w = 0);
+        for &c in &sorted {
+            bits::set(&mut self.set, c);
+        }
+        let region = self.region(board, player);
+        // Corral keys are told apart from cluster keys by a marker cell.
+        let mut key_cells = sorted.clone();
+        key_cells.push(NONE);
+        let key = (key_cells, region);
+        if let Some(&verdict) = self.patterns.get(&key) {
+            return verdict;
+        }
+        let verdict = self.search_until(board, sorted, region, Some(cells));
+        if self.patterns.len() < self.max_patterns {
+            self.patterns.insert(key, verdict);
+        }
+        self.learned += usize::from(verdict);
+        verdict
+    }
+
     /// Floods from `from` around the boxes in `set`; reached cells get
     /// `self.stamp`. Returns the lowest reached cell.
     fn flood(&mut self, board: &Board, set: &[u64], from: u16) -> u16 {
@@ -126,6 +165,19 @@ impl Learner {
     /// Depth-first search on the cluster alone; true when it provably
     /// cannot be broken up or put on goals.
     fn search(&mut self, board: &Board, start: Vec<u16>, region: u16) -> bool {
+        self.search_until(board, start, region, None)
+    }
+
+    /// The small search; success is every box on a goal, or (without
+    /// `opened`) no two boxes touching, or (with it) the player reaching one
+    /// of the `opened` cells.
+    fn search_until(
+        &mut self,
+        board: &Board,
+        start: Vec<u16>,
+        region: u16,
+        opened: Option<&[u16]>,
+    ) -> bool {
         let mut visited: HashSet<Key> = HashSet::new();
         visited.insert((start.clone(), region));
         let mut open: Vec<Key> = vec![(start, region)];
@@ -171,12 +223,23 @@ impl Learner {
                     next.sort_unstable();
                     let mut verdict = None;
                     if !frozen {
-                        if solved_or_apart(board, &next) {
+                        let done = match opened {
+                            None => solved_or_apart(board, &next),
+                            Some(_) => next.iter().all(|&c| board.is_goal[usize::from(c)]),
+                        };
+                        if done {
                             verdict = Some(false);
                         } else {
                             let region = self.flood(board, &set, from);
+                            if let Some(cells) = opened
+                                && cells
+                                    .iter()
+                                    .any(|&c| self.seen[usize::from(c)] == self.stamp)
+                            {
+                                verdict = Some(false);
+                            }
                             let key = (next, region);
-                            if !visited.contains(&key) {
+                            if verdict.is_none() && !visited.contains(&key) {
                                 visited.insert(key.clone());
                                 open.push(key);
                             }

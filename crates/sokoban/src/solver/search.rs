@@ -284,6 +284,17 @@ impl<'a> Search<'a> {
                 }
             }
             None => {
+                if self.use_corrals {
+                    let player = self.store.player(id);
+                    for (corral_boxes, cells) in &self.corrals.suspects {
+                        if self
+                            .learner
+                            .corral_deadlocked(board, corral_boxes, cells, player)
+                        {
+                            return Ok(None);
+                        }
+                    }
+                }
                 for (row, &from) in list.iter().enumerate() {
                     for dir in 0..4 {
                         self.moves.push((row as u16, from, dir));

@@ -27,12 +27,12 @@ pub enum Source {
 }
 
 impl LevelSet {
-    /// The built-in Ludus Starter collection.
+    /// The built-in Ludus Original library.
     pub fn builtin() -> LevelSet {
-        let mut collection = sokoban::parse_collection(sokoban::levels::STARTER);
-        collection.title = Some(sokoban::levels::STARTER_NAME.to_string());
+        let mut collection = sokoban::parse_collection(sokoban::levels::ORIGINAL);
+        collection.title = Some(sokoban::levels::ORIGINAL_NAME.to_string());
         LevelSet {
-            name: sokoban::levels::STARTER_NAME.to_string(),
+            name: sokoban::levels::ORIGINAL_NAME.to_string(),
             source: Source::Builtin,
             collection,
         }

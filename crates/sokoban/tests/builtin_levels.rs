@@ -1,45 +1,170 @@
-//! Every shipped level parses, validates, and its stored solution solves it.
+//! The built-in Ludus Original library: every level parses, validates, has a
+//! title and one stored push-optimal solution that solves it; the `.sok` and
+//! JSON forms agree; the difficulty bands climb along the file.
 
-use sokoban::{levels, parse_collection, validate, verify};
+use sokoban::format::json::parse_library;
+use sokoban::solver::{self, Control, Mode, Options, Outcome};
+use sokoban::{Level, levels, parse_collection, validate, verify};
+
+const BANDS: [&str; 4] = ["Tutorial", "Easy", "Medium", "Hard"];
+
+/// A level's rating from its `Comment: optimal pushes P, moves M, <band>`.
+struct Rating {
+    pushes: u32,
+    moves: u32,
+    band: usize,
+}
+
+fn rating(n: usize, level: &Level) -> Rating {
+    let comment = level
+        .meta
+        .comments
+        .iter()
+        .find_map(|c| c.trim().strip_prefix("optimal pushes "))
+        .unwrap_or_else(|| panic!("level {n}: no `Comment: optimal pushes …`"));
+    let parts: Vec<&str> = comment.split(", ").collect();
+    assert_eq!(parts.len(), 3, "level {n}: comment {comment:?}");
+    let pushes = parts[0]
+        .parse()
+        .unwrap_or_else(|_| panic!("level {n}: {comment:?}"));
+    let moves = parts[1]
+        .strip_prefix("moves ")
+        .and_then(|m| m.parse().ok())
+        .unwrap_or_else(|| panic!("level {n}: {comment:?}"));
+    let band = BANDS
+        .iter()
+        .position(|b| *b == parts[2])
+        .unwrap_or_else(|| panic!("level {n}: unknown band in {comment:?}"));
+    Rating {
+        pushes,
+        moves,
+        band,
+    }
+}
+
+fn library() -> Vec<Level> {
+    let collection = parse_collection(levels::ORIGINAL);
+    assert_eq!(collection.title.as_deref(), Some(levels::ORIGINAL_NAME));
+    collection
+        .levels
+        .into_iter()
+        .enumerate()
+        .map(|(i, level)| level.unwrap_or_else(|e| panic!("level {}: {e}", i + 1)))
+        .collect()
+}
 
 #[test]
 fn builtin_levels_validate_and_their_solutions_replay() {
-    let collection = parse_collection(levels::STARTER);
-    assert!(!collection.levels.is_empty());
-    for (i, level) in collection.levels.iter().enumerate() {
-        let level = match level {
-            Ok(level) => level,
-            Err(e) => panic!("level {}: {e}", i + 1),
-        };
+    let levels = library();
+    assert!(levels.len() >= 60, "only {} levels", levels.len());
+    for (i, level) in levels.iter().enumerate() {
+        let n = i + 1;
         let report = validate(level);
         assert!(
             report.findings.is_empty(),
-            "level {}: {:?}",
-            i + 1,
+            "level {n}: {:?}",
             report.findings
         );
-        assert!(level.meta.title.is_some(), "level {} has no title", i + 1);
+        assert!(
+            level.meta.title.as_deref().is_some_and(|t| !t.is_empty()),
+            "level {n} has no title"
+        );
         assert_eq!(
             level.meta.solutions.len(),
             1,
-            "level {} needs one stored solution",
-            i + 1
+            "level {n} needs one stored solution"
         );
-        let verdict = verify(level, &level.meta.solutions[0]);
-        assert!(
-            matches!(verdict, Ok(v) if v.solved),
-            "level {}: {verdict:?}",
-            i + 1
-        );
+        let rating = rating(n, level);
+        match verify(level, &level.meta.solutions[0]) {
+            Ok(v) if v.solved => {
+                assert_eq!(v.pushes, rating.pushes, "level {n}: pushes");
+                assert_eq!(v.moves, rating.moves, "level {n}: moves");
+            }
+            other => panic!("level {n}: {other:?}"),
+        }
     }
 }
 
 #[test]
 fn builtin_levels_are_distinct() {
-    let collection = parse_collection(levels::STARTER);
-    let mut keys: Vec<String> = collection.valid_levels().map(|(_, l)| l.key()).collect();
+    let levels = library();
+    let mut keys: Vec<String> = levels.iter().map(Level::key).collect();
     let count = keys.len();
     keys.sort();
     keys.dedup();
     assert_eq!(keys.len(), count);
+}
+
+#[test]
+fn difficulty_bands_never_go_down() {
+    let levels = library();
+    let bands: Vec<usize> = levels
+        .iter()
+        .enumerate()
+        .map(|(i, level)| rating(i + 1, level).band)
+        .collect();
+    for (i, pair) in bands.windows(2).enumerate() {
+        assert!(
+            pair[0] <= pair[1],
+            "level {} is {} after {}",
+            i + 2,
+            BANDS[pair[1]],
+            BANDS[pair[0]]
+        );
+    }
+    assert_eq!(
+        bands.first(),
+        Some(&0),
+        "the library starts with a tutorial"
+    );
+    assert_eq!(bands.last(), Some(&3), "the library ends hard");
+}
+
+#[test]
+fn json_library_matches_the_sok() {
+    let levels = library();
+    let json = parse_library(levels::ORIGINAL_JSON).expect("the JSON library parses");
+    assert_eq!(json.title.as_deref(), Some(levels::ORIGINAL_NAME));
+    assert_eq!(json.levels.len(), levels.len());
+    let value: serde_json::Value = serde_json::from_str(levels::ORIGINAL_JSON).unwrap();
+    assert_eq!(value["total_levels"], levels.len());
+    for (i, (sok, json)) in levels.iter().zip(json.levels).enumerate() {
+        let n = i + 1;
+        let json = json.unwrap_or_else(|e| panic!("JSON level {n}: {e}"));
+        assert_eq!(json.to_xsb(), sok.to_xsb(), "level {n}: board");
+        assert_eq!(json.meta.title, sok.meta.title, "level {n}: title");
+        assert_eq!(
+            json.meta.solutions, sok.meta.solutions,
+            "level {n}: solution"
+        );
+        let entry = &value["levels"][i];
+        let rating = rating(n, sok);
+        assert_eq!(entry["id"], n, "level {n}: id");
+        assert_eq!(entry["min_pushes"], rating.pushes, "level {n}: min_pushes");
+        assert_eq!(entry["min_moves"], rating.moves, "level {n}: min_moves");
+        assert_eq!(entry["difficulty"], BANDS[rating.band], "level {n}: band");
+    }
+}
+
+/// Re-proves every level's optimal push count with the push-optimal solver.
+/// Slow: run in release (`cargo test --release -- --ignored`).
+#[test]
+#[ignore]
+fn stored_push_counts_are_proven_optimal() {
+    let options = Options {
+        mode: Mode::Pushes,
+        node_limit: Some(3_000_000),
+        memory_mb: 512,
+    };
+    for (i, level) in library().iter().enumerate() {
+        let n = i + 1;
+        let rating = rating(n, level);
+        match solver::solve(level, &options, &mut Control::new()) {
+            Outcome::Solved(s) => {
+                assert!(s.optimal, "level {n}: not proven optimal");
+                assert_eq!(s.pushes, rating.pushes, "level {n}: optimal pushes");
+            }
+            other => panic!("level {n}: {other:?}"),
+        }
+    }
 }

@@ -23,7 +23,7 @@ pub enum Mode {
     /// Any solution, quickly.
     #[default]
     Fast,
-    /// Fewest pushes (then fewest moves), proven optimal.
+    /// Fewest pushes, proven optimal (moves are not minimised among them).
     Pushes,
     /// Fewest moves, proven optimal (small levels).
     Moves,

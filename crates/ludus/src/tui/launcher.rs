@@ -1,7 +1,7 @@
 //! The launcher: the games that work, Settings and Quit.
 
 use ratatui::Frame;
-use ratatui::crossterm::event::{KeyCode, KeyEvent};
+use ratatui::crossterm::event::KeyEvent;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
@@ -10,7 +10,7 @@ use ratatui::widgets::Paragraph;
 use super::app::{Action, Ctx, Screen};
 use super::settings::SettingsScreen;
 use super::sokoban::browser::Browser;
-use super::widgets::{centered, key_hints};
+use super::widgets::{MenuKey, centered, key_hints, menu_key};
 
 /// One launcher entry: what it is called, a word about it, and what opening it does.
 struct Item {
@@ -75,25 +75,11 @@ impl Launcher {
 
 impl Screen for Launcher {
     fn on_key(&mut self, key: KeyEvent, ctx: &mut Ctx) -> Action {
-        match key.code {
-            KeyCode::Up | KeyCode::Char('k') | KeyCode::Char('w') => {
-                self.selected = self.selected.checked_sub(1).unwrap_or(ITEMS.len() - 1);
-            }
-            KeyCode::Down | KeyCode::Char('j') | KeyCode::Char('s') | KeyCode::Tab => {
-                self.selected = (self.selected + 1) % ITEMS.len();
-            }
-            KeyCode::Char(c @ '1'..='9') => {
-                let index = c as usize - '1' as usize;
-                if index < ITEMS.len() {
-                    self.selected = index;
-                    return self.open(ctx);
-                }
-            }
-            KeyCode::Enter | KeyCode::Char(' ') => return self.open(ctx),
-            KeyCode::Esc | KeyCode::Char('q') => return Action::Quit,
-            _ => {}
+        match menu_key(key, &mut self.selected, ITEMS.len()) {
+            MenuKey::Open => self.open(ctx),
+            MenuKey::Leave => Action::Quit,
+            MenuKey::None => Action::None,
         }
-        Action::None
     }
 
     fn draw(&self, frame: &mut Frame, area: Rect, _ctx: &Ctx) {

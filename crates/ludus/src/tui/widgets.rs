@@ -1,6 +1,7 @@
 //! Small drawing helpers shared by the screens.
 
 use ratatui::Frame;
+use ratatui::crossterm::event::{KeyCode, KeyEvent};
 use ratatui::layout::{Constraint, Flex, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
@@ -56,6 +57,44 @@ pub fn key_hints(pairs: &[(&str, &str)]) -> Line<'static> {
         spans.push(Span::raw(format!(" {what}")));
     }
     Line::from(spans)
+}
+
+/// What a key means in a vertical menu.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MenuKey {
+    /// Nothing to do (or only the selection moved).
+    None,
+    /// Open the selected item.
+    Open,
+    /// Leave the menu.
+    Leave,
+}
+
+/// Moves `selected` in a menu of `len` items for ↑↓ (and k/j, w/s, Tab), picks
+/// an item by its number 1–9, and tells whether to open it or leave.
+pub fn menu_key(key: KeyEvent, selected: &mut usize, len: usize) -> MenuKey {
+    if len == 0 {
+        return MenuKey::None;
+    }
+    match key.code {
+        KeyCode::Up | KeyCode::Char('k') | KeyCode::Char('w') => {
+            *selected = selected.checked_sub(1).unwrap_or(len - 1);
+        }
+        KeyCode::Down | KeyCode::Char('j') | KeyCode::Char('s') | KeyCode::Tab => {
+            *selected = (*selected + 1) % len;
+        }
+        KeyCode::Char(c @ '1'..='9') => {
+            let index = c as usize - '1' as usize;
+            if index < len {
+                *selected = index;
+                return MenuKey::Open;
+            }
+        }
+        KeyCode::Enter | KeyCode::Char(' ') => return MenuKey::Open,
+        KeyCode::Esc | KeyCode::Char('q') => return MenuKey::Leave,
+        _ => {}
+    }
+    MenuKey::None
 }
 
 /// Formats a duration in whole seconds as `m:ss` or `h:mm:ss`.

@@ -4,7 +4,7 @@
 use std::time::Instant;
 
 use ratatui::Frame;
-use ratatui::crossterm::event::{KeyCode, KeyEvent};
+use ratatui::crossterm::event::KeyEvent;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
@@ -19,7 +19,7 @@ use super::{MODES, mode_title, random_seed, thousands};
 use crate::store::Warning;
 use crate::store::tetris::{self as store, HighScores};
 use crate::tui::app::{Action, Ctx, Screen};
-use crate::tui::widgets::{centered, key_hints};
+use crate::tui::widgets::{MenuKey, centered, key_hints, menu_key};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Item {
@@ -130,25 +130,11 @@ impl Menu {
 
 impl Screen for Menu {
     fn on_key(&mut self, key: KeyEvent, ctx: &mut Ctx) -> Action {
-        match key.code {
-            KeyCode::Up | KeyCode::Char('k') | KeyCode::Char('w') => {
-                self.selected = self.selected.checked_sub(1).unwrap_or(ITEMS.len() - 1);
-            }
-            KeyCode::Down | KeyCode::Char('j') | KeyCode::Char('s') | KeyCode::Tab => {
-                self.selected = (self.selected + 1) % ITEMS.len();
-            }
-            KeyCode::Char(c @ '1'..='9') => {
-                let index = c as usize - '1' as usize;
-                if index < ITEMS.len() {
-                    self.selected = index;
-                    return self.open(ctx);
-                }
-            }
-            KeyCode::Enter | KeyCode::Char(' ') => return self.open(ctx),
-            KeyCode::Esc | KeyCode::Char('q') => return Action::Pop,
-            _ => {}
+        match menu_key(key, &mut self.selected, ITEMS.len()) {
+            MenuKey::Open => self.open(ctx),
+            MenuKey::Leave => Action::Pop,
+            MenuKey::None => Action::None,
         }
-        Action::None
     }
 
     fn tick(&mut self, _now: Instant, ctx: &mut Ctx) -> Action {

@@ -1,7 +1,6 @@
 //! Iterative deepening principal-variation search.
 //!
-//! Alpha-beta with aspiration windows, a transposition table, quiescence search
-//! (captures, and quiet checks at its first ply),
+//! Alpha-beta with aspiration windows, a transposition table, quiescence search,
 //! null-move pruning (not in check, not in pure-defence endings, not twice in a
 //! row), reverse futility, futility and move-count pruning near the leaves,
 //! late-move reductions, check extensions and mate-distance pruning.
@@ -536,7 +535,7 @@ impl Search<'_> {
             depth += 1;
         }
         if depth <= 0 {
-            return self.qsearch(pos, alpha, beta, ply, true);
+            return self.qsearch(pos, alpha, beta, ply);
         }
         let key = pos.key();
         let hit = self.tt.probe(key);
@@ -677,16 +676,7 @@ impl Search<'_> {
         best
     }
 
-    /// Captures (all moves in check); at the first ply (`checks`) also quiet
-    /// checks, which find the short cannon and horse mates the horizon hides.
-    fn qsearch(
-        &mut self,
-        pos: &mut Position,
-        mut alpha: i32,
-        beta: i32,
-        ply: usize,
-        checks: bool,
-    ) -> i32 {
+    fn qsearch(&mut self, pos: &mut Position, mut alpha: i32, beta: i32, ply: usize) -> i32 {
         self.nodes += 1;
         self.check_stop();
         if self.stopped {
@@ -715,11 +705,7 @@ impl Search<'_> {
             }
             alpha = alpha.max(stand);
             best = stand;
-            moves = if checks {
-                pos.legal_moves()
-            } else {
-                pos.legal_captures()
-            };
+            moves = pos.legal_captures();
         }
         let mut scores = [0i32; MAX_MOVES];
         self.heur
@@ -737,12 +723,7 @@ impl Search<'_> {
                 }
             }
             let undo = pos.make_move(m);
-            // Quiet moves are only searched if they check.
-            if checks && !in_check && undo.captured().is_none() && !pos.in_check() {
-                pos.unmake_move(m, undo);
-                continue;
-            }
-            let v = -self.qsearch(pos, -beta, -alpha, ply + 1, false);
+            let v = -self.qsearch(pos, -beta, -alpha, ply + 1);
             pos.unmake_move(m, undo);
             if self.stopped {
                 return 0;

@@ -10,7 +10,7 @@ use ratatui::widgets::Paragraph;
 use super::app::{Action, Ctx, Screen};
 use super::settings::SettingsScreen;
 use super::sokoban::browser::Browser;
-use super::widgets::{MenuKey, centered, key_hints, menu_key};
+use super::widgets::{MenuKey, centered, highlight, key_hints, menu_key};
 
 /// One launcher entry: what it is called, a word about it, and what opening it does.
 struct Item {
@@ -108,10 +108,7 @@ impl Screen for Launcher {
             let chosen = i == self.selected;
             let marker = if chosen { "▶ " } else { "  " };
             let style = if chosen {
-                Style::default()
-                    .fg(Color::Black)
-                    .bg(Color::Rgb(230, 190, 80))
-                    .add_modifier(Modifier::BOLD)
+                highlight()
             } else {
                 Style::default().fg(Color::White)
             };

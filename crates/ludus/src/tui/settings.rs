@@ -3,12 +3,12 @@
 use ratatui::Frame;
 use ratatui::crossterm::event::{KeyCode, KeyEvent};
 use ratatui::layout::{Constraint, Layout, Rect};
-use ratatui::style::{Color, Modifier, Style};
+use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Paragraph};
 
 use super::app::{Action, Ctx, Screen};
-use super::widgets::{centered, key_hints};
+use super::widgets::{centered, highlight, key_hints};
 
 /// Animation steps offered, in milliseconds per step.
 const ANIMATION_STEPS: [u32; 7] = [0, 30, 60, 120, 200, 350, 500];
@@ -100,10 +100,7 @@ impl Screen for SettingsScreen {
                 ),
             };
             let style = if i == self.selected {
-                Style::default()
-                    .fg(Color::Black)
-                    .bg(Color::Rgb(230, 190, 80))
-                    .add_modifier(Modifier::BOLD)
+                highlight()
             } else {
                 Style::default()
             };

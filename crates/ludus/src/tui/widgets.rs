@@ -59,6 +59,14 @@ pub fn key_hints(pairs: &[(&str, &str)]) -> Line<'static> {
     Line::from(spans)
 }
 
+/// Black on gold, bold: the chosen row of a menu, and screen title tags.
+pub fn highlight() -> Style {
+    Style::default()
+        .fg(Color::Black)
+        .bg(Color::Rgb(230, 190, 80))
+        .add_modifier(Modifier::BOLD)
+}
+
 /// What a key means in a vertical menu.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MenuKey {

@@ -17,7 +17,7 @@ use super::editor::Editor;
 use super::play::Play;
 use crate::sokoban_library::{LevelSet, registry};
 use crate::tui::app::{Action, Ctx, Screen};
-use crate::tui::widgets::key_hints;
+use crate::tui::widgets::{highlight, key_hints};
 
 pub struct Browser {
     /// Files named on the command line (the levels folder is rescanned on return).
@@ -313,13 +313,7 @@ impl Screen for Browser {
         .areas(area);
         frame.render_widget(
             Paragraph::new(Line::from(vec![
-                Span::styled(
-                    " Sokoban ",
-                    Style::default()
-                        .fg(Color::Black)
-                        .bg(Color::Rgb(230, 190, 80))
-                        .bold(),
-                ),
+                Span::styled(" Sokoban ", highlight()),
                 Span::raw("  choose a level"),
             ])),
             header,

@@ -22,7 +22,7 @@ use crate::sokoban_solver::SolveJob;
 use crate::store::write_atomic;
 use crate::tui::app::{Action, Ctx, Screen};
 use crate::tui::clipboard;
-use crate::tui::widgets::{key_hints, popup};
+use crate::tui::widgets::{highlight, key_hints, popup};
 
 /// The drawing tools: the XSB character each one puts down, its key, its name.
 const TOOLS: [(char, char, &str); 8] = [
@@ -434,10 +434,7 @@ impl Screen for Editor {
             Constraint::Length(1),
         ])
         .areas(area);
-        let gold = Style::default()
-            .fg(Color::Black)
-            .bg(Color::Rgb(230, 190, 80))
-            .add_modifier(Modifier::BOLD);
+        let gold = highlight();
         let title = match &self.typing_title {
             Some(t) => format!("  Title: {t}▏ (Enter to keep, Esc to cancel)"),
             None => format!("  {}{}", self.title, if self.dirty { " *" } else { "" }),

@@ -21,7 +21,7 @@ use crate::sokoban_solver::SolveJob;
 use crate::store::progress::NewBest;
 use crate::store::snapshots;
 use crate::tui::app::{Action, Ctx, Screen};
-use crate::tui::widgets::{clock, key_hints, popup};
+use crate::tui::widgets::{clock, highlight, key_hints, popup};
 
 /// Every key of the play screen, for the help overlay (and the README).
 pub const KEYS: [(&str, &str); 18] = [
@@ -631,10 +631,7 @@ impl Screen for Play {
             Constraint::Length(1),
         ])
         .areas(area);
-        let gold = Style::default()
-            .fg(Color::Black)
-            .bg(Color::Rgb(230, 190, 80))
-            .add_modifier(Modifier::BOLD);
+        let gold = highlight();
         frame.render_widget(
             Paragraph::new(Line::from(vec![
                 Span::styled(" Sokoban ", gold),

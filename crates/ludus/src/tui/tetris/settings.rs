@@ -4,7 +4,7 @@
 use ratatui::Frame;
 use ratatui::crossterm::event::{KeyCode, KeyEvent};
 use ratatui::layout::{Constraint, Layout, Rect};
-use ratatui::style::{Color, Modifier, Style};
+use ratatui::style::{Color, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Paragraph};
 use tetris::SoftDrop;
@@ -12,7 +12,7 @@ use tetris::SoftDrop;
 use super::keys::{BINDS, Bind, Keymap, assign, bindable, display, key_name};
 use crate::store::settings::{TetrisKeys, TetrisSettings};
 use crate::tui::app::{Action, Ctx, Screen};
-use crate::tui::widgets::{centered, key_hints};
+use crate::tui::widgets::{centered, highlight, key_hints};
 
 /// Values offered (ms); about whole frames at 60 Hz, as players quote them.
 const DAS_STEPS: [u32; 16] = [
@@ -254,10 +254,7 @@ impl Screen for TetrisSettingsScreen {
                 Row::ResetKeys => ("Reset keys to the defaults".to_owned(), String::new()),
             };
             let style = if i == self.selected {
-                Style::default()
-                    .fg(Color::Black)
-                    .bg(Color::Rgb(230, 190, 80))
-                    .add_modifier(Modifier::BOLD)
+                highlight()
             } else {
                 Style::default()
             };

@@ -121,8 +121,8 @@ fn main() {
                 Outcome::Solved(s) => {
                     solved += 1;
                     format!(
-                        "solved   moves {:5} pushes {:4} optimal {}",
-                        s.moves, s.pushes, s.optimal
+                        "solved   moves {:5} pushes {:4} optimal {} secondary {}",
+                        s.moves, s.pushes, s.optimal, s.secondary_optimal
                     )
                 }
                 other => format!("unsolved {other:?}"),

@@ -18,7 +18,31 @@ use super::{Control, Mode};
 
 /// Costs in the optimal modes are `primary << SHIFT | secondary`
 /// (pushes then moves, or moves then pushes).
-const SHIFT: u32 = 24;
+pub(crate) const SHIFT: u32 = 24;
+
+/// How a search prices its steps and orders its open list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Order {
+    /// Pushes only, weighted by `weight` (0: greedy on the bound).
+    Fast,
+    /// Pushes; the player normalised to its region.
+    Pushes,
+    /// Pushes, then moves: the player kept exactly (the second pass of
+    /// [`Mode::Pushes`], bounded by the push count the first pass proved).
+    PushesThenMoves,
+    /// Moves, then pushes; the player kept exactly.
+    MovesThenPushes,
+}
+
+/// What the second pass of [`Mode::Pushes`] knows from the first.
+#[derive(Clone, Copy)]
+pub(crate) struct Refine<'a> {
+    /// The proven optimal push count.
+    pub pushes: u32,
+    /// The first pass's store: (boxes, player region) with costs that are
+    /// upper bounds on the fewest pushes reaching them.
+    pub known: &'a Store,
+}
 
 pub(crate) enum End {
     /// The goal node.
@@ -30,7 +54,8 @@ pub(crate) enum End {
 
 pub(crate) struct Search<'a> {
     board: &'a Board,
-    mode: Mode,
+    order: Order,
+    refine: Option<Refine<'a>>,
     zobrist: Zobrist,
     pub store: Store,
     open: BinaryHeap<(Reverse<u128>, u32)>,
@@ -60,9 +85,35 @@ pub(crate) struct Search<'a> {
 
 impl<'a> Search<'a> {
     pub fn new(board: &'a Board, mode: Mode, weight: u64, memory_mb: usize) -> Search<'a> {
+        let order = match mode {
+            Mode::Fast => Order::Fast,
+            Mode::Pushes => Order::Pushes,
+            Mode::Moves => Order::MovesThenPushes,
+        };
+        Search::with_order(board, order, None, weight, memory_mb)
+    }
+
+    /// The second pass of [`Mode::Pushes`]: among the solutions of
+    /// `refine.pushes` pushes, one with the fewest moves. Its states keep
+    /// the player's exact cell; a push is pruned when the pushes so far plus
+    /// the lower bound exceed the proven count, or when the first pass
+    /// reached the same position in fewer pushes (on a push-optimal
+    /// solution every position is reached in its fewest pushes).
+    pub fn refine(board: &'a Board, refine: Refine<'a>, memory_mb: usize) -> Search<'a> {
+        Search::with_order(board, Order::PushesThenMoves, Some(refine), 1, memory_mb)
+    }
+
+    fn with_order(
+        board: &'a Board,
+        order: Order,
+        refine: Option<Refine<'a>>,
+        weight: u64,
+        memory_mb: usize,
+    ) -> Search<'a> {
         Search {
             board,
-            mode,
+            order,
+            refine,
             zobrist: Zobrist::new(board.cells),
             // An eighth of the budget for learned patterns, the rest for nodes.
             store: Store::new(board.words, memory_mb - memory_mb / 8),
@@ -77,7 +128,7 @@ impl<'a> Search<'a> {
             queue: Vec::with_capacity(board.cells),
             corrals: Corrals::new(board.cells),
             // Reordering pushes keeps push counts, not move counts.
-            use_corrals: !matches!(mode, Mode::Moves),
+            use_corrals: matches!(order, Order::Fast | Order::Pushes),
             moves: Vec::new(),
             learner: Learner::new(board, memory_mb.saturating_mul(1 << 20) / 8),
             expanded: 0,
@@ -96,7 +147,18 @@ impl<'a> Search<'a> {
     /// Only move counts depend on where exactly the player stands; for
     /// pushes the player's region is all that matters (far fewer nodes).
     fn exact_player(&self) -> bool {
-        matches!(self.mode, Mode::Moves)
+        matches!(self.order, Order::MovesThenPushes | Order::PushesThenMoves)
+    }
+
+    /// The pushes and moves of a node's cost in the optimal orders
+    /// (for the pushes-only order, moves are 0).
+    pub fn pushes_of(&self, id: u32) -> u32 {
+        let cost = self.store.cost[id as usize];
+        match self.order {
+            Order::Fast => cost as u32,
+            Order::Pushes | Order::PushesThenMoves => (cost >> SHIFT) as u32,
+            Order::MovesThenPushes => (cost & ((1 << SHIFT) - 1)) as u32,
+        }
     }
 
     /// Breadth-first walk from `from` around the boxes; returns the lowest
@@ -132,14 +194,14 @@ impl<'a> Search<'a> {
     }
 
     fn priority(&self, cost: u64, bound: u32) -> u128 {
-        match self.mode {
+        match self.order {
             // Greedy: the bound alone, shorter paths first among equals.
-            Mode::Fast if self.weight == 0 => (u128::from(bound) << 64) | u128::from(cost),
-            Mode::Fast => {
+            Order::Fast if self.weight == 0 => (u128::from(bound) << 64) | u128::from(cost),
+            Order::Fast => {
                 // Weighted A*; among equals, the closer to the goal.
                 (u128::from(cost + self.weight * u64::from(bound)) << 64) | u128::from(bound)
             }
-            Mode::Pushes | Mode::Moves => {
+            Order::Pushes | Order::PushesThenMoves | Order::MovesThenPushes => {
                 let f = cost + (u64::from(bound) << SHIFT);
                 // Among equal f, the deepest first.
                 (u128::from(f) << 64) | u128::from(u64::MAX - cost)
@@ -199,7 +261,7 @@ impl<'a> Search<'a> {
                 continue;
             }
             let cost = self.store.cost[id as usize];
-            if !matches!(self.mode, Mode::Fast) && u64::MAX - (key as u64) != cost {
+            if self.order != Order::Fast && u64::MAX - (key as u64) != cost {
                 continue; // a stale entry: the node was reached more cheaply since
             }
             self.store.closed[id as usize] = true;
@@ -216,12 +278,7 @@ impl<'a> Search<'a> {
                 break;
             }
             self.expanded += 1;
-            self.depth = (cost
-                >> if matches!(self.mode, Mode::Fast) {
-                    0
-                } else {
-                    SHIFT
-                }) as u32;
+            self.depth = (cost >> if self.order == Order::Fast { 0 } else { SHIFT }) as u32;
             self.bound = bound;
             if control.cancelled() {
                 end = Some(End::Cancelled);
@@ -404,17 +461,29 @@ impl<'a> Search<'a> {
         } else {
             self.flood(boxes, stand)
         };
-        let hash = boxes_hash
-            ^ self.zobrist.boxed(from)
-            ^ self.zobrist.boxed(to)
-            ^ self.zobrist.player(player);
+        let boxes_hash = boxes_hash ^ self.zobrist.boxed(from) ^ self.zobrist.boxed(to);
+        let hash = boxes_hash ^ self.zobrist.player(player);
         let pushes = u64::from(count);
         let steps = u64::from(walk) + pushes;
-        let child_cost = match self.mode {
-            Mode::Fast => cost + pushes,
-            Mode::Pushes => cost + (pushes << SHIFT),
-            Mode::Moves => cost + (steps << SHIFT) + pushes,
+        let child_cost = match self.order {
+            Order::Fast => cost + pushes,
+            Order::Pushes => cost + (pushes << SHIFT),
+            Order::PushesThenMoves => cost + (pushes << SHIFT) + steps,
+            Order::MovesThenPushes => cost + (steps << SHIFT) + pushes,
         };
+        if let Some(refine) = self.refine {
+            let done = child_cost >> SHIFT;
+            if done + u64::from(bound) > u64::from(refine.pushes) {
+                return Ok(None);
+            }
+            let region = self.flood(boxes, stand);
+            let known_hash = boxes_hash ^ self.zobrist.player(region);
+            if let Some(known) = refine.known.find(known_hash, boxes, region)
+                && refine.known.cost[known as usize] >> SHIFT < done
+            {
+                return Ok(None);
+            }
+        }
         let push = Push {
             from,
             dir: dir as u8,
@@ -426,7 +495,7 @@ impl<'a> Search<'a> {
         {
             None => Err(()),
             Some(Found::New(id)) => {
-                if bound == 0 && matches!(self.mode, Mode::Fast) {
+                if bound == 0 && self.order == Order::Fast {
                     return Ok(Some(id));
                 }
                 self.open
@@ -434,7 +503,7 @@ impl<'a> Search<'a> {
                 Ok(None)
             }
             Some(Found::Old(id)) => {
-                if !matches!(self.mode, Mode::Fast) && child_cost < self.store.cost[id as usize] {
+                if self.order != Order::Fast && child_cost < self.store.cost[id as usize] {
                     self.store.relink(id, parent, push, child_cost);
                     self.store.closed[id as usize] = false;
                     self.open

@@ -83,6 +83,27 @@ impl Store {
         self.cost[id as usize] = cost;
     }
 
+    /// The node of a position, if stored.
+    pub fn find(&self, hash: u64, boxes: &[u64], player: u16) -> Option<u32> {
+        let mask = self.index.len() - 1;
+        let mut slot = (hash as usize) & mask;
+        loop {
+            let id = self.index[slot].checked_sub(1)?;
+            if self.hash[id as usize] == hash
+                && self.player[id as usize] == player
+                && self.boxes(id) == boxes
+            {
+                return Some(id);
+            }
+            slot = (slot + 1) & mask;
+        }
+    }
+
+    /// Bytes in use, about (what the budget counts).
+    pub fn bytes(&self) -> usize {
+        self.len() * (self.words * 8 + NODE_OVERHEAD)
+    }
+
     /// Looks the position up, adding it if new. `None`: the budget is spent.
     pub fn find_or_insert(
         &mut self,

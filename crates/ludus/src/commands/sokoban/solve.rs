@@ -23,7 +23,8 @@ pub enum Mode {
     /// Any solution, quickly.
     #[default]
     Fast,
-    /// Fewest pushes, proven optimal (moves are not minimised among them).
+    /// Fewest pushes, proven optimal; then the fewest moves among those
+    /// (proven unless a limit stops the second search first).
     Pushes,
     /// Fewest moves, proven optimal (small levels).
     Moves,
@@ -90,6 +91,12 @@ struct LevelResult {
     moves: Option<u32>,
     pushes: Option<u32>,
     optimal: bool,
+    /// The other measure is also the fewest among the optimal solutions
+    /// (moves among push-optimal ones, pushes among move-optimal ones).
+    secondary_optimal: bool,
+    /// What is proven, in words, for the printed line.
+    #[serde(skip)]
+    proven: &'static str,
     seconds: f64,
     nodes: u64,
     lurd: Option<String>,
@@ -99,7 +106,7 @@ struct LevelResult {
 }
 
 impl LevelResult {
-    fn new(number: usize, level: &Level, report: &Report) -> LevelResult {
+    fn new(number: usize, level: &Level, report: &Report, mode: solver::Mode) -> LevelResult {
         let mut result = LevelResult {
             level: number,
             title: level.meta.title.clone(),
@@ -107,6 +114,8 @@ impl LevelResult {
             moves: None,
             pushes: None,
             optimal: false,
+            secondary_optimal: false,
+            proven: "no",
             seconds: report.elapsed.as_secs_f64(),
             nodes: report.stats.expanded,
             lurd: None,
@@ -118,6 +127,14 @@ impl LevelResult {
                 result.moves = Some(s.moves);
                 result.pushes = Some(s.pushes);
                 result.optimal = s.optimal;
+                result.secondary_optimal = s.secondary_optimal;
+                result.proven = match (mode, s.optimal, s.secondary_optimal) {
+                    (_, false, _) => "no",
+                    (solver::Mode::Pushes, true, true) => "yes (pushes, then moves)",
+                    (solver::Mode::Pushes, true, false) => "yes (pushes; moves not minimised)",
+                    (solver::Mode::Moves, true, true) => "yes (moves, then pushes)",
+                    (_, true, _) => "yes",
+                };
                 result.lurd = Some(s.lurd.clone());
             }
             Outcome::Unsolvable => {
@@ -145,9 +162,7 @@ impl LevelResult {
         match (self.moves, self.pushes, &self.lurd) {
             (Some(m), Some(p), Some(lurd)) => format!(
                 "{name}: solved moves {m} pushes {p} optimal {} time {:.2}s nodes {} {lurd}",
-                if self.optimal { "yes" } else { "no" },
-                self.seconds,
-                self.nodes
+                self.proven, self.seconds, self.nodes
             ),
             _ => format!(
                 "{name}: {} ({}) time {:.2}s nodes {}",
@@ -204,7 +219,7 @@ fn solve_all(levels: &[(usize, &Level)], options: &SolverOptions) -> Result<Vec<
             .par_iter()
             .map(|&(number, level)| {
                 let report = solve_blocking(level, &solver_options, Some(limit), &cancel);
-                let result = LevelResult::new(number, level, &report);
+                let result = LevelResult::new(number, level, &report, solver_options.mode);
                 if result.status == "solved" {
                     solved.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 }

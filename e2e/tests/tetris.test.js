@@ -1,0 +1,167 @@
+// The Tetris page in chromium: start a game from the home page, place
+// pieces with the keyboard until a line clears, pause, reload into the same
+// game, top out into the high-score table, save and watch the replay, and
+// find the score still there after a reload. Any console error fails.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { startServer, launch, newPage, shotDir } from './helpers.js';
+
+let server, browser, shots;
+
+before(async () => {
+  server = await startServer();
+  browser = await launch();
+  shots = shotDir();
+  console.log(`screenshots in ${shots}`);
+});
+
+after(async () => {
+  if (browser) await browser.close();
+  if (server) await server.stop();
+});
+
+const shot = (page, name) => page.screenshot({ path: path.join(shots, `${name}.png`) });
+
+const read = (page) => page.evaluate(() => {
+  const p = window.__ludus;
+  const s = p.state;
+  return { kind: s.active && s.active.kind, rot: s.active && s.active.rot, cells: s.active && s.active.cells, pieces: s.pieces, lines: s.lines, board: p.board };
+});
+
+// Where a piece with `cells` shifted by dx lands on `board` (22 rows of 10, top first),
+// and how good that is: the usual weights of lines, height, holes and bumpiness.
+function evaluate(board, cells, dx) {
+  const filled = (x, y) => board[(21 - y) * 10 + x] !== '.';
+  const moved = cells.map(([x, y]) => [x + dx, y]);
+  if (moved.some(([x]) => x < 0 || x > 9)) return null;
+  let drop = 0;
+  while (moved.every(([x, y]) => y - drop - 1 >= 0 && !filled(x, y - drop - 1))) drop++;
+  const grid = [];
+  for (let y = 0; y < 22; y++) grid.push(Array.from({ length: 10 }, (_, x) => filled(x, y)));
+  for (const [x, y] of moved) if (y - drop < 22) grid[y - drop][x] = true;
+  const kept = grid.filter((row) => !row.every(Boolean));
+  const lines = grid.length - kept.length;
+  const heights = Array.from({ length: 10 }, (_, x) => {
+    for (let y = kept.length - 1; y >= 0; y--) if (kept[y][x]) return y + 1;
+    return 0;
+  });
+  let holes = 0;
+  for (let x = 0; x < 10; x++) for (let y = 0; y < heights[x] - 1; y++) if (!kept[y][x]) holes++;
+  let bumps = 0;
+  for (let x = 0; x < 9; x++) bumps += Math.abs(heights[x] - heights[x + 1]);
+  const total = heights.reduce((a, b) => a + b, 0);
+  return 0.76 * lines - 0.51 * total - 0.36 * holes - 0.18 * bumps;
+}
+
+// Tries every rotation (asking the server for its cells) and column, then
+// rotates, moves and hard-drops the piece with real key presses.
+async function placePiece(page) {
+  const start = await read(page);
+  const shapes = [start.cells];
+  if (start.kind !== 'O') {
+    for (let r = 1; r <= 4; r++) {
+      await page.keyboard.press('ArrowUp');
+      await page.waitForFunction((r) => window.__ludus.state.active.rot === r % 4, r);
+      if (r < 4) shapes.push((await read(page)).cells);
+    }
+  }
+  let best = null;
+  for (let r = 0; r < shapes.length; r++) {
+    for (let dx = -9; dx <= 9; dx++) {
+      const score = evaluate(start.board, shapes[r], dx);
+      if (score !== null && (!best || score > best.score)) best = { r, dx, score };
+    }
+  }
+  for (let i = 0; i < best.r; i++) await page.keyboard.press('ArrowUp');
+  const key = best.dx < 0 ? 'ArrowLeft' : 'ArrowRight';
+  for (let i = 0; i < Math.abs(best.dx); i++) await page.keyboard.press(key);
+  await page.keyboard.press('Space');
+  await page.waitForFunction((n) => window.__ludus.state.pieces > n, start.pieces);
+}
+
+test('play Tetris in the browser: clear a line, pause, reload, top out, replay', async () => {
+  const page = await newPage(browser);
+  await page.goto(server.url);
+  await page.waitForFunction(() => document.getElementById('status-tetris').textContent !== '…');
+  await page.click('#card-tetris');
+  await page.waitForSelector('.t-mode[data-mode="marathon"]');
+  await shot(page, 'tetris-menu');
+
+  await page.click('.t-mode[data-mode="marathon"]');
+  await page.waitForFunction(() => window.__ludus.state && window.__ludus.state.playing);
+  for (let n = 0; n < 40; n++) {
+    await placePiece(page);
+    if ((await read(page)).lines > 0) break;
+  }
+  await page.waitForFunction(() => Number(document.getElementById('lines').textContent) >= 1);
+  const lines = Number(await page.textContent('#lines'));
+  assert.ok(lines >= 1, `lines counter ${lines}`);
+  await shot(page, 'tetris-play');
+
+  // Pause: the matrix hides and time stands still.
+  await page.keyboard.press('p');
+  await page.waitForFunction(() => window.__ludus.state.paused);
+  assert.equal(await page.isVisible('#overlay'), true);
+  const pausedAt = await page.evaluate(() => window.__ludus.state.t);
+  await shot(page, 'tetris-paused');
+
+  // A reload comes back to the same game, paused.
+  const pieces = (await read(page)).pieces;
+  await page.reload();
+  await page.waitForFunction(() => window.__ludus.state && window.__ludus.state.paused);
+  const resumed = await page.evaluate(() => window.__ludus.state);
+  assert.equal(resumed.pieces, pieces);
+  assert.equal(resumed.t, pausedAt);
+  assert.equal(Number(await page.textContent('#lines')), lines);
+  await page.keyboard.press('Escape');
+  await page.waitForFunction(() => !window.__ludus.state.paused);
+
+  // Hard drops at the spawn column top out; the game goes into the table.
+  while (await page.evaluate(() => window.__ludus.state.playing)) {
+    const n = (await read(page)).pieces;
+    await page.keyboard.press('Space');
+    await page.waitForFunction((n) => !window.__ludus.state.playing || window.__ludus.state.pieces > n, n);
+  }
+  await page.waitForSelector('#over-dialog[open]');
+  assert.match(await page.textContent('#over-rank'), /new best/i);
+  assert.equal(await page.locator('#over-table tr.mine').count(), 1);
+  await page.keyboard.press('s');
+  await page.waitForFunction(() => document.getElementById('over-note').textContent.includes('Replay saved'));
+  await shot(page, 'tetris-over');
+
+  // After a reload the table still has it, and the replay can be watched.
+  await page.keyboard.press('Escape');
+  await page.reload();
+  await page.waitForSelector('#score-table td');
+  await page.waitForFunction(() => document.querySelectorAll('#score-table tbody tr').length === 1
+    && !document.querySelector('#score-table td.muted'));
+  assert.match(await page.textContent('.t-mode[data-mode="marathon"]'), /best/);
+  await page.click('#nav-replays');
+  await page.waitForSelector('.t-replay button');
+  await page.click('.t-replay button');
+  await page.waitForFunction(() => window.__ludus.watch && window.__ludus.state.pieces > 0);
+  assert.equal(await page.isVisible('#watch-bar'), true);
+  await page.keyboard.press('+');
+  await page.keyboard.press('+');
+  await page.keyboard.press('+');
+  await page.waitForFunction(() => !window.__ludus.state.playing);
+  await shot(page, 'tetris-replay');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('the Tetris page at a phone width', async () => {
+  const page = await newPage(browser, { width: 390, height: 844 });
+  await page.goto(`${server.url}tetris`);
+  await page.click('.t-mode[data-mode="sprint"]');
+  await page.waitForFunction(() => window.__ludus.state && window.__ludus.state.playing);
+  await page.keyboard.press('Space');
+  await page.waitForFunction(() => window.__ludus.state.pieces === 1);
+  const box = await page.locator('#board').boundingBox();
+  assert.ok(box.x >= 0 && box.x + box.width <= 390, `the matrix fits the width: ${JSON.stringify(box)}`);
+  await shot(page, 'tetris-phone');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

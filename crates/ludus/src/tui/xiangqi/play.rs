@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 use std::sync::mpsc;
-use std::time::{Duration, Instant, SystemTime};
+use std::time::{Duration, Instant};
 
 use ratatui::Frame;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -12,16 +12,17 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color as Tint, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
-use xiangqi::engine::{MAX_SKILL, Score, SearchInfo, SearchResult};
-use xiangqi::pgn::{MoveFormat, PgnGame};
-use xiangqi::{Color, EndReason, Game, GameResult, Move, Outcome, Position, Square};
+use xiangqi::engine::{Score, SearchInfo, SearchResult};
+use xiangqi::pgn::PgnGame;
+use xiangqi::{Color, Game, Move, Outcome, Position, Square};
 
 use super::board::{self, Marks};
 use super::{Notation, level};
-use crate::protocol::engine::{EngineThread, Event, Job, SearchJob, Setting, score_value};
+use crate::protocol::engine::{EngineThread, Event, Job, SearchJob, Setting};
 use crate::store::xiangqi as saved;
 use crate::tui::app::{Action, Ctx, Screen};
 use crate::tui::widgets::{clock, key_hints, popup};
+use crate::xiangqi_flow::{self, describe, score_text, side_name};
 
 /// Every key of the play screen, for the help overlay (and the README).
 pub const KEYS: [(&str, &str); 17] = [
@@ -135,78 +136,16 @@ pub struct Play {
     help: bool,
 }
 
-fn side_name(c: Color) -> &'static str {
-    match c {
-        Color::Red => "Red",
-        Color::Black => "Black",
-    }
-}
-
-/// A finished game in words.
-fn describe(r: &GameResult) -> String {
-    let (winner, loser) = match r.outcome {
-        Outcome::Win(w) => (side_name(w), side_name(!w)),
-        Outcome::Draw => ("", ""),
-    };
-    match r.reason {
-        EndReason::Checkmate => format!("Checkmate: {winner} wins"),
-        EndReason::Stalemate => {
-            format!("Stalemate: {loser} has no legal move and loses; {winner} wins")
-        }
-        EndReason::PerpetualCheck => {
-            format!("Perpetual check: {loser} may not check forever and loses; {winner} wins")
-        }
-        EndReason::PerpetualChase => {
-            format!(
-                "Perpetual chase: {loser} may not chase a piece forever and loses; {winner} wins"
-            )
-        }
-        EndReason::Repetition => "Draw by repetition".to_string(),
-        EndReason::MoveLimit => "Draw: 60 moves without a capture".to_string(),
-        EndReason::InsufficientMaterial => {
-            "Draw: neither side has a piece that can cross the river".to_string()
-        }
-    }
-}
-
-/// A score from the searching side's view, told from Red's.
-fn score_text(score: Score, searcher: Color) -> String {
-    let (v, red_view) = match score {
-        Score::Cp(v) => (v, true),
-        Score::Mate(n) => (n, false),
-    };
-    let v = if searcher == Color::Red { v } else { -v };
-    if red_view {
-        match v {
-            0 => "even".to_string(),
-            v if v > 0 => format!("Red +{:.2}", v as f64 / 100.0),
-            v => format!("Black +{:.2}", -v as f64 / 100.0),
-        }
-    } else if v > 0 {
-        format!("Red mates in {v}")
-    } else if v < 0 {
-        format!("Black mates in {}", -v)
-    } else {
-        "mated".to_string()
-    }
-}
-
 /// A line of moves from `pos` in Chinese notation, at most `max` moves and
 /// about `width` columns (stops at anything illegal).
 fn chinese_line(pos: &Position, moves: &[Move], max: usize, width: usize) -> String {
-    let mut p = pos.clone();
     let mut words: Vec<String> = Vec::new();
-    for &m in moves.iter().take(max) {
-        if !p.is_legal(m) {
-            break;
-        }
-        let word = p.to_chinese(m);
+    for word in xiangqi_flow::chinese_words(pos, moves, max) {
         let used: usize = words.iter().map(|w| unicode_width(w) + 1).sum();
         if !words.is_empty() && used + unicode_width(&word) > width {
             break;
         }
         words.push(word);
-        p.make_move(m);
     }
     words.join(" ")
 }
@@ -224,17 +163,10 @@ impl Play {
             Opponent::Engine { human, .. } => human,
             Opponent::Humans => game.position().turn(),
         };
-        let names = match opponent {
-            Opponent::Engine { human, level } => {
-                let engine = format!("Ludus ({})", super::level(level).name);
-                if human == Color::Red {
-                    ["You".to_string(), engine]
-                } else {
-                    [engine, "You".to_string()]
-                }
-            }
-            Opponent::Humans => ["Red".to_string(), "Black".to_string()],
-        };
+        let names = xiangqi_flow::player_names(match opponent {
+            Opponent::Engine { human, level } => Some((human, level)),
+            Opponent::Humans => None,
+        });
         let cursor_sq = game.position().general(human);
         let mut play = Play {
             game,
@@ -369,10 +301,7 @@ impl Play {
                 let _ = tx.send(e);
             });
             // Different games from the same position, without an RNG of the engine's own.
-            let seed = SystemTime::now()
-                .duration_since(SystemTime::UNIX_EPOCH)
-                .map_or(0, |d| d.as_nanos() as u64);
-            thread.send(Job::Configure(Setting::Seed(seed)));
+            thread.send(Job::Configure(Setting::Seed(xiangqi_flow::engine_seed())));
             Worker { thread, events }
         })
     }
@@ -384,7 +313,7 @@ impl Play {
         };
         let (skill, limits) = match purpose {
             // Hints come at full strength, within a second.
-            Purpose::Hint => (MAX_SKILL, xiangqi::engine::Limits::movetime(1000)),
+            Purpose::Hint => xiangqi_flow::hint_limits(),
             Purpose::Move => {
                 let turn = self.game.position().turn();
                 let clock = self
@@ -555,11 +484,8 @@ impl Play {
         self.view = None;
         self.over = None;
         self.recorded = None;
-        let mut removed = 0;
-        while !self.game.plies().is_empty() && (removed == 0 || !self.humans_turn()) {
-            self.game.undo();
-            removed += 1;
-        }
+        let engine = self.engine_color();
+        let removed = xiangqi_flow::take_back(&mut self.game, engine);
         self.say(
             format!(
                 "Took back {removed} {}",
@@ -604,11 +530,7 @@ impl Play {
     }
 
     fn finish(&mut self, text: String, outcome: Outcome) {
-        let result = match outcome {
-            Outcome::Win(Color::Red) => "1-0",
-            Outcome::Win(Color::Black) => "0-1",
-            Outcome::Draw => "1/2-1/2",
-        };
+        let result = xiangqi_flow::result_text(outcome);
         self.over = Some(Over { text, result });
         self.over_popup = true;
         self.selected = None;
@@ -621,8 +543,7 @@ impl Play {
         match self.opponent {
             Opponent::Engine { .. } => {
                 // Ludus takes a draw only when it thinks it is worse.
-                let accepts = self.engine_score.is_some_and(|s| score_value(s) <= -100);
-                if accepts {
+                if xiangqi_flow::engine_accepts_draw(self.engine_score) {
                     self.cancel_search();
                     self.finish("Draw agreed".to_string(), Outcome::Draw);
                 } else {
@@ -645,25 +566,13 @@ impl Play {
     }
 
     fn save(&mut self, ctx: &mut Ctx) {
-        let date = saved::pgn_date(SystemTime::now());
         let result = self
             .over
             .as_ref()
             .map(|o| o.result.to_string())
             .or_else(|| self.recorded.clone())
             .unwrap_or_else(|| "*".to_string());
-        let mut record = PgnGame::from_game(
-            &self.game,
-            &[
-                ("Event", "Ludus game"),
-                ("Date", &date),
-                ("Red", &self.names[0]),
-                ("Black", &self.names[1]),
-                ("Result", &result),
-            ],
-        );
-        record.result = result;
-        let text = record.to_pgn(MoveFormat::Chinese);
+        let text = xiangqi_flow::record_text(&self.game, &self.names, &result);
         match saved::save_game(&ctx.data, self.saved_as.as_deref(), &text) {
             Ok(path) => {
                 let name = path
@@ -1201,39 +1110,5 @@ impl Screen for Play {
             ];
             popup(frame, area, "Game over", lines, gold);
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn endings_are_told_plainly() {
-        let r = |outcome, reason| describe(&GameResult { outcome, reason });
-        let red = Outcome::Win(Color::Red);
-        let black = Outcome::Win(Color::Black);
-        assert_eq!(r(red, EndReason::Checkmate), "Checkmate: Red wins");
-        assert_eq!(
-            r(black, EndReason::Stalemate),
-            "Stalemate: Red has no legal move and loses; Black wins"
-        );
-        assert!(r(red, EndReason::PerpetualCheck).starts_with("Perpetual check: Black"));
-        assert!(r(black, EndReason::PerpetualChase).starts_with("Perpetual chase: Red"));
-        assert_eq!(
-            r(Outcome::Draw, EndReason::Repetition),
-            "Draw by repetition"
-        );
-        assert!(r(Outcome::Draw, EndReason::MoveLimit).contains("60 moves"));
-        assert!(r(Outcome::Draw, EndReason::InsufficientMaterial).starts_with("Draw"));
-    }
-
-    #[test]
-    fn scores_are_told_from_reds_side() {
-        assert_eq!(score_text(Score::Cp(35), Color::Red), "Red +0.35");
-        assert_eq!(score_text(Score::Cp(35), Color::Black), "Black +0.35");
-        assert_eq!(score_text(Score::Cp(0), Color::Black), "even");
-        assert_eq!(score_text(Score::Mate(2), Color::Black), "Black mates in 2");
-        assert_eq!(score_text(Score::Mate(-3), Color::Black), "Red mates in 3");
     }
 }

@@ -1,0 +1,1212 @@
+//! The Xiangqi WebSocket: one `xiangqi::Game` per game on the server, kept
+//! in [`Sessions`] so a reload reconnects; every request validated, every
+//! reply JSON (see `docs/web-protocol.md`). Strengths, notations, endings,
+//! take-backs, draw offers and the saved record come from
+//! [`crate::xiangqi_flow`], shared with the terminal UI; saved games go to
+//! the same folder through [`crate::store::xiangqi`].
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use axum::extract::ws::{Message, WebSocket};
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use tokio::sync::{OwnedSemaphorePermit, mpsc};
+use xiangqi::engine::{Engine, Limits, Score, SearchInfo, SearchResult};
+use xiangqi::pgn::{MoveFormat, PgnGame};
+use xiangqi::{Color, FenError, Game, Outcome, Position};
+
+use super::App;
+use super::protocol::{self, ErrorCode, Refusal, with_seq};
+use super::sessions::lock;
+use crate::store::settings;
+use crate::store::xiangqi as saved;
+use crate::xiangqi_flow::{self as flow, LEVELS, Notation};
+
+/// Transposition table of one search's engine, in megabytes: an engine
+/// lives for one search, and at most one search runs per core.
+const HASH_MB: usize = 16;
+
+/// Every request type, for telling an unknown type from a malformed one.
+const KNOWN: [&str; 17] = [
+    "new", "resume", "move", "undo", "hint", "stop", "resign", "draw", "import", "export", "save",
+    "games", "open", "validate", "options", "notation", "ping",
+];
+
+/// A side in a request or reply.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Side {
+    Red,
+    Black,
+}
+
+impl From<Side> for Color {
+    fn from(s: Side) -> Color {
+        match s {
+            Side::Red => Color::Red,
+            Side::Black => Color::Black,
+        }
+    }
+}
+
+impl From<Color> for Side {
+    fn from(c: Color) -> Side {
+        match c {
+            Color::Red => Side::Red,
+            Color::Black => Side::Black,
+        }
+    }
+}
+
+/// Who plays: the engine against a human, or two humans on one screen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    Engine,
+    Humans,
+}
+
+/// Formats of `import` and `export`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RecordFormat {
+    Pgn,
+    Fen,
+}
+
+/// Move notations in requests.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum NotationName {
+    Chinese,
+    Wxf,
+    Iccs,
+}
+
+impl From<NotationName> for Notation {
+    fn from(n: NotationName) -> Notation {
+        match n {
+            NotationName::Chinese => Notation::Chinese,
+            NotationName::Wxf => Notation::Wxf,
+            NotationName::Iccs => Notation::Iccs,
+        }
+    }
+}
+
+/// A request from the page.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Request {
+    /// A new game: against the engine (the human's side and a strength) or
+    /// two players; from the start or from a FEN (the position editor).
+    New {
+        #[serde(default)]
+        seq: Option<u64>,
+        mode: Mode,
+        #[serde(default)]
+        human: Option<Side>,
+        #[serde(default)]
+        level: Option<usize>,
+        #[serde(default)]
+        fen: Option<String>,
+    },
+    Resume {
+        #[serde(default)]
+        seq: Option<u64>,
+        session: String,
+    },
+    /// A move in any notation the crate reads (the page sends ICCS `h2e2`).
+    Move {
+        #[serde(default)]
+        seq: Option<u64>,
+        #[serde(rename = "move")]
+        text: String,
+    },
+    Undo {
+        #[serde(default)]
+        seq: Option<u64>,
+    },
+    Hint {
+        #[serde(default)]
+        seq: Option<u64>,
+    },
+    /// Ends the search now: the engine plays the best move found so far; a hint is dropped.
+    Stop {
+        #[serde(default)]
+        seq: Option<u64>,
+    },
+    Resign {
+        #[serde(default)]
+        seq: Option<u64>,
+    },
+    /// Against the engine, an offer it judges; two players agreed on the page.
+    Draw {
+        #[serde(default)]
+        seq: Option<u64>,
+    },
+    /// A game from PGN or a position from FEN (`format` absent: guessed).
+    Import {
+        #[serde(default)]
+        seq: Option<u64>,
+        text: String,
+        #[serde(default)]
+        format: Option<RecordFormat>,
+        #[serde(default)]
+        mode: Option<Mode>,
+        #[serde(default)]
+        human: Option<Side>,
+        #[serde(default)]
+        level: Option<usize>,
+    },
+    Export {
+        #[serde(default)]
+        seq: Option<u64>,
+        format: RecordFormat,
+        #[serde(default)]
+        notation: Option<NotationName>,
+    },
+    /// Saves the game as PGN in `xiangqi/games/` (the terminal's `S`).
+    Save {
+        #[serde(default)]
+        seq: Option<u64>,
+    },
+    /// The saved games.
+    Games {
+        #[serde(default)]
+        seq: Option<u64>,
+    },
+    /// Opens a saved game by its file name (one of `games`).
+    Open {
+        #[serde(default)]
+        seq: Option<u64>,
+        name: String,
+    },
+    /// The position editor: is this FEN a legal position?
+    Validate {
+        #[serde(default)]
+        seq: Option<u64>,
+        fen: String,
+    },
+    /// The strengths and the remembered choices, for the new-game dialog.
+    Options {
+        #[serde(default)]
+        seq: Option<u64>,
+    },
+    /// Remembers the move-list notation in the settings (shared with the terminal).
+    Notation {
+        #[serde(default)]
+        seq: Option<u64>,
+        notation: NotationName,
+    },
+    Ping {
+        #[serde(default)]
+        seq: Option<u64>,
+    },
+}
+
+impl Request {
+    fn seq(&self) -> Option<u64> {
+        match self {
+            Request::New { seq, .. }
+            | Request::Resume { seq, .. }
+            | Request::Move { seq, .. }
+            | Request::Undo { seq }
+            | Request::Hint { seq }
+            | Request::Stop { seq }
+            | Request::Resign { seq }
+            | Request::Draw { seq }
+            | Request::Import { seq, .. }
+            | Request::Export { seq, .. }
+            | Request::Save { seq }
+            | Request::Games { seq }
+            | Request::Open { seq, .. }
+            | Request::Validate { seq, .. }
+            | Request::Options { seq }
+            | Request::Notation { seq, .. }
+            | Request::Ping { seq } => *seq,
+        }
+    }
+}
+
+/// Why the engine is searching.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+enum Purpose {
+    Move,
+    Hint,
+}
+
+struct Thinking {
+    id: u64,
+    purpose: Purpose,
+    /// Ends the search; its result is still used if `id` is still current.
+    stop: Arc<AtomicBool>,
+}
+
+/// A finished game.
+#[derive(Clone, Debug)]
+struct Over {
+    text: String,
+    result: &'static str,
+}
+
+/// One game being played in a browser.
+pub struct XiangqiGame {
+    session: String,
+    game: Game,
+    /// The engine's side and strength (index into [`LEVELS`]), or two players.
+    engine: Option<(Color, usize)>,
+    names: [String; 2],
+    title: Option<String>,
+    over: Option<Over>,
+    /// The result of an imported record that the rules alone do not give.
+    recorded: Option<String>,
+    saved_as: Option<PathBuf>,
+    /// The engine's evaluation (Red's view) of the position after n plies.
+    evals: Vec<Option<i32>>,
+    /// The engine's last score of its own moves (its view), for draw offers.
+    engine_score: Option<Score>,
+    thinking: Option<Thinking>,
+    next_id: u64,
+}
+
+impl XiangqiGame {
+    fn new(game: Game, engine: Option<(Color, usize)>) -> XiangqiGame {
+        let engine = engine.map(|(c, l)| (c, l.min(LEVELS.len() - 1)));
+        XiangqiGame {
+            session: String::new(),
+            game,
+            names: flow::player_names(engine.map(|(c, l)| (!c, l))),
+            engine,
+            title: None,
+            over: None,
+            recorded: None,
+            saved_as: None,
+            evals: Vec::new(),
+            engine_score: None,
+            thinking: None,
+            next_id: 0,
+        }
+    }
+
+    /// Takes names, title and result from a record (as the terminal's saved games do).
+    fn load_record(&mut self, pgn: &PgnGame, title: String, saved_as: Option<PathBuf>) {
+        if let Some(r) = pgn.tag("Red") {
+            self.names[0] = r.chars().take(80).collect();
+        }
+        if let Some(b) = pgn.tag("Black") {
+            self.names[1] = b.chars().take(80).collect();
+        }
+        if pgn.result != "*" {
+            self.recorded = Some(pgn.result.chars().take(16).collect());
+        }
+        self.title = Some(title);
+        self.saved_as = saved_as;
+    }
+
+    fn cancel_search(&mut self) {
+        if let Some(t) = self.thinking.take() {
+            t.stop.store(true, Ordering::Relaxed);
+        }
+    }
+
+    fn engine_to_move(&self) -> bool {
+        self.engine.map(|(c, _)| c) == Some(self.game.position().turn())
+    }
+
+    /// After a move or an undo: judge the position. Returns whether the
+    /// engine should now search for its move.
+    fn after_change(&mut self) -> bool {
+        self.evals.truncate(self.game.plies().len() + 1);
+        if self.over.is_none()
+            && let Some(r) = self.game.result()
+        {
+            self.over = Some(Over {
+                text: flow::describe(&r),
+                result: r.pgn(),
+            });
+        }
+        self.over.is_none() && self.engine_to_move() && self.thinking.is_none()
+    }
+
+    fn finish(&mut self, text: String, outcome: Outcome) {
+        self.cancel_search();
+        self.over = Some(Over {
+            text,
+            result: flow::result_text(outcome),
+        });
+    }
+
+    fn set_eval(&mut self, ply: usize, value: i32) {
+        if self.evals.len() <= ply {
+            self.evals.resize(ply + 1, None);
+        }
+        self.evals[ply] = Some(value);
+    }
+
+    /// The whole visible state, sent after every change.
+    fn state(&self, seq: Option<u64>) -> String {
+        let mut pos = self.game.start_position().clone();
+        let mut moves = Vec::with_capacity(self.game.plies().len());
+        for m in self.game.moves() {
+            let uci = m.to_string();
+            let iccs = m.to_iccs();
+            let wxf = pos.to_wxf(m);
+            let chinese = pos.to_chinese(m);
+            pos.make_move(m);
+            moves.push(MoveView {
+                uci,
+                iccs,
+                wxf,
+                chinese,
+                fen: pos.to_fen(),
+            });
+        }
+        let position = self.game.position();
+        let over = self.over.is_some();
+        let view = StateView {
+            kind: "state",
+            session: &self.session,
+            mode: if self.engine.is_some() {
+                "engine"
+            } else {
+                "humans"
+            },
+            human: self.engine.map(|(c, _)| Side::from(!c)),
+            level: self.engine.map(|(_, l)| l),
+            level_name: self.engine.map(|(_, l)| flow::level(l).name),
+            names: &self.names,
+            title: self.title.as_deref(),
+            start_fen: self.game.start_position().to_fen(),
+            fen: position.to_fen(),
+            turn: Side::from(position.turn()),
+            check: position.in_check(),
+            legal: if over {
+                Vec::new()
+            } else {
+                position
+                    .legal_moves()
+                    .iter()
+                    .map(|m| m.to_string())
+                    .collect()
+            },
+            moves,
+            evals: &self.evals,
+            over: self.over.as_ref().map(|o| OverView {
+                text: &o.text,
+                result: o.result,
+            }),
+            recorded: self.recorded.as_deref(),
+            thinking: self.thinking.as_ref().map(|t| t.purpose),
+            saved_as: self
+                .saved_as
+                .as_ref()
+                .and_then(|p| p.file_name())
+                .map(|n| n.to_string_lossy().into_owned()),
+            seq,
+        };
+        serde_json::to_string(&view).unwrap_or_else(|e| {
+            Refusal::new(ErrorCode::Internal, format!("state: {e}"), seq).to_json()
+        })
+    }
+}
+
+/// The `state` reply (see `docs/web-protocol.md`).
+#[derive(Serialize)]
+struct StateView<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    session: &'a str,
+    mode: &'static str,
+    human: Option<Side>,
+    level: Option<usize>,
+    level_name: Option<&'static str>,
+    names: &'a [String; 2],
+    title: Option<&'a str>,
+    start_fen: String,
+    fen: String,
+    turn: Side,
+    check: bool,
+    legal: Vec<String>,
+    moves: Vec<MoveView>,
+    evals: &'a [Option<i32>],
+    over: Option<OverView<'a>>,
+    recorded: Option<&'a str>,
+    thinking: Option<Purpose>,
+    saved_as: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    seq: Option<u64>,
+}
+
+#[derive(Serialize)]
+struct MoveView {
+    /// Coordinates as the board and `move` use them: `h2e2`.
+    uci: String,
+    /// ICCS as written in records: `H2-E2`.
+    iccs: String,
+    wxf: String,
+    chinese: String,
+    /// The position after the move.
+    fen: String,
+}
+
+#[derive(Serialize)]
+struct OverView<'a> {
+    text: &'a str,
+    result: &'static str,
+}
+
+/// The game a connection plays.
+type Current = Option<Arc<Mutex<XiangqiGame>>>;
+
+type Replies = Vec<String>;
+
+fn refuse(code: ErrorCode, message: impl Into<String>, seq: Option<u64>) -> Replies {
+    vec![Refusal::new(code, message, seq).to_json()]
+}
+
+/// Serves one WebSocket until the page goes away. A message never ends the
+/// connection: whatever it holds, an answer goes back.
+pub async fn connection(mut socket: WebSocket, app: Arc<App>) {
+    let (sender, mut results) = mpsc::unbounded_channel::<String>();
+    let mut current: Current = None;
+    loop {
+        let replies = tokio::select! {
+            message = socket.recv() => match message {
+                Some(Ok(Message::Text(text))) => {
+                    match protocol::parse_as::<Request>(text.as_str(), &KNOWN) {
+                        Ok(request) => {
+                            let (replies, now) = dispatch(&app, current, request, &sender).await;
+                            current = now;
+                            replies
+                        }
+                        Err(refusal) => vec![refusal.to_json()],
+                    }
+                }
+                Some(Ok(Message::Binary(_))) => {
+                    refuse(ErrorCode::Binary, "send JSON text messages", None)
+                }
+                Some(Ok(Message::Ping(_) | Message::Pong(_))) => Vec::new(),
+                Some(Ok(Message::Close(_)) | Err(_)) | None => break,
+            },
+            Some(text) = results.recv() => vec![text],
+        };
+        for reply in replies {
+            if socket.send(Message::Text(reply.into())).await.is_err() {
+                return;
+            }
+        }
+    }
+    // The game stays for a reload (which restarts the engine if it is its move).
+    if let Some(game) = &current {
+        lock(game).cancel_search();
+    }
+}
+
+/// Handles one request; those that read or write files (and the engine's
+/// set-up) run on the blocking pool so they never stall other connections.
+async fn dispatch(
+    app: &Arc<App>,
+    current: Current,
+    request: Request,
+    sender: &mpsc::UnboundedSender<String>,
+) -> (Replies, Current) {
+    let quick = matches!(
+        request,
+        Request::Move { .. }
+            | Request::Undo { .. }
+            | Request::Stop { .. }
+            | Request::Validate { .. }
+            | Request::Ping { .. }
+    );
+    if quick {
+        let mut current = current;
+        let replies = handle(app, &mut current, request, sender);
+        return (replies, current);
+    }
+    let (app2, sender2) = (Arc::clone(app), sender.clone());
+    let fallback = current.clone();
+    let seq = request.seq();
+    let job = tokio::task::spawn_blocking(move || {
+        let mut current = current;
+        let replies = handle(&app2, &mut current, request, &sender2);
+        (replies, current)
+    });
+    match job.await {
+        Ok(done) => done,
+        Err(e) => (
+            refuse(ErrorCode::Internal, format!("request failed: {e}"), seq),
+            fallback,
+        ),
+    }
+}
+
+fn handle(
+    app: &Arc<App>,
+    current: &mut Current,
+    request: Request,
+    sender: &mpsc::UnboundedSender<String>,
+) -> Replies {
+    let seq = request.seq();
+    // Requests that need no game.
+    match request {
+        Request::Ping { .. } => return vec![with_seq(json!({ "type": "pong" }), seq)],
+        Request::Options { .. } => return vec![with_seq(options(app), seq)],
+        Request::Notation { notation, .. } => {
+            let name = Notation::from(notation).setting();
+            if let Err(e) = settings::update(&app.data, |s| s.xiangqi.notation = name.to_string()) {
+                return refuse(ErrorCode::Internal, format!("{e:#}"), seq);
+            }
+            return vec![with_seq(options(app), seq)];
+        }
+        Request::Validate { fen, .. } => {
+            let reply = match Position::from_fen(fen.trim()) {
+                Ok(pos) => json!({
+                    "type": "validation", "ok": true, "fen": pos.to_fen(),
+                    "message": "A legal position.",
+                    "mate": pos.is_checkmate() || pos.is_stalemate(),
+                }),
+                Err(e) => json!({
+                    "type": "validation", "ok": false, "message": fen_message(&fen, &e),
+                }),
+            };
+            return vec![with_seq(reply, seq)];
+        }
+        Request::Games { .. } => return vec![with_seq(games(app), seq)],
+        Request::New {
+            mode,
+            human,
+            level,
+            fen,
+            ..
+        } => {
+            let game = match fen {
+                Some(fen) => match Position::from_fen(fen.trim()) {
+                    Ok(pos) => Game::from_position(pos),
+                    Err(e) => return refuse(ErrorCode::BadRecord, fen_message(&fen, &e), seq),
+                },
+                None => Game::new(),
+            };
+            let engine = opponent(mode, human, level);
+            if let Some((engine_side, level)) = engine {
+                // Remembered for the next game, as the terminal's set-up screen does.
+                let _ = settings::update(&app.data, |s| {
+                    s.xiangqi.vs_engine = true;
+                    s.xiangqi.human_red = engine_side == Color::Black;
+                    s.xiangqi.level = level;
+                });
+            }
+            let g = XiangqiGame::new(game, engine);
+            return start(app, current, g, seq, sender);
+        }
+        Request::Resume { session, .. } => {
+            return match app.xiangqi.get(&session) {
+                Some(shared) => {
+                    *current = Some(Arc::clone(&shared));
+                    let mut g = lock(&shared);
+                    // A reload ended the connection and its search: start again.
+                    let thinking = if g.after_change() {
+                        search(app, &shared, &mut g, Purpose::Move, None, sender)
+                    } else {
+                        Vec::new()
+                    };
+                    let mut replies = vec![g.state(seq)];
+                    replies.extend(thinking);
+                    replies
+                }
+                None => refuse(
+                    ErrorCode::NotFound,
+                    "that game is gone; start a new one",
+                    seq,
+                ),
+            };
+        }
+        Request::Import {
+            text,
+            format,
+            mode,
+            human,
+            level,
+            ..
+        } => {
+            let engine = opponent(mode.unwrap_or(Mode::Humans), human, level);
+            let g = match import(&text, format, engine) {
+                Ok(g) => g,
+                Err(message) => return refuse(ErrorCode::BadRecord, message, seq),
+            };
+            return start(app, current, g, seq, sender);
+        }
+        Request::Open { name, .. } => {
+            // Only names of listed files are opened; the name itself never becomes a path.
+            let list = saved::list_games(&app.data);
+            let Some(found) = list.into_iter().find(|s| s.name == name) else {
+                return refuse(ErrorCode::NotFound, "no saved game of that name", seq);
+            };
+            let record = match found.record {
+                Ok(record) => record,
+                Err(e) => {
+                    return refuse(
+                        ErrorCode::BadRecord,
+                        format!("{} cannot be read: {e}", found.name),
+                        seq,
+                    );
+                }
+            };
+            let mut g = XiangqiGame::new(record.to_game(), None);
+            g.load_record(&record, found.name.clone(), Some(found.path));
+            return start(app, current, g, seq, sender);
+        }
+        _ => {}
+    }
+    let Some(shared) = current.clone() else {
+        return refuse(ErrorCode::NoGame, "start a game first", seq);
+    };
+    let mut g = lock(&shared);
+    app.xiangqi.touch(&g.session);
+    let mut extra: Vec<String> = Vec::new();
+    match request {
+        Request::Move { text, .. } => {
+            if let Some(o) = &g.over {
+                let text = format!("the game is over ({}): undo or start a new one", o.text);
+                return refuse(ErrorCode::Illegal, text, seq);
+            }
+            if g.engine_to_move() {
+                return refuse(ErrorCode::Illegal, "Ludus is to move; wait for it", seq);
+            }
+            let m = match g.game.position().parse_move(text.trim()) {
+                Ok(m) => m,
+                Err(e) => return refuse(ErrorCode::Illegal, e.to_string(), seq),
+            };
+            if g.game.play(m).is_err() {
+                return refuse(ErrorCode::Illegal, format!("{m} is not legal here"), seq);
+            }
+            g.cancel_search(); // a hint nobody waits for any more
+            if g.after_change() {
+                extra = search(app, &shared, &mut g, Purpose::Move, None, sender);
+            }
+        }
+        Request::Undo { .. } => {
+            if g.game.plies().is_empty() {
+                return refuse(ErrorCode::NotFound, "nothing to undo", seq);
+            }
+            g.cancel_search();
+            let engine = g.engine.map(|(c, _)| c);
+            flow::take_back(&mut g.game, engine);
+            g.over = None;
+            g.recorded = None;
+            if g.after_change() {
+                extra = search(app, &shared, &mut g, Purpose::Move, None, sender);
+            }
+        }
+        Request::Hint { .. } => {
+            if g.over.is_some() {
+                return refuse(ErrorCode::Illegal, "the game is over", seq);
+            }
+            if g.engine_to_move() || g.thinking.is_some() {
+                return refuse(ErrorCode::Busy, "Ludus is already thinking", seq);
+            }
+            return search(app, &shared, &mut g, Purpose::Hint, seq, sender);
+        }
+        Request::Stop { .. } => match &g.thinking {
+            // The engine's move: it plays what it has found so far.
+            Some(t) if t.purpose == Purpose::Move => t.stop.store(true, Ordering::Relaxed),
+            Some(_) => g.cancel_search(),
+            None => {}
+        },
+        Request::Resign { .. } => {
+            if g.over.is_some() {
+                return refuse(ErrorCode::Illegal, "the game is over already", seq);
+            }
+            let loser = match g.engine {
+                Some((engine, _)) => !engine,
+                None => g.game.position().turn(),
+            };
+            let text = format!(
+                "{} resigns: {} wins",
+                flow::side_name(loser),
+                flow::side_name(!loser)
+            );
+            g.finish(text, Outcome::Win(!loser));
+        }
+        Request::Draw { .. } => {
+            if g.over.is_some() {
+                return refuse(ErrorCode::Illegal, "the game is over already", seq);
+            }
+            if g.engine.is_some() && !flow::engine_accepts_draw(g.engine_score) {
+                return vec![with_seq(
+                    json!({ "type": "notice", "message": "Ludus declines the draw." }),
+                    seq,
+                )];
+            }
+            let text = if g.engine.is_some() {
+                "Draw agreed: Ludus accepts"
+            } else {
+                "Draw agreed"
+            };
+            g.finish(text.to_string(), Outcome::Draw);
+        }
+        Request::Export {
+            format, notation, ..
+        } => return vec![with_seq(export(&g, format, notation), seq)],
+        Request::Save { .. } => {
+            let result = g
+                .over
+                .as_ref()
+                .map(|o| o.result.to_string())
+                .or_else(|| g.recorded.clone())
+                .unwrap_or_else(|| "*".to_string());
+            let text = flow::record_text(&g.game, &g.names, &result);
+            match saved::save_game(&app.data, g.saved_as.as_deref(), &text) {
+                Ok(path) => {
+                    let name = path
+                        .file_name()
+                        .map(|n| n.to_string_lossy().into_owned())
+                        .unwrap_or_default();
+                    g.saved_as = Some(path);
+                    extra.push(
+                        json!({ "type": "saved", "name": name, "folder": "xiangqi/games" })
+                            .to_string(),
+                    );
+                }
+                Err(e) => return refuse(ErrorCode::Internal, format!("{e:#}"), seq),
+            }
+        }
+        // Handled above.
+        Request::Ping { .. }
+        | Request::Options { .. }
+        | Request::Notation { .. }
+        | Request::Validate { .. }
+        | Request::Games { .. }
+        | Request::New { .. }
+        | Request::Resume { .. }
+        | Request::Import { .. }
+        | Request::Open { .. } => {}
+    }
+    let mut replies = vec![g.state(seq)];
+    replies.extend(extra);
+    replies
+}
+
+/// The engine's side and level for a new game (the human plays Red unless told).
+fn opponent(mode: Mode, human: Option<Side>, level: Option<usize>) -> Option<(Color, usize)> {
+    match mode {
+        Mode::Humans => None,
+        Mode::Engine => {
+            let human = Color::from(human.unwrap_or(Side::Red));
+            Some((!human, level.unwrap_or(0).min(LEVELS.len() - 1)))
+        }
+    }
+}
+
+/// Keeps a new game under a new session and makes it the connection's game.
+fn start(
+    app: &Arc<App>,
+    current: &mut Current,
+    mut g: XiangqiGame,
+    seq: Option<u64>,
+    sender: &mpsc::UnboundedSender<String>,
+) -> Replies {
+    if let Some(old) = current.take() {
+        lock(&old).cancel_search();
+    }
+    let engine_first = g.after_change();
+    let shared = Arc::new(Mutex::new(XiangqiGame::new(Game::new(), None)));
+    let session = app.xiangqi.insert(Arc::clone(&shared));
+    g.session = session;
+    let mut guard = lock(&shared);
+    *guard = g;
+    let thinking = if engine_first {
+        search(app, &shared, &mut guard, Purpose::Move, None, sender)
+    } else {
+        Vec::new()
+    };
+    let mut replies = vec![guard.state(seq)];
+    replies.extend(thinking);
+    drop(guard);
+    *current = Some(shared);
+    replies
+}
+
+/// The strengths, the remembered choices and the notation.
+fn options(app: &App) -> Value {
+    let (settings, _) = settings::load(&app.data);
+    let x = &settings.xiangqi;
+    let levels: Vec<&str> = LEVELS.iter().map(|l| l.name).collect();
+    json!({
+        "type": "options",
+        "levels": levels,
+        "vs_engine": x.vs_engine,
+        "human": if x.human_red { "red" } else { "black" },
+        "level": x.level.min(LEVELS.len() - 1),
+        "notation": Notation::from_setting(&x.notation).setting(),
+    })
+}
+
+/// The home page's line: saved games and the record against Ludus (games
+/// saved with "You" as a player and a result).
+pub fn summary(data: &crate::store::DataDir) -> Value {
+    let list = saved::list_games(data);
+    let (mut won, mut lost, mut drawn) = (0, 0, 0);
+    for record in list.iter().filter_map(|s| s.record.as_ref().ok()) {
+        let you = |tag| record.tag(tag) == Some("You");
+        match (record.result.as_str(), you("Red"), you("Black")) {
+            ("1-0", true, false) | ("0-1", false, true) => won += 1,
+            ("1-0", false, true) | ("0-1", true, false) => lost += 1,
+            ("1/2-1/2", true, false) | ("1/2-1/2", false, true) => drawn += 1,
+            _ => {}
+        }
+    }
+    json!({
+        "page": true,
+        "saved": list.len(),
+        "won": won,
+        "lost": lost,
+        "drawn": drawn,
+    })
+}
+
+/// The saved games, newest first.
+fn games(app: &App) -> Value {
+    let list: Vec<Value> = saved::list_games(&app.data)
+        .iter()
+        .map(|s| match &s.record {
+            Ok(r) => json!({
+                "name": s.name,
+                "red": r.tag("Red"),
+                "black": r.tag("Black"),
+                "date": r.tag("Date"),
+                "result": r.result,
+                "moves": r.moves.len(),
+            }),
+            Err(e) => json!({ "name": s.name, "error": e }),
+        })
+        .collect();
+    json!({ "type": "games", "games": list })
+}
+
+/// A game from imported text: a FEN (one line with `/`, no tags) or PGN.
+fn import(
+    text: &str,
+    format: Option<RecordFormat>,
+    engine: Option<(Color, usize)>,
+) -> Result<XiangqiGame, String> {
+    let trimmed = text.trim();
+    let format = format.unwrap_or_else(|| {
+        let one_line = trimmed.lines().count() == 1;
+        if one_line && trimmed.contains('/') && !trimmed.starts_with('[') {
+            RecordFormat::Fen
+        } else {
+            RecordFormat::Pgn
+        }
+    });
+    match format {
+        RecordFormat::Fen => {
+            let pos = Position::from_fen(trimmed).map_err(|e| fen_message(text, &e))?;
+            let mut g = XiangqiGame::new(Game::from_position(pos), engine);
+            g.title = Some("Imported position".to_string());
+            Ok(g)
+        }
+        RecordFormat::Pgn => {
+            let pgn = PgnGame::parse(text).map_err(|e| e.to_string())?;
+            let mut g = XiangqiGame::new(pgn.to_game(), engine);
+            let title = pgn.tag("Event").map_or("Imported game".to_string(), |e| {
+                e.chars().take(80).collect()
+            });
+            g.load_record(&pgn, title, None);
+            Ok(g)
+        }
+    }
+}
+
+/// A FEN error with the line and column it points at in `text`.
+fn fen_message(text: &str, e: &FenError) -> String {
+    // The FEN is the first non-blank line; columns count characters.
+    let (line_no, line) = text
+        .lines()
+        .enumerate()
+        .find(|(_, l)| !l.trim().is_empty())
+        .unwrap_or((0, ""));
+    let lead = line.chars().take_while(|c| c.is_whitespace()).count();
+    let body: Vec<char> = line.trim().chars().collect();
+    // Where rank `rank` (1-based, as written) starts in the line.
+    let rank_start = |rank: usize| {
+        let mut seen = 1;
+        for (i, &c) in body.iter().enumerate() {
+            if seen == rank {
+                return i;
+            }
+            if c == '/' {
+                seen += 1;
+            }
+        }
+        body.len()
+    };
+    let offset = match e {
+        FenError::RankLength { rank, .. } => rank_start(*rank),
+        FenError::UnknownChar { rank, ch } => {
+            let start = rank_start(*rank);
+            body[start..]
+                .iter()
+                .position(|c| c == ch)
+                .map_or(start, |i| start + i)
+        }
+        FenError::BadTurn(field) | FenError::BadCounter(field) => {
+            let joined: String = body.iter().collect();
+            let board_end = joined.find(char::is_whitespace).unwrap_or(joined.len());
+            joined[board_end..]
+                .find(field.as_str())
+                .map_or(0, |j| joined[..board_end + j].chars().count())
+        }
+        _ => 0,
+    };
+    format!(
+        "FEN line {}, column {}: {e}",
+        line_no + 1,
+        lead + offset + 1
+    )
+}
+
+fn export(g: &XiangqiGame, format: RecordFormat, notation: Option<NotationName>) -> Value {
+    let stem = g
+        .saved_as
+        .as_ref()
+        .and_then(|p| p.file_stem())
+        .map_or("xiangqi".to_string(), |s| s.to_string_lossy().into_owned());
+    match format {
+        RecordFormat::Fen => json!({
+            "type": "exported", "format": "fen",
+            "filename": format!("{stem}.fen"), "text": g.game.position().to_fen(),
+        }),
+        RecordFormat::Pgn => {
+            let result = g
+                .over
+                .as_ref()
+                .map(|o| o.result.to_string())
+                .or_else(|| g.recorded.clone())
+                .unwrap_or_else(|| "*".to_string());
+            let text = match notation.map(Notation::from) {
+                None | Some(Notation::Chinese) => flow::record_text(&g.game, &g.names, &result),
+                Some(n) => {
+                    // Re-read and write again in the asked notation.
+                    let chinese = flow::record_text(&g.game, &g.names, &result);
+                    let format = match n {
+                        Notation::Wxf => MoveFormat::Wxf,
+                        _ => MoveFormat::Iccs,
+                    };
+                    PgnGame::parse(&chinese).map_or(chinese, |p| p.to_pgn(format))
+                }
+            };
+            json!({
+                "type": "exported", "format": "pgn",
+                "filename": format!("{stem}.pgn"), "text": text,
+            })
+        }
+    }
+}
+
+/// Starts the engine: for its move (waiting for a free slot, since the game
+/// needs it) or for a hint (refused when every slot is busy). Thinking is
+/// streamed as `thinking` messages; the answer comes as a `state` (the
+/// engine's move) or a `hint`.
+fn search(
+    app: &Arc<App>,
+    shared: &Arc<Mutex<XiangqiGame>>,
+    g: &mut XiangqiGame,
+    purpose: Purpose,
+    seq: Option<u64>,
+    sender: &mpsc::UnboundedSender<String>,
+) -> Replies {
+    let permit = match purpose {
+        Purpose::Hint => match Arc::clone(&app.solver_slots).try_acquire_owned() {
+            Ok(p) => Some(p),
+            Err(_) => return refuse(ErrorCode::Busy, "the engine is busy; try again soon", seq),
+        },
+        Purpose::Move => None,
+    };
+    g.cancel_search();
+    g.next_id += 1;
+    let id = g.next_id;
+    let stop = Arc::new(AtomicBool::new(false));
+    g.thinking = Some(Thinking {
+        id,
+        purpose,
+        stop: Arc::clone(&stop),
+    });
+    let (skill, limits) = match purpose {
+        Purpose::Hint => flow::hint_limits(),
+        Purpose::Move => {
+            let level = flow::level(g.engine.map_or(0, |(_, l)| l));
+            (level.skill, level.limits(None))
+        }
+    };
+    let job = Job {
+        id,
+        purpose,
+        game: g.game.clone(),
+        skill,
+        limits,
+        stop,
+        seq,
+    };
+    let (slots, shared, sender) = (
+        Arc::clone(&app.solver_slots),
+        Arc::clone(shared),
+        sender.clone(),
+    );
+    tokio::spawn(async move {
+        let permit = match permit {
+            Some(p) => p,
+            None => match slots.acquire_owned().await {
+                Ok(p) => p,
+                Err(_) => return, // the semaphore is never closed
+            },
+        };
+        let _ = tokio::task::spawn_blocking(move || run(job, permit, &shared, &sender)).await;
+    });
+    vec![with_seq(
+        json!({ "type": "thinking", "purpose": purpose, "ply": g.game.plies().len() }),
+        seq,
+    )]
+}
+
+/// One search, ready to run.
+struct Job {
+    id: u64,
+    purpose: Purpose,
+    game: Game,
+    skill: u8,
+    limits: Limits,
+    stop: Arc<AtomicBool>,
+    seq: Option<u64>,
+}
+
+/// Runs a search on the blocking pool and delivers its answer, unless the
+/// game moved on meanwhile (cancelled, undone, another search).
+fn run(
+    job: Job,
+    permit: OwnedSemaphorePermit,
+    shared: &Arc<Mutex<XiangqiGame>>,
+    sender: &mpsc::UnboundedSender<String>,
+) {
+    let current = |g: &XiangqiGame| g.thinking.as_ref().is_some_and(|t| t.id == job.id);
+    // Cancelled while waiting for a slot.
+    if job.stop.load(Ordering::Relaxed) && !current(&lock(shared)) {
+        return;
+    }
+    let root = job.game.position().clone();
+    let ply = job.game.plies().len();
+    let mut engine = Engine::new(HASH_MB);
+    engine.set_skill_level(job.skill);
+    engine.set_book_seed(flow::engine_seed());
+    let started = Instant::now();
+    let elapsed = move || started.elapsed().as_millis() as u64;
+    let result = engine.search(&job.game, &job.limits, &job.stop, &elapsed, &mut |info| {
+        if !job.stop.load(Ordering::Relaxed) {
+            let _ = sender.send(thinking_info(job.purpose, &root, ply, info));
+        }
+    });
+    drop(permit);
+    let mut g = lock(shared);
+    if !current(&g) {
+        return;
+    }
+    g.thinking = None;
+    deliver(&mut g, &job, &root, result, sender);
+}
+
+fn deliver(
+    g: &mut XiangqiGame,
+    job: &Job,
+    root: &Position,
+    result: SearchResult,
+    sender: &mpsc::UnboundedSender<String>,
+) {
+    let ply = job.game.plies().len();
+    if !result.from_book || result.depth > 0 {
+        g.set_eval(ply, flow::red_value(result.score, root.turn()));
+    }
+    let Some(best) = result.best else {
+        return; // no legal move: the game is over already
+    };
+    let text = root.to_chinese(best);
+    match job.purpose {
+        Purpose::Hint => {
+            let hint = json!({
+                "type": "hint", "move": best.to_string(), "iccs": best.to_iccs(), "text": text,
+                "score": flow::score_text(result.score, root.turn()),
+            });
+            let _ = sender.send(with_seq(hint, job.seq));
+        }
+        Purpose::Move => {
+            if g.over.is_some() || !g.engine_to_move() || g.game.play(best).is_err() {
+                return;
+            }
+            g.engine_score = Some(result.score);
+            g.after_change();
+            let _ = sender.send(g.state(None));
+        }
+    }
+}
+
+/// A `thinking` message with the search's progress.
+fn thinking_info(purpose: Purpose, root: &Position, ply: usize, info: &SearchInfo) -> String {
+    let pv: Vec<String> = info.pv.iter().take(12).map(|m| m.to_string()).collect();
+    json!({
+        "type": "thinking",
+        "purpose": purpose,
+        "ply": ply,
+        "depth": info.depth,
+        "seldepth": info.seldepth,
+        "score": flow::red_value(info.score, root.turn()),
+        "score_text": flow::score_text(info.score, root.turn()),
+        "pv": flow::chinese_words(root, &info.pv, 12),
+        "pv_iccs": pv,
+        "nodes": info.nodes,
+        "nps": info.nodes * 1000 / info.elapsed_ms.max(1),
+    })
+    .to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn requests_parse_or_are_refused() {
+        let r: Result<Request, _> =
+            protocol::parse_as(r#"{"type":"move","move":"h2e2","seq":4}"#, &KNOWN);
+        assert_eq!(
+            r,
+            Ok(Request::Move {
+                seq: Some(4),
+                text: "h2e2".into()
+            })
+        );
+        let code = |t: &str| {
+            protocol::parse_as::<Request>(t, &KNOWN)
+                .err()
+                .map(|r| r.code)
+        };
+        assert_eq!(code(r#"{"type":"fly"}"#), Some(ErrorCode::UnknownType));
+        assert_eq!(code(r#"{"type":"move"}"#), Some(ErrorCode::BadRequest));
+        assert_eq!(
+            code(r#"{"type":"new","mode":"solo"}"#),
+            Some(ErrorCode::BadRequest)
+        );
+    }
+
+    #[test]
+    fn fen_errors_point_at_their_column() {
+        let fen = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNX w";
+        let e = Position::from_fen(fen).unwrap_err();
+        assert_eq!(fen_message(fen, &e), format!("FEN line 1, column 59: {e}"));
+        let fen = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR x";
+        let e = Position::from_fen(fen).unwrap_err();
+        assert!(fen_message(fen, &e).starts_with("FEN line 1, column 61:"));
+        let e = Position::from_fen("\n  9/9 w").unwrap_err();
+        assert!(fen_message("\n  9/9 w", &e).starts_with("FEN line 2, column 3:"));
+    }
+}

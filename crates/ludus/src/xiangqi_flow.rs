@@ -1,0 +1,373 @@
+//! Xiangqi game flow both front ends share (the terminal's play screen and
+//! the browser's `web::xiangqi`): the engine's strengths, the notations of
+//! the move list, how endings and scores are told, taking moves back, draw
+//! offers to the engine, and the PGN record a save writes.
+
+use std::time::{Duration, SystemTime};
+
+use xiangqi::engine::{Limits, MAX_SKILL, Score};
+use xiangqi::pgn::{MoveFormat, PgnGame};
+use xiangqi::{Color, EndReason, Game, GameResult, Move, Outcome, Position};
+
+use crate::protocol::engine::score_value;
+use crate::store::xiangqi as saved;
+
+/// A strength the engine plays at: a skill level and a budget per move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Level {
+    pub name: &'static str,
+    pub skill: u8,
+    pub budget: Budget,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Budget {
+    /// Milliseconds per move.
+    Time(u64),
+    /// Plies.
+    Depth(u32),
+}
+
+/// The strengths on offer, weakest first: by skill level, by depth, by time.
+pub const LEVELS: [Level; 9] = [
+    Level {
+        name: "Beginner (skill 1, 0.2 s)",
+        skill: 1,
+        budget: Budget::Time(200),
+    },
+    Level {
+        name: "Novice (skill 5, 0.3 s)",
+        skill: 5,
+        budget: Budget::Time(300),
+    },
+    Level {
+        name: "Casual (skill 10, 0.5 s)",
+        skill: 10,
+        budget: Budget::Time(500),
+    },
+    Level {
+        name: "Club (skill 15, 1 s)",
+        skill: 15,
+        budget: Budget::Time(1000),
+    },
+    Level {
+        name: "Depth 4",
+        skill: MAX_SKILL,
+        budget: Budget::Depth(4),
+    },
+    Level {
+        name: "Depth 6",
+        skill: MAX_SKILL,
+        budget: Budget::Depth(6),
+    },
+    Level {
+        name: "Expert (1 s per move)",
+        skill: MAX_SKILL,
+        budget: Budget::Time(1000),
+    },
+    Level {
+        name: "Master (3 s per move)",
+        skill: MAX_SKILL,
+        budget: Budget::Time(3000),
+    },
+    Level {
+        name: "Grandmaster (10 s per move)",
+        skill: MAX_SKILL,
+        budget: Budget::Time(10_000),
+    },
+];
+
+impl Level {
+    /// Search limits, taking the engine's clock into account when there is one.
+    pub fn limits(&self, clock: Option<(Duration, Duration)>) -> Limits {
+        let mut limits = match self.budget {
+            Budget::Time(ms) => Limits::movetime(ms),
+            Budget::Depth(d) => Limits::depth(d),
+        };
+        if let Some((left, inc)) = clock {
+            let left = left.as_millis() as u64;
+            let inc = inc.as_millis() as u64;
+            limits.time = Some(left);
+            limits.increment = inc;
+            if let Some(ms) = limits.movetime {
+                // Never spend more of the clock than a measured share of it.
+                limits.movetime = Some(ms.min(left / 20 + inc / 2).max(1));
+            }
+        }
+        limits
+    }
+}
+
+/// The level at a stored index (clamped: the settings file may be old or edited).
+pub fn level(index: usize) -> &'static Level {
+    &LEVELS[index.min(LEVELS.len() - 1)]
+}
+
+/// Clock choices: name, base, increment. The first is "no clocks".
+pub const CLOCKS: [(&str, u64, u64); 5] = [
+    ("off", 0, 0),
+    ("1 min + 1 s", 60, 1),
+    ("5 min + 3 s", 300, 3),
+    ("10 min + 5 s", 600, 5),
+    ("15 min + 10 s", 900, 10),
+];
+
+/// Base time and increment of a stored clock choice, or None for no clocks.
+pub fn clock(index: usize) -> Option<(Duration, Duration)> {
+    let (_, base, inc) = CLOCKS.get(index).copied().unwrap_or(CLOCKS[0]);
+    (base > 0).then(|| (Duration::from_secs(base), Duration::from_secs(inc)))
+}
+
+/// How moves are written in the move list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Notation {
+    Chinese,
+    Wxf,
+    Iccs,
+}
+
+impl Notation {
+    pub fn from_setting(s: &str) -> Notation {
+        match s {
+            "wxf" => Notation::Wxf,
+            "iccs" => Notation::Iccs,
+            _ => Notation::Chinese,
+        }
+    }
+
+    pub fn setting(self) -> &'static str {
+        match self {
+            Notation::Chinese => "chinese",
+            Notation::Wxf => "wxf",
+            Notation::Iccs => "iccs",
+        }
+    }
+
+    pub fn next(self) -> Notation {
+        match self {
+            Notation::Chinese => Notation::Wxf,
+            Notation::Wxf => Notation::Iccs,
+            Notation::Iccs => Notation::Chinese,
+        }
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Notation::Chinese => "Chinese",
+            Notation::Wxf => "WXF",
+            Notation::Iccs => "ICCS",
+        }
+    }
+
+    /// A legal move of `pos` in this notation.
+    pub fn write(self, pos: &Position, m: Move) -> String {
+        match self {
+            Notation::Chinese => pos.to_chinese(m),
+            Notation::Wxf => pos.to_wxf(m),
+            Notation::Iccs => m.to_iccs(),
+        }
+    }
+}
+
+/// The players' names for the record: "You" and "Ludus (strength)" against
+/// the engine (`vs` is the human's side and the level), else Red and Black.
+pub fn player_names(vs: Option<(Color, usize)>) -> [String; 2] {
+    match vs {
+        Some((human, index)) => {
+            let engine = format!("Ludus ({})", level(index).name);
+            if human == Color::Red {
+                ["You".to_string(), engine]
+            } else {
+                [engine, "You".to_string()]
+            }
+        }
+        None => ["Red".to_string(), "Black".to_string()],
+    }
+}
+
+/// How the engine thinks about a hint: at full strength, within a second.
+pub fn hint_limits() -> (u8, Limits) {
+    (MAX_SKILL, Limits::movetime(1000))
+}
+
+pub fn side_name(c: Color) -> &'static str {
+    match c {
+        Color::Red => "Red",
+        Color::Black => "Black",
+    }
+}
+
+/// A finished game in words.
+pub fn describe(r: &GameResult) -> String {
+    let (winner, loser) = match r.outcome {
+        Outcome::Win(w) => (side_name(w), side_name(!w)),
+        Outcome::Draw => ("", ""),
+    };
+    match r.reason {
+        EndReason::Checkmate => format!("Checkmate: {winner} wins"),
+        EndReason::Stalemate => {
+            format!("Stalemate: {loser} has no legal move and loses; {winner} wins")
+        }
+        EndReason::PerpetualCheck => {
+            format!("Perpetual check: {loser} may not check forever and loses; {winner} wins")
+        }
+        EndReason::PerpetualChase => {
+            format!(
+                "Perpetual chase: {loser} may not chase a piece forever and loses; {winner} wins"
+            )
+        }
+        EndReason::Repetition => "Draw by repetition".to_string(),
+        EndReason::MoveLimit => "Draw: 60 moves without a capture".to_string(),
+        EndReason::InsufficientMaterial => {
+            "Draw: neither side has a piece that can cross the river".to_string()
+        }
+    }
+}
+
+/// The PGN result of an outcome.
+pub fn result_text(outcome: Outcome) -> &'static str {
+    match outcome {
+        Outcome::Win(Color::Red) => "1-0",
+        Outcome::Win(Color::Black) => "0-1",
+        Outcome::Draw => "1/2-1/2",
+    }
+}
+
+/// A score from the searching side's view, told from Red's.
+pub fn score_text(score: Score, searcher: Color) -> String {
+    let (v, red_view) = match score {
+        Score::Cp(v) => (v, true),
+        Score::Mate(n) => (n, false),
+    };
+    let v = if searcher == Color::Red { v } else { -v };
+    if red_view {
+        match v {
+            0 => "even".to_string(),
+            v if v > 0 => format!("Red +{:.2}", v as f64 / 100.0),
+            v => format!("Black +{:.2}", -v as f64 / 100.0),
+        }
+    } else if v > 0 {
+        format!("Red mates in {v}")
+    } else if v < 0 {
+        format!("Black mates in {}", -v)
+    } else {
+        "mated".to_string()
+    }
+}
+
+/// A score as one number from Red's view (mates beyond every centipawn
+/// score), for evaluation graphs.
+pub fn red_value(score: Score, searcher: Color) -> i32 {
+    let v = score_value(score);
+    if searcher == Color::Red { v } else { -v }
+}
+
+/// A line of moves from `pos` in Chinese notation, at most `max` moves
+/// (stops at anything illegal).
+pub fn chinese_words(pos: &Position, moves: &[Move], max: usize) -> Vec<String> {
+    let mut p = pos.clone();
+    let mut words = Vec::new();
+    for &m in moves.iter().take(max) {
+        if !p.is_legal(m) {
+            break;
+        }
+        words.push(p.to_chinese(m));
+        p.make_move(m);
+    }
+    words
+}
+
+/// Whether the engine takes a draw offer: only when its last score of its
+/// own moves (its point of view) says it is worse.
+pub fn engine_accepts_draw(engine_score: Option<Score>) -> bool {
+    engine_score.is_some_and(|s| score_value(s) <= -100)
+}
+
+/// Takes back the last move, and against the engine also its reply, so the
+/// human is to move again. Returns how many plies went.
+pub fn take_back(game: &mut Game, engine: Option<Color>) -> usize {
+    let mut removed = 0;
+    while !game.plies().is_empty() && (removed == 0 || Some(game.position().turn()) == engine) {
+        game.undo();
+        removed += 1;
+    }
+    removed
+}
+
+/// A seed for the engine's book choices and skill noise, so that games from
+/// the same position differ (the engine has no RNG of its own).
+pub fn engine_seed() -> u64 {
+    SystemTime::now()
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64)
+}
+
+/// The PGN text a save writes: today's date, the players, the result, moves
+/// in Chinese notation (both front ends read and write the same files).
+pub fn record_text(game: &Game, names: &[String; 2], result: &str) -> String {
+    let date = saved::pgn_date(SystemTime::now());
+    let mut record = PgnGame::from_game(
+        game,
+        &[
+            ("Event", "Ludus game"),
+            ("Date", &date),
+            ("Red", &names[0]),
+            ("Black", &names[1]),
+            ("Result", result),
+        ],
+    );
+    record.result = result.to_string();
+    record.to_pgn(MoveFormat::Chinese)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn endings_are_told_plainly() {
+        let r = |outcome, reason| describe(&GameResult { outcome, reason });
+        let red = Outcome::Win(Color::Red);
+        let black = Outcome::Win(Color::Black);
+        assert_eq!(r(red, EndReason::Checkmate), "Checkmate: Red wins");
+        assert_eq!(
+            r(black, EndReason::Stalemate),
+            "Stalemate: Red has no legal move and loses; Black wins"
+        );
+        assert!(r(red, EndReason::PerpetualCheck).starts_with("Perpetual check: Black"));
+        assert!(r(black, EndReason::PerpetualChase).starts_with("Perpetual chase: Red"));
+        assert_eq!(
+            r(Outcome::Draw, EndReason::Repetition),
+            "Draw by repetition"
+        );
+        assert!(r(Outcome::Draw, EndReason::MoveLimit).contains("60 moves"));
+        assert!(r(Outcome::Draw, EndReason::InsufficientMaterial).starts_with("Draw"));
+    }
+
+    #[test]
+    fn scores_are_told_from_reds_side() {
+        assert_eq!(score_text(Score::Cp(35), Color::Red), "Red +0.35");
+        assert_eq!(score_text(Score::Cp(35), Color::Black), "Black +0.35");
+        assert_eq!(score_text(Score::Cp(0), Color::Black), "even");
+        assert_eq!(score_text(Score::Mate(2), Color::Black), "Black mates in 2");
+        assert_eq!(score_text(Score::Mate(-3), Color::Black), "Red mates in 3");
+        assert_eq!(red_value(Score::Cp(35), Color::Black), -35);
+    }
+
+    #[test]
+    fn take_back_returns_the_move_to_the_human() {
+        let mut game = Game::new();
+        for m in ["h2e2", "h9g7", "h0g2"] {
+            game.play_text(m).unwrap();
+        }
+        // Against an engine playing Black: Red's last move only (Black to move after it).
+        let mut g = game.clone();
+        assert_eq!(take_back(&mut g, Some(Color::Black)), 1);
+        assert_eq!(g.position().turn(), Color::Red);
+        // Against an engine playing Red: Black's move and Red's reply.
+        let mut g = game.clone();
+        assert_eq!(take_back(&mut g, Some(Color::Red)), 2);
+        assert_eq!(g.position().turn(), Color::Black);
+        assert_eq!(take_back(&mut game, None), 1);
+    }
+}

@@ -1,0 +1,293 @@
+//! The Xiangqi WebSocket of `ludus serve` end to end: a real server on a
+//! loopback port; legal and illegal moves, the engine's reply with its
+//! thinking, FEN/PGN import errors, saving where the terminal reads, broken
+//! messages, and a reload that resumes the game.
+#![allow(clippy::unwrap_used)]
+
+mod web_common;
+
+use futures_util::SinkExt;
+use serde_json::{Value, json};
+use tokio_tungstenite::connect_async_with_config;
+use tokio_tungstenite::tungstenite::Message;
+use web_common::{Client, Server};
+
+async fn socket(server: &Server) -> Client {
+    let url = format!("ws://{}/ws/xiangqi", server.addr);
+    let (ws, _) = connect_async_with_config(url, None, true).await.unwrap();
+    Client { ws }
+}
+
+/// A game against the fastest strength, the human playing `human`.
+async fn engine_game(client: &mut Client, human: &str) -> Value {
+    client
+        .ask(
+            json!({"type": "new", "mode": "engine", "human": human, "level": 0, "seq": 1}),
+            "state",
+        )
+        .await
+}
+
+#[tokio::test]
+async fn a_move_gets_the_engines_reply_with_its_thinking() {
+    let server = Server::start();
+    let mut client = socket(&server).await;
+    let state = engine_game(&mut client, "red").await;
+    assert_eq!(state["seq"], 1);
+    assert_eq!(state["turn"], "red");
+    assert_eq!(state["human"], "red");
+    assert_eq!(state["legal"].as_array().unwrap().len(), 44);
+    assert!(state["thinking"].is_null());
+
+    let moved = client
+        .ask(json!({"type": "move", "move": "h2e2", "seq": 2}), "state")
+        .await;
+    assert_eq!(moved["seq"], 2);
+    assert_eq!(moved["moves"][0]["chinese"], "炮二平五");
+    assert_eq!(moved["moves"][0]["wxf"], "C2.5");
+    assert_eq!(moved["moves"][0]["iccs"], "H2-E2");
+    assert_eq!(moved["thinking"], "move");
+    // Until the engine answers, moves are refused.
+    client
+        .send(json!({"type": "move", "move": "h9g7", "seq": 3}))
+        .await;
+    // The engine's move arrives as a state without seq; its thinking before it.
+    let mut replies = Vec::new();
+    let mut answer = None;
+    let refused = |r: &Value| r["type"] == "error" && r["code"] == "illegal" && r["seq"] == 3;
+    while answer.is_none() || !replies.iter().any(refused) {
+        let r = client.recv().await;
+        if r["type"] == "state" && r["moves"].as_array().unwrap().len() == 2 {
+            answer = Some(r);
+        } else {
+            replies.push(r);
+        }
+    }
+    let reply = answer.unwrap();
+    assert_eq!(reply["turn"], "red");
+    assert!(reply["thinking"].is_null());
+    let engine_move = reply["moves"][1]["uci"].as_str().unwrap();
+    assert_eq!(reply["moves"][1]["fen"], reply["fen"]);
+    assert!(engine_move.len() == 4, "{engine_move}");
+    // The thinking lines (when not a book move) say depth, score and a PV in Chinese.
+    for t in replies
+        .iter()
+        .filter(|r| r["type"] == "thinking" && r["depth"].is_number())
+    {
+        assert!(t["score_text"].is_string());
+        assert!(t["pv"][0].as_str().unwrap().chars().count() == 4, "{t}");
+    }
+
+    // Undo takes back both moves.
+    let undone = client.ask(json!({"type": "undo"}), "state").await;
+    assert_eq!(undone["moves"].as_array().unwrap().len(), 0);
+    assert_eq!(undone["turn"], "red");
+}
+
+#[tokio::test]
+async fn illegal_moves_and_malformed_messages_are_answered_and_the_socket_lives() {
+    let server = Server::start();
+    let mut client = socket(&server).await;
+    let refused = client
+        .ask(json!({"type": "move", "move": "h2e2", "seq": 5}), "error")
+        .await;
+    assert_eq!(
+        (refused["code"].as_str(), refused["seq"].as_u64()),
+        (Some("no_game"), Some(5))
+    );
+    client
+        .ask(json!({"type": "new", "mode": "humans"}), "state")
+        .await;
+    for (request, code) in [
+        (json!({"type": "move", "move": "h2e3"}), "illegal"), // not a legal move
+        (json!({"type": "move", "move": "e3e5"}), "illegal"), // a soldier steps one point
+        (json!({"type": "move"}), "bad_request"),
+        (json!({"type": "move", "move": 7}), "bad_request"),
+        (json!({"type": "new", "mode": "solo"}), "bad_request"),
+        (json!({"type": "castle"}), "unknown_type"),
+        (json!({"type": "undo"}), "not_found"),
+    ] {
+        let reply = client.ask(request.clone(), "error").await;
+        assert_eq!(reply["code"], code, "{request} → {reply}");
+    }
+    client.send_text("{not json").await;
+    assert_eq!(client.until("error").await["code"], "bad_json");
+    client
+        .send_text(format!(
+            "{{\"type\":\"ping\",\"pad\":\"{}\"}}",
+            "x".repeat(70_000)
+        ))
+        .await;
+    assert_eq!(client.until("error").await["code"], "too_large");
+    client
+        .ws
+        .send(Message::binary(vec![1, 2, 3]))
+        .await
+        .unwrap();
+    assert_eq!(client.until("error").await["code"], "binary");
+    // Still usable: Chinese and WXF moves are read too.
+    let state = client
+        .ask(json!({"type": "move", "move": "炮二平五"}), "state")
+        .await;
+    assert_eq!(state["moves"][0]["uci"], "h2e2");
+    let state = client
+        .ask(json!({"type": "move", "move": "H8+7"}), "state")
+        .await;
+    assert_eq!(state["moves"][1]["chinese"], "马8进7");
+    assert_eq!(
+        client.ask(json!({"type": "ping"}), "pong").await["type"],
+        "pong"
+    );
+}
+
+#[tokio::test]
+async fn fen_and_pgn_imports_report_where_they_fail() {
+    let server = Server::start();
+    let mut client = socket(&server).await;
+    let bad_fen = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNX w";
+    let reply = client
+        .ask(json!({"type": "import", "text": bad_fen}), "error")
+        .await;
+    assert_eq!(reply["code"], "bad_record");
+    assert!(
+        reply["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("FEN line 1, column 59:"),
+        "{reply}"
+    );
+    let bad_pgn = "[Event \"x\"]\n\n1. h2e2 h9g7\n2. h0g2 zz9 *\n";
+    let reply = client
+        .ask(json!({"type": "import", "text": bad_pgn}), "error")
+        .await;
+    assert_eq!(reply["code"], "bad_record");
+    assert!(
+        reply["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("PGN line 4, column"),
+        "{reply}"
+    );
+    let reply = client
+        .ask(
+            json!({"type": "new", "mode": "humans", "fen": "4k4/9/9/9/9/9/9/9/9/4K4 w"}),
+            "error",
+        )
+        .await;
+    assert_eq!(reply["code"], "bad_record");
+    // The editor's validation.
+    let v = client
+        .ask(
+            json!({"type": "validate", "fen": "3k5/9/9/9/9/9/9/9/4R4/4K4 b"}),
+            "validation",
+        )
+        .await;
+    assert_eq!(v["ok"], true);
+    let v = client
+        .ask(
+            json!({"type": "validate", "fen": "9/9/9/9/9/9/9/9/9/4K4 w"}),
+            "validation",
+        )
+        .await;
+    assert_eq!(v["ok"], false);
+    assert!(v["message"].as_str().unwrap().contains("general"), "{v}");
+
+    // A good PGN opens at its end; export gives it back.
+    let pgn = "[Red \"Ann\"]\n[Black \"Bo\"]\n\n1. 炮二平五 马8进7 2. 马二进三 *\n";
+    let state = client
+        .ask(json!({"type": "import", "text": pgn}), "state")
+        .await;
+    assert_eq!(state["mode"], "humans");
+    assert_eq!(state["names"], json!(["Ann", "Bo"]));
+    assert_eq!(state["moves"].as_array().unwrap().len(), 3);
+    let out = client
+        .ask(
+            json!({"type": "export", "format": "pgn", "notation": "iccs"}),
+            "exported",
+        )
+        .await;
+    assert!(out["text"].as_str().unwrap().contains("H2-E2"), "{out}");
+    let fen = client
+        .ask(json!({"type": "export", "format": "fen"}), "exported")
+        .await;
+    assert_eq!(fen["text"], state["fen"]);
+}
+
+#[tokio::test]
+async fn saved_games_are_where_the_terminal_reads_them_and_reload_resumes() {
+    let server = Server::start();
+    let mut client = socket(&server).await;
+    client
+        .ask(json!({"type": "new", "mode": "humans"}), "state")
+        .await;
+    client
+        .ask(json!({"type": "move", "move": "h2e2"}), "state")
+        .await;
+    let state = client
+        .ask(json!({"type": "move", "move": "h9g7"}), "state")
+        .await;
+    let session = state["session"].as_str().unwrap().to_string();
+    let saved = client.ask(json!({"type": "save"}), "saved").await;
+    let name = saved["name"].as_str().unwrap().to_string();
+    let text =
+        std::fs::read_to_string(server.data.path().join("xiangqi/games").join(&name)).unwrap();
+    assert!(text.contains("1. 炮二平五 马8进7"), "{text}");
+
+    // Resign, and the home page counts the game.
+    let over = client.ask(json!({"type": "resign"}), "state").await;
+    assert_eq!(over["over"]["result"], "0-1");
+    let (_, _, body) = server.get("/api/summary").await;
+    let summary: Value = serde_json::from_slice(&body).unwrap();
+    assert_eq!(summary["xiangqi"]["saved"], 1);
+
+    // A reload: a new connection resumes the same game.
+    drop(client);
+    let mut again = socket(&server).await;
+    let resumed = again
+        .ask(json!({"type": "resume", "session": session}), "state")
+        .await;
+    assert_eq!(resumed["moves"].as_array().unwrap().len(), 2);
+    assert_eq!(resumed["over"]["result"], "0-1");
+    let gone = again
+        .ask(json!({"type": "resume", "session": "nope"}), "error")
+        .await;
+    assert_eq!(gone["code"], "not_found");
+
+    // The saved game is listed and opens.
+    let games = again.ask(json!({"type": "games"}), "games").await;
+    assert_eq!(games["games"][0]["name"], name.as_str());
+    let opened = again
+        .ask(json!({"type": "open", "name": name}), "state")
+        .await;
+    assert_eq!(opened["moves"].as_array().unwrap().len(), 2);
+    let refused = again
+        .ask(json!({"type": "open", "name": "../settings.json"}), "error")
+        .await;
+    assert_eq!(refused["code"], "not_found");
+}
+
+#[tokio::test]
+async fn the_engine_moves_first_when_the_human_plays_black_and_hints_come() {
+    let server = Server::start();
+    let mut client = socket(&server).await;
+    let state = engine_game(&mut client, "black").await;
+    assert_eq!(state["thinking"], "move");
+    let reply = loop {
+        let r = client.recv().await;
+        if r["type"] == "state" {
+            break r;
+        }
+    };
+    assert_eq!(reply["moves"].as_array().unwrap().len(), 1);
+    assert_eq!(reply["turn"], "black");
+    let thinking = client
+        .ask(json!({"type": "hint", "seq": 9}), "thinking")
+        .await;
+    assert_eq!(thinking["seq"], 9);
+    let hint = client.until("hint").await;
+    let m = hint["move"].as_str().unwrap();
+    assert!(
+        reply["legal"].as_array().unwrap().iter().any(|l| l == m),
+        "{hint}"
+    );
+}

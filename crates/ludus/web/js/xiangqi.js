@@ -1,0 +1,700 @@
+// The Xiangqi page: the game lives on the server (/ws/xiangqi, see
+// docs/web-protocol.md); this draws its state, sends moves (click or drag),
+// shows the engine's thinking and an evaluation graph, the move list in a
+// chosen notation (click a move to look at that position), import/export,
+// saved games and a position editor.
+
+import { GameSocket } from './net.js';
+import { CHARS, parseFen, boardFen, isRed, fitBoard, drawBoard, drawPiece } from './xiangqi-board.js';
+
+const $ = (id) => document.getElementById(id);
+const SESSION_KEY = 'ludus.xiangqi.session';
+const START_FEN = 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1';
+
+const KEYS = [
+  ['click / drag', 'pick a piece, put it on a green mark'],
+  ['n', 'new game'], ['u  Backspace', 'undo'], ['h', 'hint'], ['m', 'move now (Ludus)'],
+  ['f', 'flip the board'], ['d', 'offer a draw'], ['r r', 'resign'], ['s', 'save'],
+  ['x', 'export PGN / FEN'], ['i', 'import'], ['l', 'saved games'], ['e', 'position editor'],
+  ['← →', 'step through the game'], ['Home  End', 'first position / back to the game'],
+  ['Esc', 'put the piece back'],
+];
+
+const app = {
+  state: null,
+  options: null,
+  view: null, // a ply number when looking at an earlier position
+  flipped: false,
+  flipKey: null,
+  selected: null,
+  drag: null,
+  hint: null,
+  info: null, // the latest thinking message with a depth
+  live: new Map(), // ply → score seen while thinking (Red's view)
+  notation: 'chinese',
+  confirm: null, // 'resign' or 'draw' waiting for a second press
+  overShown: null,
+  editor: { cells: new Map(), turn: 'w', tool: 'R' },
+  exportFormat: 'pgn',
+};
+window.__ludus = app;
+// For the browser tests: the piece shown on a square.
+app.pieceAt = (sq) => shown().cells.get(sq) || null;
+
+function setStatus(text, tone = 'info') {
+  const el = $('xq-status');
+  el.textContent = text;
+  el.className = `message ${tone}`;
+}
+
+const sideName = (side) => (side === 'red' ? 'Red' : 'Black');
+
+function humanToMove() {
+  const s = app.state;
+  if (!s || s.over || app.view !== null) return false;
+  return s.mode === 'humans' || s.turn === s.human;
+}
+
+// The position on the board: the current one, or the one after `view` plies.
+function shown() {
+  const s = app.state;
+  if (!s) return { ...parseFen(START_FEN), last: null, ply: 0 };
+  const ply = app.view ?? s.moves.length;
+  const fen = ply === 0 ? s.start_fen : s.moves[ply - 1].fen;
+  return { ...parseFen(fen), last: ply > 0 ? s.moves[ply - 1].uci : null, ply };
+}
+
+function generalOf(cells, red) {
+  for (const [sq, p] of cells) if (p === (red ? 'K' : 'k')) return sq;
+  return null;
+}
+
+// ---------------------------------------------------------------- drawing
+
+let geo = null;
+
+function renderBoard() {
+  const wrap = $('board-wrap');
+  const [g, geometry] = fitBoard($('board'), wrap.clientWidth, wrap.clientHeight, app.flipped);
+  geo = geometry;
+  app.geo = geometry;
+  const pos = shown();
+  const live = app.view === null && app.state;
+  const targets = app.selected && live ? app.state.legal.filter((m) => m.startsWith(app.selected)).map((m) => m.slice(2, 4)) : [];
+  const inCheck = live ? app.state.check : false;
+  drawBoard(g, geo, {
+    cells: pos.cells,
+    last: pos.last,
+    selected: live ? app.selected : null,
+    targets,
+    check: inCheck ? generalOf(pos.cells, pos.turn === 'w') : null,
+    hint: live ? app.hint : null,
+    drag: app.drag,
+  });
+}
+
+function scoreY(v, h) {
+  const t = Math.tanh(v / 500);
+  return h / 2 - t * (h / 2 - 4);
+}
+
+function renderGraph() {
+  const canvas = $('graph');
+  const ratio = window.devicePixelRatio || 1;
+  const w = canvas.clientWidth, h = canvas.clientHeight;
+  canvas.width = Math.round(w * ratio); canvas.height = Math.round(h * ratio);
+  const g = canvas.getContext('2d');
+  g.setTransform(ratio, 0, 0, ratio, 0, 0);
+  g.fillStyle = '#0e121b'; g.fillRect(0, 0, w, h);
+  g.fillStyle = '#b5222a22'; g.fillRect(0, 0, w, h / 2);
+  g.strokeStyle = '#ffffff30'; g.beginPath(); g.moveTo(0, h / 2); g.lineTo(w, h / 2); g.stroke();
+  const s = app.state;
+  if (!s) return;
+  const n = Math.max(s.moves.length, 10);
+  const x = (ply) => 4 + (ply / n) * (w - 8);
+  const points = [];
+  for (let ply = 0; ply <= s.moves.length; ply++) {
+    const v = s.evals[ply] ?? app.live.get(ply);
+    if (v != null) points.push([x(ply), scoreY(v, h)]);
+  }
+  const ply = app.view ?? s.moves.length;
+  g.strokeStyle = '#e6be5080'; g.beginPath(); g.moveTo(x(ply), 0); g.lineTo(x(ply), h); g.stroke();
+  if (points.length) {
+    g.strokeStyle = '#e6be50'; g.lineWidth = 2; g.beginPath();
+    points.forEach(([px, py], i) => (i ? g.lineTo(px, py) : g.moveTo(px, py)));
+    g.stroke();
+    g.fillStyle = '#e6be50';
+    for (const [px, py] of points) { g.beginPath(); g.arc(px, py, 2.5, 0, Math.PI * 2); g.fill(); }
+  } else {
+    g.fillStyle = '#9aa3b5'; g.font = '12px system-ui'; g.textAlign = 'center';
+    g.fillText('Ludus\u2019s scores appear here as it thinks', w / 2, h / 2 - 8);
+  }
+}
+
+function renderMoves() {
+  const s = app.state;
+  const list = $('moves');
+  list.textContent = '';
+  if (!s) return;
+  const blackFirst = parseFen(s.start_fen).turn === 'b';
+  const startNo = Number(s.start_fen.trim().split(/\s+/)[5]) || 1;
+  const current = app.view ?? s.moves.length;
+  let row = null;
+  s.moves.forEach((m, i) => {
+    const red = (i % 2 === 0) !== blackFirst;
+    if (red || !row) {
+      row = document.createElement('div');
+      row.className = 'xq-move-row';
+      const no = document.createElement('span');
+      no.className = 'no';
+      no.textContent = `${startNo + Math.floor((i + (blackFirst ? 1 : 0)) / 2)}.`;
+      row.append(no);
+      if (!red) row.append(Object.assign(document.createElement('span'), { textContent: '…' }));
+      list.append(row);
+    }
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.className = `xq-move${current === i + 1 ? ' current' : ''}`;
+    b.dataset.ply = String(i + 1);
+    b.textContent = m[app.notation] || m.iccs;
+    b.addEventListener('click', () => goTo(i + 1));
+    row.append(b);
+  });
+  const cur = list.querySelector('.current');
+  if (cur) cur.scrollIntoView({ block: 'nearest' });
+  $('b-live').hidden = app.view === null;
+}
+
+function renderThinking() {
+  const el = $('thinking');
+  const s = app.state;
+  const info = app.info;
+  if (!info) {
+    el.textContent = s && s.thinking ? (s.thinking === 'hint' ? 'Looking for a hint…' : 'Ludus is thinking…') : '—';
+    return;
+  }
+  const who = info.purpose === 'hint' ? 'Hint search' : 'Ludus';
+  const active = s && s.thinking ? '' : ' (last search)';
+  el.innerHTML = '';
+  const head = document.createElement('div');
+  head.innerHTML = `<b>${who}</b>${active}: depth <b>${info.depth}</b> · <b>${info.score_text}</b> · ${Math.round(info.nps / 1000)} kN/s`;
+  const pv = document.createElement('div');
+  pv.className = 'xq-pv';
+  pv.textContent = info.pv.join(' ');
+  el.append(head, pv);
+}
+
+function render() {
+  const s = app.state;
+  if (s) {
+    $('xq-title').textContent = s.title || (s.mode === 'engine' ? 'You vs Ludus' : 'Two players');
+    $('xq-sub').textContent = s.mode === 'engine'
+      ? `You play ${sideName(s.human)} · Ludus: ${s.level_name}`
+      : `${s.names[0]} (Red) vs ${s.names[1]} (Black)`;
+    const engine = s.mode === 'engine';
+    $('b-undo').disabled = !s.moves.length;
+    $('b-hint').disabled = !!s.over || !!s.thinking || !humanToMove();
+    $('b-stop').hidden = !engine;
+    $('b-stop').disabled = s.thinking !== 'move';
+    $('b-draw').disabled = !!s.over;
+    $('b-resign').disabled = !!s.over;
+  }
+  renderBoard();
+  renderMoves();
+  renderThinking();
+  renderGraph();
+}
+
+function statusOfState() {
+  const s = app.state;
+  if (!s) return;
+  if (app.view !== null) {
+    setStatus(`Looking at the position after move ${app.view} of ${s.moves.length}: → forward, End back to the game.`, 'info');
+    return;
+  }
+  if (s.over) { setStatus(s.over.text, 'warn'); return; }
+  let text = `${sideName(s.turn)} to move`;
+  if (s.mode === 'engine') text += s.turn === s.human ? ' (you)' : ' (Ludus is thinking…)';
+  if (s.check) text = `Check! ${text}`;
+  if (s.recorded) text += ` · recorded result ${s.recorded}`;
+  setStatus(text, s.check ? 'warn' : 'info');
+}
+
+// ---------------------------------------------------------------- network
+
+function onMessage(msg) {
+  switch (msg.type) {
+    case 'state': {
+      const fresh = !app.state || app.state.session !== msg.session;
+      if (fresh) { app.live.clear(); app.info = null; app.view = null; app.overShown = null; }
+      if (!msg.thinking && app.state && app.state.thinking) app.info = app.info && { ...app.info };
+      app.state = msg;
+      sessionStorage.setItem(SESSION_KEY, msg.session);
+      const key = `${msg.session}:${msg.mode}:${msg.human}`;
+      if (app.flipKey !== key) { app.flipKey = key; app.flipped = msg.mode === 'engine' && msg.human === 'black'; }
+      if (app.view !== null && app.view >= msg.moves.length) app.view = null;
+      for (const ply of [...app.live.keys()]) if (ply > msg.moves.length) app.live.delete(ply);
+      app.selected = null;
+      app.hint = null;
+      app.confirm = null;
+      statusOfState();
+      render();
+      if (msg.over && app.overShown !== msg.over.text) {
+        app.overShown = msg.over.text;
+        $('over-text').textContent = `${msg.over.text} (${msg.over.result})`;
+        if (!$('over-dialog').open) $('over-dialog').showModal();
+      }
+      if (!msg.over) app.overShown = null;
+      break;
+    }
+    case 'thinking':
+      if (msg.depth != null) {
+        app.info = msg;
+        app.live.set(msg.ply, msg.score);
+        renderThinking();
+        renderGraph();
+      } else {
+        app.info = null;
+        if (app.state) app.state.thinking = msg.purpose;
+        renderThinking();
+      }
+      break;
+    case 'hint':
+      app.hint = msg.move;
+      if (app.state) app.state.thinking = null;
+      setStatus(`Hint: ${msg.text} (${msg.iccs}) · ${msg.score}`, 'info');
+      render();
+      break;
+    case 'notice':
+      setStatus(msg.message, 'info');
+      break;
+    case 'saved':
+      setStatus(`Saved as ${msg.folder}/${msg.name}`, 'info');
+      if (app.state) app.state.saved_as = msg.name;
+      break;
+    case 'error':
+      if (msg.code === 'closed') break;
+      if (msg.code === 'not_found' && /gone/.test(msg.message)) { sessionStorage.removeItem(SESSION_KEY); openNewDialog(); break; }
+      setStatus(msg.message, 'warn');
+      break;
+    default:
+      break;
+  }
+}
+
+const socket = new GameSocket('/ws/xiangqi', {
+  onMessage,
+  onStatus: (s) => { $('conn').textContent = s === 'open' ? '' : 'reconnecting…'; },
+  onOpen: async () => {
+    const options = await socket.sendNow({ type: 'options' });
+    if (options.type === 'options') applyOptions(options);
+    const session = sessionStorage.getItem(SESSION_KEY);
+    if (session) {
+      const reply = await socket.sendNow({ type: 'resume', session });
+      if (reply.type === 'state') return;
+    }
+    if (!app.state) openNewDialog();
+  },
+});
+
+function applyOptions(o) {
+  app.options = o;
+  const select = $('new-level');
+  select.textContent = '';
+  o.levels.forEach((name, i) => select.append(new Option(name, String(i))));
+  select.value = String(o.level);
+  $('new-side').value = o.human;
+  document.querySelector(`input[name="mode"][value="${o.vs_engine ? 'engine' : 'humans'}"]`).checked = true;
+  app.notation = o.notation;
+  $('notation').value = o.notation;
+}
+
+// ---------------------------------------------------------------- actions
+
+async function sendMove(from, to) {
+  app.selected = null;
+  app.hint = null;
+  const reply = await socket.send({ type: 'move', move: `${from}${to}` });
+  if (reply.type === 'error') render();
+}
+
+function goTo(ply) {
+  const s = app.state;
+  if (!s) return;
+  const n = Math.max(0, Math.min(ply, s.moves.length));
+  app.view = n === s.moves.length ? null : n;
+  app.selected = null;
+  statusOfState();
+  render();
+}
+
+function step(delta) {
+  const s = app.state;
+  if (!s) return;
+  goTo((app.view ?? s.moves.length) + delta);
+}
+
+function undo() { app.view = null; socket.send({ type: 'undo' }); }
+function hint() { if (humanToMove()) socket.send({ type: 'hint' }); }
+function moveNow() { socket.send({ type: 'stop' }); }
+function flip() { app.flipped = !app.flipped; render(); }
+
+function resign() {
+  if (!app.state || app.state.over) return;
+  if (app.confirm !== 'resign') {
+    app.confirm = 'resign';
+    setStatus('Resign? Press r (or the button) again to confirm.', 'warn');
+    return;
+  }
+  app.confirm = null;
+  socket.send({ type: 'resign' });
+}
+
+function draw() {
+  const s = app.state;
+  if (!s || s.over) return;
+  if (s.mode === 'humans' && app.confirm !== 'draw') {
+    app.confirm = 'draw';
+    const other = s.turn === 'red' ? 'Black' : 'Red';
+    setStatus(`${sideName(s.turn)} offers a draw. ${other}: press d (or the button) to accept; any move declines.`, 'info');
+    return;
+  }
+  app.confirm = null;
+  socket.send({ type: 'draw' });
+}
+
+function save() { if (app.state) socket.send({ type: 'save' }); }
+
+function openNewDialog() {
+  const d = $('new-dialog');
+  if (!d.open) d.showModal();
+}
+
+function startNew(fen) {
+  const mode = document.querySelector('input[name="mode"]:checked').value;
+  const request = { type: 'new', mode };
+  if (mode === 'engine') { request.human = $('new-side').value; request.level = Number($('new-level').value); }
+  if (fen) request.fen = fen;
+  app.view = null;
+  return socket.send(request);
+}
+
+async function openExport(format = app.exportFormat) {
+  if (!app.state) return;
+  app.exportFormat = format;
+  $('export-pgn').classList.toggle('active', format === 'pgn');
+  $('export-fen').classList.toggle('active', format === 'fen');
+  const reply = await socket.send({ type: 'export', format, notation: app.notation });
+  if (reply.type !== 'exported') return;
+  $('export-text').value = reply.text;
+  $('export-text').dataset.filename = reply.filename;
+  if (!$('export-dialog').open) $('export-dialog').showModal();
+}
+
+function download(name, text) {
+  const url = URL.createObjectURL(new Blob([text], { type: 'text/plain;charset=utf-8' }));
+  const a = Object.assign(document.createElement('a'), { href: url, download: name });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+async function copy(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+    setStatus('Copied.', 'info');
+  } catch {
+    $('export-text').select();
+    setStatus('Select and copy the text (the clipboard is not available here).', 'info');
+  }
+}
+
+async function doImport() {
+  const text = $('import-text').value;
+  if (!text.trim()) return;
+  const reply = await socket.send({ type: 'import', text });
+  if (reply.type === 'error') {
+    $('import-error').hidden = false;
+    $('import-error').textContent = reply.message;
+    return;
+  }
+  $('import-error').hidden = true;
+  $('import-dialog').close();
+  app.view = null;
+}
+
+async function openGames() {
+  const reply = await socket.send({ type: 'games' });
+  if (reply.type !== 'games') return;
+  const list = $('games-list');
+  list.textContent = '';
+  if (!reply.games.length) list.textContent = 'No saved games yet: Save (s) during a game.';
+  for (const g of reply.games) {
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.className = 'xq-game';
+    if (g.error) { b.disabled = true; b.textContent = `${g.name}: ${g.error}`; }
+    else b.innerHTML = `<b></b><span class="muted"></span>`;
+    if (!g.error) {
+      b.querySelector('b').textContent = `${g.red || 'Red'} – ${g.black || 'Black'}  ${g.result}`;
+      b.querySelector('span').textContent = `${g.name} · ${g.moves} plies${g.date ? ` · ${g.date}` : ''}`;
+      b.addEventListener('click', async () => {
+        const r = await socket.send({ type: 'open', name: g.name });
+        if (r.type === 'state') $('games-dialog').close();
+      });
+    }
+    list.append(b);
+  }
+  if (!$('games-dialog').open) $('games-dialog').showModal();
+}
+
+// ---------------------------------------------------------------- board input
+
+function pointerSquare(e) {
+  if (!geo) return null;
+  const rect = $('board').getBoundingClientRect();
+  return geo.square(e.clientX - rect.left, e.clientY - rect.top);
+}
+
+function isTarget(from, to) {
+  return !!app.state && app.state.legal.includes(`${from}${to}`);
+}
+
+function ownPiece(sq) {
+  const s = app.state;
+  const p = shown().cells.get(sq);
+  return p && isRed(p) === (s.turn === 'red');
+}
+
+$('board').addEventListener('pointerdown', (e) => {
+  if (e.button !== 0) return;
+  const sq = pointerSquare(e);
+  if (!sq) return;
+  if (!humanToMove()) {
+    if (app.view !== null) setStatus('An earlier position: End (or Live ▶) goes back to the game.', 'info');
+    else if (app.state && !app.state.over) setStatus('Ludus is thinking; wait for its move (m: move now).', 'info');
+    return;
+  }
+  app.confirm = null;
+  if (app.selected && isTarget(app.selected, sq)) { sendMove(app.selected, sq); return; }
+  if (ownPiece(sq)) {
+    if (!app.state.legal.some((m) => m.startsWith(sq))) { setStatus('That piece has no legal move.', 'warn'); app.selected = null; render(); return; }
+    app.selected = sq;
+    const rect = $('board').getBoundingClientRect();
+    app.drag = { from: sq, x: e.clientX - rect.left, y: e.clientY - rect.top, sx: e.clientX, sy: e.clientY, moved: false };
+    $('board').setPointerCapture(e.pointerId);
+  } else {
+    if (app.selected) setStatus('The piece cannot go there.', 'warn');
+    app.selected = null;
+  }
+  render();
+});
+
+$('board').addEventListener('pointermove', (e) => {
+  if (!app.drag) return;
+  const rect = $('board').getBoundingClientRect();
+  app.drag.x = e.clientX - rect.left;
+  app.drag.y = e.clientY - rect.top;
+  if (Math.hypot(e.clientX - app.drag.sx, e.clientY - app.drag.sy) > 5) app.drag.moved = true;
+  if (app.drag.moved) renderBoard();
+});
+
+function endDrag(e) {
+  const drag = app.drag;
+  app.drag = null;
+  if (!drag) return;
+  if (drag.moved) {
+    const to = pointerSquare(e);
+    if (to && isTarget(drag.from, to)) { sendMove(drag.from, to); return; }
+  }
+  renderBoard();
+}
+$('board').addEventListener('pointerup', endDrag);
+$('board').addEventListener('pointercancel', () => { app.drag = null; renderBoard(); });
+$('board').addEventListener('contextmenu', (e) => { e.preventDefault(); app.selected = null; renderBoard(); });
+
+$('graph').addEventListener('click', (e) => {
+  const s = app.state;
+  if (!s) return;
+  const rect = $('graph').getBoundingClientRect();
+  const n = Math.max(s.moves.length, 10);
+  goTo(Math.round(((e.clientX - rect.left - 4) / (rect.width - 8)) * n));
+});
+
+// ---------------------------------------------------------------- editor
+
+const PALETTE = ['K', 'A', 'B', 'N', 'R', 'C', 'P', 'k', 'a', 'b', 'n', 'r', 'c', 'p', 'x'];
+let editorGeo = null;
+
+function showEditor(on) {
+  $('view-editor').hidden = !on;
+  $('view-play').hidden = on;
+  if (on) {
+    const pos = shown();
+    app.editor.cells = new Map(pos.cells);
+    app.editor.turn = pos.turn;
+    $('ed-turn').value = pos.turn;
+    editorChanged();
+  } else render();
+}
+
+function editorFen() { return `${boardFen(app.editor.cells)} ${app.editor.turn}`; }
+
+async function editorChanged() {
+  const fen = editorFen();
+  $('ed-fen').value = fen;
+  renderEditor();
+  const reply = await socket.send({ type: 'validate', fen });
+  if (reply.type !== 'validation' || editorFen() !== fen) return;
+  const ok = reply.ok && !reply.mate;
+  $('editor-message').textContent = reply.ok ? (reply.mate ? 'Legal, but the side to move has no legal move.' : 'A legal position: ready to play.') : reply.message;
+  $('editor-message').className = `message ${ok ? 'info' : 'warn'}`;
+  $('ed-humans').disabled = !ok;
+  $('ed-engine').disabled = !ok;
+}
+
+function renderEditor() {
+  const wrap = $('editor-wrap');
+  const [g, geometry] = fitBoard($('editor-board'), wrap.clientWidth, wrap.clientHeight, false);
+  editorGeo = geometry;
+  drawBoard(g, editorGeo, { cells: app.editor.cells });
+  for (const b of $('palette').children) b.classList.toggle('active', b.dataset.piece === app.editor.tool);
+}
+
+function buildPalette() {
+  for (const p of PALETTE) {
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.dataset.piece = p;
+    b.title = p === 'x' ? 'Remove' : `${isRed(p) ? 'Red' : 'Black'} ${CHARS[p]}`;
+    if (p === 'x') b.textContent = '✕';
+    else {
+      const c = document.createElement('canvas');
+      c.width = 52; c.height = 52;
+      const g = c.getContext('2d');
+      g.scale(2, 2);
+      drawPiece(g, 13, 13, 28, p);
+      b.append(c);
+    }
+    b.addEventListener('click', () => { app.editor.tool = p; renderEditor(); });
+    $('palette').append(b);
+  }
+}
+
+$('editor-board').addEventListener('pointerdown', (e) => {
+  if (!editorGeo) return;
+  const rect = $('editor-board').getBoundingClientRect();
+  const sq = editorGeo.square(e.clientX - rect.left, e.clientY - rect.top);
+  if (!sq) return;
+  const cells = app.editor.cells;
+  if (e.button === 2 || app.editor.tool === 'x' || cells.get(sq) === app.editor.tool) cells.delete(sq);
+  else {
+    // One general per side: placing it moves it.
+    if (app.editor.tool.toLowerCase() === 'k') for (const [s2, p] of cells) if (p === app.editor.tool) cells.delete(s2);
+    cells.set(sq, app.editor.tool);
+  }
+  editorChanged();
+});
+$('editor-board').addEventListener('contextmenu', (e) => e.preventDefault());
+$('ed-turn').addEventListener('change', () => { app.editor.turn = $('ed-turn').value; editorChanged(); });
+$('ed-fen').addEventListener('change', () => {
+  const pos = parseFen($('ed-fen').value);
+  app.editor.cells = pos.cells;
+  app.editor.turn = pos.turn;
+  $('ed-turn').value = pos.turn;
+  editorChanged();
+});
+$('ed-start').addEventListener('click', () => { const p = parseFen(START_FEN); app.editor.cells = p.cells; app.editor.turn = 'w'; $('ed-turn').value = 'w'; editorChanged(); });
+$('ed-clear').addEventListener('click', () => { app.editor.cells = new Map([['e0', 'K'], ['e9', 'k']]); editorChanged(); });
+$('ed-cancel').addEventListener('click', () => showEditor(false));
+async function playFromEditor(mode) {
+  document.querySelector(`input[name="mode"][value="${mode}"]`).checked = true;
+  const reply = await startNew(editorFen());
+  if (reply.type === 'state') showEditor(false);
+  else $('editor-message').textContent = reply.message;
+}
+$('ed-humans').addEventListener('click', () => playFromEditor('humans'));
+$('ed-engine').addEventListener('click', () => playFromEditor('engine'));
+
+// ---------------------------------------------------------------- wiring
+
+$('nav-new').addEventListener('click', openNewDialog);
+$('nav-games').addEventListener('click', openGames);
+$('nav-import').addEventListener('click', () => { $('import-error').hidden = true; $('import-dialog').showModal(); });
+$('nav-editor').addEventListener('click', () => showEditor(true));
+$('new-ok').addEventListener('click', async () => { $('new-dialog').close(); showEditor(false); await startNew(); });
+$('new-cancel').addEventListener('click', () => $('new-dialog').close());
+for (const input of document.querySelectorAll('input[name="mode"]')) {
+  input.addEventListener('change', () => {
+    const engine = document.querySelector('input[name="mode"]:checked').value === 'engine';
+    $('new-side').disabled = !engine;
+    $('new-level').disabled = !engine;
+  });
+}
+$('import-ok').addEventListener('click', doImport);
+$('import-cancel').addEventListener('click', () => $('import-dialog').close());
+$('import-file').addEventListener('change', async () => {
+  const file = $('import-file').files[0];
+  if (!file) return;
+  if (file.size > 60000) { $('import-error').hidden = false; $('import-error').textContent = 'That file is too large for one game.'; return; }
+  $('import-text').value = await file.text();
+  $('import-file').value = '';
+  doImport();
+});
+$('export-pgn').addEventListener('click', () => openExport('pgn'));
+$('export-fen').addEventListener('click', () => openExport('fen'));
+$('export-download').addEventListener('click', () => download($('export-text').dataset.filename || 'xiangqi.txt', $('export-text').value));
+$('export-copy').addEventListener('click', () => copy($('export-text').value));
+$('export-close').addEventListener('click', () => $('export-dialog').close());
+$('games-close').addEventListener('click', () => $('games-dialog').close());
+$('over-new').addEventListener('click', () => { $('over-dialog').close(); openNewDialog(); });
+$('over-save').addEventListener('click', () => { $('over-dialog').close(); save(); });
+$('over-close').addEventListener('click', () => $('over-dialog').close());
+$('b-undo').addEventListener('click', undo);
+$('b-hint').addEventListener('click', hint);
+$('b-stop').addEventListener('click', moveNow);
+$('b-flip').addEventListener('click', flip);
+$('b-draw').addEventListener('click', draw);
+$('b-resign').addEventListener('click', resign);
+$('b-save').addEventListener('click', save);
+$('b-export').addEventListener('click', () => openExport());
+$('b-live').addEventListener('click', () => goTo(Infinity));
+$('notation').addEventListener('change', () => {
+  app.notation = $('notation').value;
+  socket.send({ type: 'notation', notation: app.notation });
+  renderMoves();
+});
+
+for (const [k, what] of KEYS) {
+  const keys = document.createElement('span');
+  for (const part of k.split('  ')) {
+    keys.append(Object.assign(document.createElement('kbd'), { textContent: part }), ' ');
+  }
+  $('keys').append(keys, Object.assign(document.createElement('span'), { textContent: what }));
+}
+buildPalette();
+
+document.addEventListener('keydown', (e) => {
+  if (e.ctrlKey || e.metaKey || e.altKey) return;
+  if (document.querySelector('dialog[open]')) {
+    if (e.key === 'Enter' && $('new-dialog').open && e.target.tagName !== 'SELECT') { e.preventDefault(); $('new-ok').click(); }
+    return;
+  }
+  if (['INPUT', 'TEXTAREA', 'SELECT'].includes(e.target.tagName)) return;
+  if (!$('view-editor').hidden) { if (e.key === 'Escape') showEditor(false); return; }
+  const actions = {
+    n: openNewDialog, u: undo, Backspace: undo, h: hint, m: moveNow, f: flip, d: draw, r: resign,
+    s: save, x: () => openExport(), i: () => $('nav-import').click(), l: openGames, e: () => showEditor(true),
+    ArrowLeft: () => step(-1), ArrowRight: () => step(1), Home: () => goTo(0), End: () => goTo(Infinity),
+    Escape: () => { app.selected = null; app.drag = null; renderBoard(); },
+  };
+  const action = actions[e.key];
+  if (!action) return;
+  e.preventDefault();
+  if (e.key !== 'r' && e.key !== 'd') app.confirm = null;
+  action();
+});
+
+new ResizeObserver(() => { if (!$('view-play').hidden) render(); else renderEditor(); }).observe(document.querySelector('main'));
+render();

@@ -4,6 +4,7 @@
 
 use std::collections::VecDeque;
 
+use super::bits;
 use crate::Direction;
 use crate::map::Map;
 
@@ -109,8 +110,8 @@ impl Board {
             start_boxes,
             start_player: compact[player],
         };
-        board.side_group = board.side_groups();
-        board.distance = board.push_distances();
+        board.side_group = board.side_groups(&[]);
+        board.distance = board.push_distances(&board.side_group, &[]);
         board.dead = (0..cells)
             .map(|c| (0..board.goals.len()).all(|g| board.distance[g * cells + c] == FAR))
             .collect();
@@ -122,14 +123,17 @@ impl Board {
         self.neighbors[usize::from(cell)][dir]
     }
 
-    #[inline]
-    pub fn distance(&self, goal_index: usize, cell: u16) -> u16 {
-        self.distance[goal_index * self.cells + usize::from(cell)]
+    /// Push distances as in [`Board::distance`] with the cells of `walls`
+    /// (a box bitset, e.g. boxes fixed on goals for good) turned into walls;
+    /// a goal under such a wall is at distance 0 from itself only.
+    pub fn distances_with_walls(&self, walls: &[u64]) -> Vec<u16> {
+        let side_group = self.side_groups(walls);
+        self.push_distances(&side_group, walls)
     }
 
     /// Labels the pieces the board falls into around each cell when that
-    /// cell is blocked by a box.
-    fn side_groups(&self) -> Vec<u16> {
+    /// cell is blocked by a box (cells in `walls` are walls).
+    fn side_groups(&self, walls: &[u64]) -> Vec<u16> {
         let mut groups = vec![NONE; self.cells * 4];
         // `mark[c]` is the flood number that reached `c`; floods are
         // numbered globally so nothing needs clearing between cells.
@@ -140,7 +144,7 @@ impl Board {
             let first = flood;
             for dir in 0..4 {
                 let start = self.neighbors[blocked][dir];
-                if start == NONE {
+                if start == NONE || bits::has(walls, start) {
                     continue;
                 }
                 let seen = mark[usize::from(start)];
@@ -152,7 +156,11 @@ impl Board {
                 stack.push(start);
                 while let Some(c) = stack.pop() {
                     for &n in &self.neighbors[usize::from(c)] {
-                        if n != NONE && usize::from(n) != blocked && mark[usize::from(n)] != flood {
+                        if n != NONE
+                            && usize::from(n) != blocked
+                            && mark[usize::from(n)] != flood
+                            && !bits::has(walls, n)
+                        {
                             mark[usize::from(n)] = flood;
                             stack.push(n);
                         }
@@ -167,7 +175,7 @@ impl Board {
 
     /// Pulls a lone box away from each goal (breadth first over box cell and
     /// player side, the player walking around the box between pulls).
-    fn push_distances(&self) -> Vec<u16> {
+    fn push_distances(&self, side_group: &[u16], walls: &[u64]) -> Vec<u16> {
         let cells = self.cells;
         let mut result = vec![FAR; self.goals.len() * cells];
         let mut seen = vec![FAR; cells * 4];
@@ -175,9 +183,14 @@ impl Board {
         for (g, &goal) in self.goals.iter().enumerate() {
             seen.iter_mut().for_each(|s| *s = FAR);
             queue.clear();
+            result[g * cells + usize::from(goal)] = 0;
+            if bits::has(walls, goal) {
+                continue;
+            }
             let goal = usize::from(goal);
             for dir in 0..4 {
-                if self.neighbors[goal][dir] != NONE {
+                let n = self.neighbors[goal][dir];
+                if n != NONE && !bits::has(walls, n) {
                     seen[goal * 4 + dir] = 0;
                     queue.push_back(goal * 4 + dir);
                 }
@@ -191,14 +204,20 @@ impl Board {
                 if to == NONE {
                     continue;
                 }
-                let to = usize::from(to);
-                if self.neighbors[to][side] == NONE {
+                if bits::has(walls, to) {
                     continue;
                 }
-                let group = self.side_group[to * 4 + side];
+                let to = usize::from(to);
+                let beyond = self.neighbors[to][side];
+                if beyond == NONE || bits::has(walls, beyond) {
+                    continue;
+                }
+                let group = side_group[to * 4 + side];
                 for other in 0..4 {
-                    if self.neighbors[to][other] != NONE
-                        && self.side_group[to * 4 + other] == group
+                    let n = self.neighbors[to][other];
+                    if n != NONE
+                        && !bits::has(walls, n)
+                        && side_group[to * 4 + other] == group
                         && seen[to * 4 + other] == FAR
                     {
                         seen[to * 4 + other] = cost + 1;

@@ -148,7 +148,11 @@ impl DeadlockDetector {
         if cells.len() <= super::lower_bound::MAX_BOXES {
             let mut matching =
                 super::lower_bound::Matching::new(cells.len(), board.goals.len(), board.cells);
-            if cells.len() <= board.goals.len() && matching.solve(board, &cells).is_none() {
+            if cells.len() <= board.goals.len()
+                && matching
+                    .solve(super::lower_bound::Costs::of(board), &cells)
+                    .is_none()
+            {
                 return Some(Deadlock {
                     kind: DeadlockKind::Bipartite,
                     boxes: cells.iter().map(|&c| original(c)).collect(),

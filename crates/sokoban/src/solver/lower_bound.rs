@@ -6,6 +6,31 @@
 
 use super::board::{Board, FAR};
 
+/// A table of push distances the matching prices boxes by: the board's own
+/// (id 0), or one with some boxes fixed on goals counted as walls.
+#[derive(Clone, Copy)]
+pub(crate) struct Costs<'a> {
+    pub id: u16,
+    /// `distance[g * cells + c]` as in [`Board::distance`].
+    pub distance: &'a [u16],
+    pub cells: usize,
+}
+
+impl<'a> Costs<'a> {
+    pub fn of(board: &'a Board) -> Costs<'a> {
+        Costs {
+            id: 0,
+            distance: &board.distance,
+            cells: board.cells,
+        }
+    }
+
+    #[inline]
+    fn get(&self, goal: usize, cell: u16) -> u16 {
+        self.distance[goal * self.cells + usize::from(cell)]
+    }
+}
+
 /// Cost of an impossible box–goal pair. Potentials drift as rows are
 /// re-added over a long search, hence 64-bit arithmetic.
 const IMPOSSIBLE: i64 = 1 << 22;
@@ -37,6 +62,8 @@ pub(crate) struct Matching {
     row_of_cell: Vec<u16>,
     /// Whether `cells` and the assignment describe a solved position.
     valid: bool,
+    /// The id of the cost table they were solved with.
+    table: u16,
 }
 
 impl Matching {
@@ -58,13 +85,14 @@ impl Matching {
             cells: vec![0; boxes],
             row_of_cell: vec![u16::MAX; cells],
             valid: false,
+            table: 0,
         }
     }
 
-    fn set_row(&mut self, board: &Board, row: usize, cell: u16) {
+    fn set_row(&mut self, costs: Costs<'_>, row: usize, cell: u16) {
         let cols = self.cols;
         for g in 0..cols {
-            let d = board.distance(g, cell);
+            let d = costs.get(g, cell);
             self.cost[row * cols + g] = if d == FAR { IMPOSSIBLE } else { i64::from(d) };
         }
     }
@@ -78,16 +106,16 @@ impl Matching {
     /// from the last solved set by a few boxes, as nodes expanded one after
     /// another usually do, only those rows are re-added, one augmenting path
     /// each.
-    pub fn solve_near(&mut self, board: &Board, boxes: &[u16]) -> Option<u32> {
+    pub fn solve_near(&mut self, costs: Costs<'_>, boxes: &[u16]) -> Option<u32> {
         const NEAR: usize = 6;
-        if self.valid && boxes.len() == self.rows {
+        if self.valid && boxes.len() == self.rows && self.table == costs.id {
             let mut gone = [0usize; NEAR];
             let mut new = [0u16; NEAR];
             let (mut g, mut n) = (0, 0);
             for (row, &cell) in self.cells.iter().enumerate() {
                 if boxes.binary_search(&cell).is_err() {
                     if g == NEAR {
-                        return self.solve(board, boxes);
+                        return self.solve(costs, boxes);
                     }
                     gone[g] = row;
                     g += 1;
@@ -96,7 +124,7 @@ impl Matching {
             for &cell in boxes {
                 if self.row_of_cell[usize::from(cell)] == u16::MAX {
                     if n == NEAR {
-                        return self.solve(board, boxes);
+                        return self.solve(costs, boxes);
                     }
                     new[n] = cell;
                     n += 1;
@@ -109,7 +137,7 @@ impl Matching {
                 for (&row, &cell) in gone[..g].iter().zip(&new[..n]) {
                     self.row_of_cell[usize::from(cell)] = row as u16;
                     self.cells[row] = cell;
-                    self.set_row(board, row, cell);
+                    self.set_row(costs, row, cell);
                     let r = row + 1;
                     if let Some(col) = (1..=self.cols).find(|&c| self.assigned[c] == r) {
                         self.assigned[col] = 0;
@@ -123,12 +151,12 @@ impl Matching {
                 return self.total();
             }
         }
-        self.solve(board, boxes)
+        self.solve(costs, boxes)
     }
 
     /// Solves from scratch for `boxes` (row `i` is `boxes[i]`); `None` when
     /// no assignment avoids an impossible pair.
-    pub fn solve(&mut self, board: &Board, boxes: &[u16]) -> Option<u32> {
+    pub fn solve(&mut self, costs: Costs<'_>, boxes: &[u16]) -> Option<u32> {
         debug_assert_eq!(boxes.len(), self.rows);
         for &cell in &self.cells {
             if let Some(r) = self.row_of_cell.get_mut(usize::from(cell)) {
@@ -136,11 +164,12 @@ impl Matching {
             }
         }
         for (row, &cell) in boxes.iter().enumerate() {
-            self.set_row(board, row, cell);
+            self.set_row(costs, row, cell);
             self.cells[row] = cell;
             self.row_of_cell[usize::from(cell)] = row as u16;
         }
         self.valid = true;
+        self.table = costs.id;
         self.u.iter_mut().for_each(|x| *x = 0);
         self.v.iter_mut().for_each(|x| *x = 0);
         self.assigned.iter_mut().for_each(|x| *x = 0);
@@ -152,14 +181,14 @@ impl Matching {
 
     /// The bound after the box of row `row` moves to `cell`, leaving this
     /// node's assignment as it was.
-    pub fn with_moved(&mut self, board: &Board, row: usize, cell: u16) -> Option<u32> {
+    pub fn with_moved(&mut self, costs: Costs<'_>, row: usize, cell: u16) -> Option<u32> {
         let cols = self.cols;
         self.saved_u.copy_from_slice(&self.u);
         self.saved_v.copy_from_slice(&self.v);
         self.saved_assigned.copy_from_slice(&self.assigned);
         self.saved_row
             .copy_from_slice(&self.cost[row * cols..(row + 1) * cols]);
-        self.set_row(board, row, cell);
+        self.set_row(costs, row, cell);
         let r = row + 1;
         // Column 0 is the virtual start: the real columns are 1..=cols.
         if let Some(col) = (1..=cols).find(|&c| self.assigned[c] == r) {
@@ -294,8 +323,8 @@ mod tests {
             sorted.sort_unstable();
             let mut scratch = Matching::new(n, board.goals.len(), board.cells);
             assert_eq!(
-                near.solve_near(&board, &sorted),
-                scratch.solve(&board, &sorted)
+                near.solve_near(Costs::of(&board), &sorted),
+                scratch.solve(Costs::of(&board), &sorted)
             );
         }
     }

@@ -21,6 +21,7 @@ mod bits;
 mod board;
 mod corral;
 mod deadlock;
+mod fixed;
 mod learn;
 mod lower_bound;
 mod search;

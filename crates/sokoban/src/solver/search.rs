@@ -10,6 +10,7 @@ use super::bits;
 use super::board::{Board, NONE};
 use super::corral::Corrals;
 use super::deadlock;
+use super::fixed::Fixed;
 use super::learn::Learner;
 use super::lower_bound::Matching;
 use super::store::{Found, NO_PARENT, Push, Store};
@@ -60,6 +61,11 @@ pub(crate) struct Search<'a> {
     pub store: Store,
     open: BinaryHeap<(Reverse<u128>, u32)>,
     matching: Matching,
+    /// For a child whose cost table differs from its parent's.
+    scratch: Matching,
+    fixed: Fixed,
+    /// The cost table (see [`Fixed`]) of each stored node.
+    tables: Vec<u16>,
     /// Flood-fill scratch: `seen[c] == stamp` marks reached cells.
     seen: Vec<u32>,
     stamp: u32,
@@ -81,6 +87,7 @@ pub(crate) struct Search<'a> {
     weight: u64,
     boxes: Vec<u64>,
     rows: Vec<u16>,
+    child_cells: Vec<u16>,
 }
 
 impl<'a> Search<'a> {
@@ -119,6 +126,9 @@ impl<'a> Search<'a> {
             store: Store::new(board.words, memory_mb - memory_mb / 8),
             open: BinaryHeap::new(),
             matching: Matching::new(board.start_boxes.len(), board.goals.len(), board.cells),
+            scratch: Matching::new(board.start_boxes.len(), board.goals.len(), board.cells),
+            fixed: Fixed::new(board, memory_mb.saturating_mul(1 << 20) / 16),
+            tables: Vec::new(),
             seen: vec![0; board.cells],
             stamp: 0,
             walk: vec![0; board.cells],
@@ -137,6 +147,7 @@ impl<'a> Search<'a> {
             weight,
             boxes: Vec::new(),
             rows: Vec::new(),
+            child_cells: Vec::new(),
         }
     }
 
@@ -216,7 +227,11 @@ impl<'a> Search<'a> {
         for &b in &board.start_boxes {
             bits::set(&mut boxes, b);
         }
-        let Some(bound) = self.matching.solve(board, &board.start_boxes) else {
+        let table = self.fixed.after(board, &boxes, 0, &board.start_boxes);
+        let Some(bound) = self
+            .matching
+            .solve(self.fixed.costs(board, table), &board.start_boxes)
+        else {
             return Some(End::Exhausted);
         };
         let start_player = if self.exact_player() {
@@ -236,6 +251,7 @@ impl<'a> Search<'a> {
             Some(Found::New(id) | Found::Old(id)) => id,
             None => return Some(End::OutOfMemory),
         };
+        self.tables.push(table);
         if bound == 0 {
             return Some(End::Found(root));
         }
@@ -267,7 +283,8 @@ impl<'a> Search<'a> {
             self.store.closed[id as usize] = true;
             boxes.copy_from_slice(self.store.boxes(id));
             bits::cells(&boxes, &mut list);
-            let Some(bound) = self.matching.solve_near(board, &list) else {
+            let costs = self.fixed.costs(board, self.tables[id as usize]);
+            let Some(bound) = self.matching.solve_near(costs, &list) else {
                 continue;
             };
             // Children are generated per matching row.
@@ -445,7 +462,19 @@ impl<'a> Search<'a> {
         if deadlock::frozen(board, boxes, to) {
             return Ok(None);
         }
-        let Some(bound) = self.matching.with_moved(board, row, to) else {
+        let parent_table = self.tables[parent as usize];
+        let table = self.fixed.after(board, boxes, parent_table, &[to]);
+        let bound = if table == parent_table {
+            self.matching
+                .with_moved(self.fixed.costs(board, table), row, to)
+        } else {
+            let mut cells = std::mem::take(&mut self.child_cells);
+            bits::cells(boxes, &mut cells);
+            let bound = self.scratch.solve(self.fixed.costs(board, table), &cells);
+            self.child_cells = cells;
+            bound
+        };
+        let Some(bound) = bound else {
             return Ok(None);
         };
         // The player ends next to the box, behind it.
@@ -495,6 +524,7 @@ impl<'a> Search<'a> {
         {
             None => Err(()),
             Some(Found::New(id)) => {
+                self.tables.push(table);
                 if bound == 0 && self.order == Order::Fast {
                     return Ok(Some(id));
                 }

@@ -1,0 +1,116 @@
+//! Boxes fixed on goals for good, counted as walls by the lower bound.
+//!
+//! A box on a goal that cannot move along either axis (a wall, a dead
+//! square on both sides, or another fixed box in the way) never moves again
+//! in any solution. Other boxes must then get past it like a wall, so push
+//! distances recomputed with those cells walled in are still lower bounds,
+//! often much larger: a goal behind a fixed box may become unreachable
+//! (a bipartite deadlock), e.g. a goal column filled from the wrong end.
+//!
+//! The fixed set depends on the box positions only and grows along every
+//! path, so one distance table per fixed set met is computed and cached;
+//! each node carries the id of its table (0: the board's own).
+
+use std::collections::HashMap;
+
+use super::bits;
+use super::board::{Board, NONE};
+use super::lower_bound::Costs;
+
+pub(crate) struct Fixed {
+    /// Fixed cells of each table id (id 0: none).
+    sets: Vec<Vec<u64>>,
+    /// The distance table of each id (id 0 is the board's, kept empty here).
+    tables: Vec<Vec<u16>>,
+    index: HashMap<Vec<u64>, u16>,
+    max_tables: usize,
+    set: Vec<u64>,
+    stack: Vec<u16>,
+}
+
+impl Fixed {
+    /// `memory` bytes at most for the tables.
+    pub fn new(board: &Board, memory: usize) -> Fixed {
+        let table_bytes = (board.goals.len() * board.cells * 2).max(1) + board.words * 16 + 64;
+        Fixed {
+            sets: vec![vec![0; board.words]],
+            tables: vec![Vec::new()],
+            index: HashMap::new(),
+            max_tables: (memory / table_bytes).clamp(1, usize::from(u16::MAX)),
+            set: vec![0; board.words],
+            stack: Vec::new(),
+        }
+    }
+
+    /// The cost table of `id`.
+    pub fn costs<'a>(&'a self, board: &'a Board, id: u16) -> Costs<'a> {
+        match self.tables.get(usize::from(id)) {
+            Some(table) if id != 0 => Costs {
+                id,
+                distance: table,
+                cells: board.cells,
+            },
+            _ => Costs::of(board),
+        }
+    }
+
+    /// The table id for the boxes `boxes` whose fixed set is that of `from`
+    /// plus whatever `seeds` (boxes that just arrived) newly fix. Returns
+    /// `from` when nothing new is fixed or the table budget is spent.
+    pub fn after(&mut self, board: &Board, boxes: &[u64], from: u16, seeds: &[u16]) -> u16 {
+        let Some(base) = self.sets.get(usize::from(from)) else {
+            return from;
+        };
+        self.set.copy_from_slice(base);
+        self.stack.clear();
+        self.stack.extend(
+            seeds
+                .iter()
+                .copied()
+                .filter(|&c| board.is_goal[usize::from(c)]),
+        );
+        let mut grew = false;
+        while let Some(c) = self.stack.pop() {
+            if bits::has(&self.set, c)
+                || !bits::has(boxes, c)
+                || !board.is_goal[usize::from(c)]
+                || !self.stuck(board, c)
+            {
+                continue;
+            }
+            bits::set(&mut self.set, c);
+            grew = true;
+            for d in 0..4 {
+                let n = board.neighbor(c, d);
+                if n != NONE && bits::has(boxes, n) && !bits::has(&self.set, n) {
+                    self.stack.push(n);
+                }
+            }
+        }
+        if !grew {
+            return from;
+        }
+        if let Some(&id) = self.index.get(&self.set) {
+            return id;
+        }
+        if self.tables.len() >= self.max_tables {
+            return from;
+        }
+        let id = self.tables.len() as u16;
+        self.tables.push(board.distances_with_walls(&self.set));
+        self.sets.push(self.set.clone());
+        self.index.insert(self.set.clone(), id);
+        id
+    }
+
+    /// Whether the box on `c` cannot move on either axis, the current set
+    /// counting as walls.
+    fn stuck(&self, board: &Board, c: u16) -> bool {
+        (0..2).all(|axis| {
+            let a = board.neighbor(c, axis);
+            let b = board.neighbor(c, axis + 2);
+            let wall = |n: u16| n == NONE || bits::has(&self.set, n);
+            wall(a) || wall(b) || (board.dead[usize::from(a)] && board.dead[usize::from(b)])
+        })
+    }
+}

@@ -10,3 +10,4 @@ pub mod sokoban_solver;
 pub mod store;
 pub mod tui;
 pub mod web;
+pub mod xiangqi_flow;

@@ -1,4 +1,4 @@
-//! Load: 200 WebSocket Sokoban games at once against one `ludus serve`,
+//! Load: 200 WebSocket Sokoban games (and 200 Tetris games) at once against one `ludus serve`,
 //! every game playing moves concurrently; no error and no lost reply is
 //! allowed, and the latency of each move (send to its reply) is reported.
 //!
@@ -111,6 +111,108 @@ async fn two_hundred_games_at_once() {
     assert_eq!(all.len(), games * moves);
     // Latency depends on the machine and what else runs on it, so it is
     // reported, and checked only when asked (`LUDUS_LOAD_MAX_P99_MS`).
+    if let Some(limit) = std::env::var("LUDUS_LOAD_MAX_P99_MS")
+        .ok()
+        .and_then(|v| v.parse::<u64>().ok())
+    {
+        assert!(
+            at(0.99) <= Duration::from_millis(limit),
+            "p99 {:?} is over {limit} ms",
+            at(0.99)
+        );
+    }
+}
+
+/// Load: 200 Tetris games at once, each sending a tick every frame (16 ms)
+/// with key presses and releases among them, as the page does; the latency
+/// of each message (send to its `state`) is reported. A game that tops out
+/// starts again. `LUDUS_LOAD_GAMES`, `LUDUS_LOAD_TETRIS_STEPS` (default 300,
+/// about 5 s of play) and `LUDUS_LOAD_TETRIS_PACE_MS` (default 16) change
+/// the size; `LUDUS_LOAD_MAX_P99_MS` turns the p99 into a check.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "load test: run in release with --ignored"]
+async fn two_hundred_tetris_games_at_once() {
+    let games = env_or("LUDUS_LOAD_GAMES", 200);
+    let steps = env_or("LUDUS_LOAD_TETRIS_STEPS", 300);
+    let pace = Duration::from_millis(env_or("LUDUS_LOAD_TETRIS_PACE_MS", 16) as u64);
+    let server = Arc::new(Server::start());
+    let barrier = Arc::new(Barrier::new(games));
+    let mut tasks = Vec::new();
+    for g in 0..games {
+        let (server, barrier) = (Arc::clone(&server), Arc::clone(&barrier));
+        tasks.push(tokio::spawn(async move {
+            let url = format!("ws://{}/ws/tetris", server.addr);
+            let (ws, _) = tokio_tungstenite::connect_async_with_config(url, None, true)
+                .await
+                .unwrap();
+            let mut client = web_common::Client { ws };
+            let new = json!({"type": "new", "mode": "marathon", "seed": g});
+            assert_eq!(client.ask(new.clone(), "state").await["playing"], true);
+            barrier.wait().await;
+            tokio::time::sleep(pace * g as u32 / games as u32).await;
+            let actions = ["left", "right", "rotate_cw", "left", "rotate_ccw", "hard_drop"];
+            let (mut latencies, mut bytes) = (Vec::with_capacity(steps), 0usize);
+            let (began, mut game_start) = (Instant::now(), Instant::now());
+            let mut restarts = 0;
+            for i in 0..steps {
+                let seq = i as u64;
+                let t = game_start.elapsed().as_millis() as u64;
+                // Every fourth frame a key goes down, the next frame it comes up.
+                let action = actions[(i / 4 + g) % actions.len()];
+                let request = match i % 4 {
+                    0 => json!({"type": "input", "action": action, "edge": "press", "t": t, "seq": seq}),
+                    1 => json!({"type": "input", "action": actions[((i - 1) / 4 + g) % actions.len()], "edge": "release", "t": t, "seq": seq}),
+                    _ => json!({"type": "tick", "t": t, "seq": seq}),
+                };
+                let start = Instant::now();
+                client.send(request).await;
+                let reply = loop {
+                    let reply = client.recv().await;
+                    if reply["type"] != "over" {
+                        break reply;
+                    }
+                };
+                latencies.push(start.elapsed());
+                bytes += reply.to_string().len();
+                assert_eq!(reply["type"], "state", "game {g} step {i}: {reply}");
+                assert_eq!(reply["seq"], seq, "game {g}: replies out of order");
+                if reply["playing"] == false {
+                    // Topped out (its high score written): play again.
+                    client.ask(new.clone(), "state").await;
+                    game_start = Instant::now();
+                    restarts += 1;
+                }
+                tokio::time::sleep_until((start + pace).into()).await;
+            }
+            (latencies, bytes, restarts, began, Instant::now())
+        }));
+    }
+    let mut all: Vec<Duration> = Vec::new();
+    let (mut bytes, mut restarts) = (0, 0);
+    let (mut first, mut last) = (None::<Instant>, None::<Instant>);
+    for task in tasks {
+        let (latencies, b, r, began, ended) = task.await.unwrap();
+        all.extend(latencies);
+        bytes += b;
+        restarts += r;
+        first = Some(first.map_or(began, |f| f.min(began)));
+        last = Some(last.map_or(ended, |l| l.max(ended)));
+    }
+    let wall = last.unwrap() - first.unwrap();
+    all.sort_unstable();
+    let at = |q: f64| all[((all.len() - 1) as f64 * q).round() as usize];
+    let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+    println!(
+        "{games} Tetris games x {steps} messages ({} ms apart: ticks, key presses and releases) = {} replies, none lost, {restarts} games topped out and restarted; latency per message: median {:.3} ms, p99 {:.3} ms, max {:.3} ms; {:.0} messages/s; {:.0} bytes per reply on average",
+        pace.as_millis(),
+        all.len(),
+        ms(at(0.5)),
+        ms(at(0.99)),
+        ms(*all.last().unwrap()),
+        all.len() as f64 / wall.as_secs_f64(),
+        bytes as f64 / all.len() as f64
+    );
+    assert_eq!(all.len(), games * steps);
     if let Some(limit) = std::env::var("LUDUS_LOAD_MAX_P99_MS")
         .ok()
         .and_then(|v| v.parse::<u64>().ok())

@@ -7,6 +7,8 @@ pub mod assets;
 pub mod protocol;
 pub mod sessions;
 pub mod sokoban;
+pub mod tetris;
+pub mod xiangqi;
 
 use std::net::{IpAddr, SocketAddr};
 use std::process::ExitCode;
@@ -45,6 +47,8 @@ pub struct App {
     /// The collection registry, reloaded when the level browser asks.
     sets: RwLock<Vec<Arc<LevelSet>>>,
     pub sokoban: Sessions<sokoban::SokobanGame>,
+    pub xiangqi: Sessions<xiangqi::XiangqiGame>,
+    pub tetris: Sessions<tetris::TetrisGame>,
     /// One permit per core: solver runs beyond that are refused, not queued.
     pub solver_slots: Arc<tokio::sync::Semaphore>,
 }
@@ -56,6 +60,8 @@ impl App {
             data,
             sets: RwLock::new(Vec::new()),
             sokoban: Sessions::default(),
+            xiangqi: Sessions::default(),
+            tetris: Sessions::default(),
             solver_slots: Arc::new(tokio::sync::Semaphore::new(cores)),
         };
         app.reload_sets();
@@ -90,6 +96,8 @@ impl App {
 pub fn router(app: Arc<App>) -> Router {
     Router::new()
         .route("/ws/sokoban", get(sokoban_socket))
+        .route("/ws/xiangqi", get(xiangqi_socket))
+        .route("/ws/tetris", get(tetris_socket))
         .route("/api/sokoban/collections", get(collections))
         .route("/api/summary", get(summary))
         .fallback(assets::serve)
@@ -122,6 +130,36 @@ async fn sokoban_socket(
         .max_message_size(1 << 20)
         .max_frame_size(1 << 20)
         .on_upgrade(move |socket| sokoban::connection(socket, app))
+}
+
+async fn tetris_socket(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    upgrade: WebSocketUpgrade,
+) -> Response {
+    if !same_origin(&headers) {
+        return (StatusCode::FORBIDDEN, "cross-origin WebSocket refused\n").into_response();
+    }
+    // Same limits as the Sokoban socket: "too large" is answered above 64 KiB.
+    upgrade
+        .max_message_size(1 << 20)
+        .max_frame_size(1 << 20)
+        .on_upgrade(move |socket| tetris::connection(socket, app))
+}
+
+async fn xiangqi_socket(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    upgrade: WebSocketUpgrade,
+) -> Response {
+    if !same_origin(&headers) {
+        return (StatusCode::FORBIDDEN, "cross-origin WebSocket refused\n").into_response();
+    }
+    // Same limits as the Sokoban socket: "too large" is answered above 64 KiB.
+    upgrade
+        .max_message_size(1 << 20)
+        .max_frame_size(1 << 20)
+        .on_upgrade(move |socket| xiangqi::connection(socket, app))
 }
 
 async fn collections(State(app): State<Arc<App>>) -> Response {
@@ -157,8 +195,8 @@ fn progress_summary(app: &App) -> Value {
         .collect();
     json!({
         "sokoban": { "solved": solved, "levels": total, "collections": sets.len() },
-        "tetris": { "best": best, "page": false },
-        "xiangqi": { "page": false },
+        "tetris": { "best": best, "page": true },
+        "xiangqi": xiangqi::summary(&app.data),
     })
 }
 

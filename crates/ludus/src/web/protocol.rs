@@ -255,6 +255,10 @@ pub enum ErrorCode {
     Blocked,
     /// Something on the server's side failed (the message says what).
     Internal,
+    /// Xiangqi: a move that is not legal here, or not the player's to make.
+    Illegal,
+    /// Xiangqi: a FEN or PGN text that does not parse (the message says where).
+    BadRecord,
 }
 
 /// A refused message: what to send back.
@@ -288,6 +292,12 @@ impl Refusal {
 
 /// Reads one text message into a request, or says why not.
 pub fn parse(text: &str) -> Result<Request, Refusal> {
+    parse_as(text, &KNOWN)
+}
+
+/// Reads one text message into a request of any game's protocol (`known`
+/// lists its request types), with the same checks and error codes.
+pub fn parse_as<T: serde::de::DeserializeOwned>(text: &str, known: &[&str]) -> Result<T, Refusal> {
     if text.len() > MAX_MESSAGE {
         return Err(Refusal::new(
             ErrorCode::TooLarge,
@@ -299,7 +309,7 @@ pub fn parse(text: &str) -> Result<Request, Refusal> {
         ));
     }
     // The common case first: a well-formed request parses in one pass.
-    if let Ok(request) = serde_json::from_str::<Request>(text) {
+    if let Ok(request) = serde_json::from_str::<T>(text) {
         return Ok(request);
     }
     let value: Value = serde_json::from_str(text)
@@ -323,7 +333,7 @@ pub fn parse(text: &str) -> Result<Request, Refusal> {
             ));
         }
     };
-    if !KNOWN.contains(&kind.as_str()) {
+    if !known.contains(&kind.as_str()) {
         let shown: String = kind.chars().take(40).collect();
         return Err(Refusal::new(
             ErrorCode::UnknownType,

@@ -65,6 +65,8 @@ async function main() {
     $('status-tetris').textContent = best.length
       ? `Best: ${best.map((b) => `${b.mode} ${b.score.toLocaleString()}`).join(' · ')}`
       : 'No games yet. Marathon, Sprint, Ultra and Zen.';
+    const x = summary.xiangqi;
+    if (x.saved) $('status-xiangqi').innerHTML = `<b>${x.saved}</b> saved game${x.saved === 1 ? '' : 's'} · against Ludus ${x.won} won, ${x.lost} lost, ${x.drawn} drawn.`;
   } catch (e) {
     $('status-sokoban').textContent = `Progress unavailable: ${e}`;
   }

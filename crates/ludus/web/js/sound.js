@@ -9,6 +9,16 @@ const TUNES = {
   push: [[220, 0.05, 'square', 0.04]],
   bump: [[90, 0.06, 'sine', 0.08]],
   solved: [[523, 0.12, 'triangle', 0.12], [659, 0.12, 'triangle', 0.12], [784, 0.25, 'triangle', 0.12]],
+  // Tetris
+  shift: [[330, 0.025, 'square', 0.025]],
+  rotate: [[520, 0.035, 'square', 0.03]],
+  hold: [[392, 0.05, 'triangle', 0.08], [523, 0.05, 'triangle', 0.08]],
+  lock: [[110, 0.07, 'triangle', 0.14]],
+  clear: [[523, 0.07, 'square', 0.05], [784, 0.12, 'square', 0.05]],
+  tetris: [[523, 0.08, 'square', 0.06], [659, 0.08, 'square', 0.06], [784, 0.08, 'square', 0.06], [1047, 0.25, 'square', 0.06]],
+  tspin: [[440, 0.06, 'sawtooth', 0.05], [659, 0.06, 'sawtooth', 0.05], [880, 0.2, 'sawtooth', 0.05]],
+  levelup: [[392, 0.09, 'triangle', 0.12], [523, 0.09, 'triangle', 0.12], [659, 0.09, 'triangle', 0.12], [784, 0.3, 'triangle', 0.12]],
+  gameover: [[392, 0.2, 'triangle', 0.12], [311, 0.2, 'triangle', 0.12], [262, 0.2, 'triangle', 0.12], [196, 0.5, 'triangle', 0.12]],
 };
 
 export function sound(name) {

@@ -3,7 +3,10 @@
 //! each line once with each colour. The rules
 //! crate adjudicates (mate, stalemate, repetition with perpetual check/chase,
 //! the move limit, bare material) and a ply cap ends endless games as draws; an
-//! illegal move, a crash or a flag fall loses. Every game is appended to a PGN
+//! illegal move, a crash or a flag fall loses. UCCI engines (an engine that
+//! quits or stays silent on `uci` is spoken to in UCCI) are told the moves the
+//! repetition rules forbid (`banmoves`), and their `nobestmove` after 100
+//! quiet plies is taken as a draw claim. Every game is appended to a PGN
 //! file as soon as it ends; the summary gives the score and the Elo difference
 //! with a 95% error bar.
 
@@ -333,7 +336,24 @@ pub fn parse_engine_move(text: &str, one_based: bool) -> Option<Move> {
 }
 
 impl EngineProc {
+    /// Starts the engine; an engine given as UCI that exits or stays silent
+    /// instead of answering `uci` (ElephantEye quits on any first line but
+    /// `ucci`) is started again and spoken to in UCCI.
     fn start(spec: &EngineSpec) -> Result<EngineProc> {
+        match EngineProc::start_as(spec) {
+            Ok(engine) => Ok(engine),
+            Err(uci_error) if spec.dialect == Dialect::Uci => {
+                let ucci = EngineSpec {
+                    dialect: Dialect::Ucci,
+                    ..spec.clone()
+                };
+                EngineProc::start_as(&ucci).map_err(|_| uci_error)
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    fn start_as(spec: &EngineSpec) -> Result<EngineProc> {
         let words = split_command(&spec.command);
         let Some((program, args)) = words.split_first() else {
             bail!("empty engine command");
@@ -437,6 +457,15 @@ impl EngineProc {
             position.push_str(&moves.join(" "));
         }
         self.send(&position)?;
+        if self.spec.dialect == Dialect::Ucci {
+            // UCCI leaves the repetition rules to the GUI: it names the moves
+            // that would lose by perpetual check or chase.
+            let banned = banned_moves(game);
+            if !banned.is_empty() {
+                let text: Vec<String> = banned.iter().map(|m| m.to_uci()).collect();
+                self.send(&format!("banmoves {}", text.join(" ")))?;
+            }
+        }
         let red = game.position().turn() == Color::Red;
         let go = match (self.spec.tc, self.spec.dialect) {
             (TimeControl::Depth(d), _) => format!("go depth {d}"),
@@ -469,6 +498,26 @@ impl EngineProc {
             }
         }
     }
+}
+
+/// Legal moves after which the side to move loses under the repetition rules
+/// (perpetual check or chase), for UCCI `banmoves`.
+pub fn banned_moves(game: &Game) -> Vec<Move> {
+    let mover = game.position().turn();
+    let mut trial = game.clone();
+    let mut banned = Vec::new();
+    for &m in &game.position().legal_moves() {
+        if trial.play(m).is_ok() {
+            if trial
+                .result()
+                .is_some_and(|r| r.outcome == Outcome::Win(!mover))
+            {
+                banned.push(m);
+            }
+            trial.undo();
+        }
+    }
+    banned
 }
 
 impl Drop for EngineProc {
@@ -576,6 +625,16 @@ pub fn run(config: &MatchConfig, log: &mut impl Write) -> Result<Summary> {
     Ok(summary)
 }
 
+/// Plies without capture after which an engine that answers `nobestmove`
+/// (UCCI engines such as ElephantEye do so under their 50-move rule) is
+/// granted a draw instead of losing.
+pub const CLAIM_PLIES: u32 = 100;
+
+/// Whether a `nobestmove` answer counts as a valid draw claim.
+pub fn draw_claim_holds(game: &Game) -> bool {
+    game.position().halfmoves() >= CLAIM_PLIES
+}
+
 /// Plays one game to its end; engine `red` plays Red.
 fn play_game(
     engines: &mut [EngineProc; 2],
@@ -622,6 +681,12 @@ fn play_game(
         let name = engines[side].name.clone();
         let text = match answer {
             Ok(Some(t)) => t,
+            Ok(None) if draw_claim_holds(game) => {
+                return Ending {
+                    winner: None,
+                    reason: format!("{name} claimed a draw: no capture in {CLAIM_PLIES} plies"),
+                };
+            }
             Ok(None) => return loses(format!("{name} had no move")),
             Err(e) => return loses(format!("{e:#}")),
         };
@@ -673,6 +738,58 @@ mod tests {
         for bad in ["", "depth=x", "speed=3", "0+1", "-1+0", "a+b"] {
             assert!(TimeControl::parse(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn an_engine_that_only_speaks_ucci_is_spoken_to_in_ucci() {
+        // Like ElephantEye: any first line but `ucci` ends the engine.
+        let script = "read l; [ \"$l\" = ucci ] || exit 0; echo id name Fake UCCI; echo ucciok; \
+            while read l; do case \"$l\" in isready) echo readyok;; quit) exit 0;; esac; done";
+        let spec = EngineSpec {
+            command: format!("sh -c '{script}'"),
+            dialect: Dialect::Uci,
+            tc: TimeControl::Depth(1),
+            options: Vec::new(),
+        };
+        let engine = EngineProc::start(&spec).expect("the UCCI handshake succeeds");
+        assert_eq!(engine.spec.dialect, Dialect::Ucci);
+        assert_eq!(engine.name, "Fake UCCI");
+        let missing = EngineSpec {
+            command: "/nonexistent/engine".to_string(),
+            ..spec
+        };
+        let error = EngineProc::start(&missing).err().expect("no such engine");
+        assert!(
+            format!("{error:#}").contains("cannot start engine"),
+            "{error:#}"
+        );
+    }
+
+    #[test]
+    fn moves_that_lose_by_perpetual_check_are_banned() {
+        // Red's chariot checks from f1 and e1 while the black general steps
+        // between f9 and e9: e1f1 now would repeat a position a third time.
+        let start = xiangqi::Position::from_fen("5k3/9/9/9/9/9/9/9/R8/3K5 w - - 0 1").unwrap();
+        let mut game = Game::from_position(start);
+        for t in [
+            "a1f1", "f9e9", "f1e1", "e9f9", "e1f1", "f9e9", "f1e1", "e9f9",
+        ] {
+            assert!(game.play_text(t).is_ok(), "{t}");
+            assert!(game.result().is_none(), "{t}");
+        }
+        let e1f1 = Move::parse_iccs("e1f1").unwrap();
+        assert_eq!(banned_moves(&game), vec![e1f1]);
+        assert!(banned_moves(&Game::new()).is_empty());
+    }
+
+    #[test]
+    fn a_draw_claim_needs_a_hundred_quiet_plies() {
+        let quiet = |n: u32| {
+            xiangqi::Position::from_fen(&format!("5k3/9/9/9/9/9/9/9/R8/3K5 w - - {n} 1")).unwrap()
+        };
+        assert!(!draw_claim_holds(&Game::new()));
+        assert!(!draw_claim_holds(&Game::from_position(quiet(99))));
+        assert!(draw_claim_holds(&Game::from_position(quiet(100))));
     }
 
     #[test]

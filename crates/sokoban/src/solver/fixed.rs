@@ -114,3 +114,43 @@ impl Fixed {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solver::lower_bound::Matching;
+
+    /// A box fixed in the corner at the foot of a goal column shuts the
+    /// column: the plain bound misses it, the bound with it as a wall not.
+    #[test]
+    fn a_fixed_box_at_the_foot_of_a_goal_column() {
+        let text = "#######\n#.#####\n#.#####\n#.$$$ #\n#*   @#\n#######";
+        let level = crate::Level::from_xsb(text).unwrap();
+        let board = Board::new(level.map(), level.player(), level.boxes()).unwrap();
+        let mut boxes = vec![0u64; board.words];
+        board
+            .start_boxes
+            .iter()
+            .for_each(|&c| bits::set(&mut boxes, c));
+        let mut fixed = Fixed::new(&board, 1 << 20);
+        let foot = board.compact[level.map().index(1, 4)];
+        let id = fixed.after(&board, &boxes, 0, &[foot]);
+        assert_ne!(id, 0);
+        // The same set again: the same table.
+        assert_eq!(fixed.after(&board, &boxes, 0, &board.start_boxes), id);
+        let n = board.start_boxes.len();
+        let mut matching = Matching::new(n, board.goals.len(), board.cells);
+        assert!(
+            matching
+                .solve(Costs::of(&board), &board.start_boxes)
+                .is_some()
+        );
+        assert_eq!(
+            matching.solve(fixed.costs(&board, id), &board.start_boxes),
+            None
+        );
+        // A box that can still move is not fixed.
+        let other = board.compact[level.map().index(2, 3)];
+        assert_eq!(fixed.after(&board, &boxes, 0, &[other]), 0);
+    }
+}

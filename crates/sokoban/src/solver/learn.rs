@@ -22,6 +22,19 @@ pub(crate) const PATTERN_BYTES: usize = 96;
 
 type Key = (Vec<u16>, u16);
 
+/// Entries of the direct-mapped cache in front of the patterns, keyed by
+/// the cluster and the player's exact cell (which fixes the region, so no
+/// flood is needed on a hit).
+const QUICK: usize = 1 << 14;
+
+#[derive(Clone, Copy, Default)]
+struct Quick {
+    cells: [u16; MAX_CLUSTER],
+    player: u16,
+    /// 0: empty, 1: not a deadlock, 2: deadlock.
+    verdict: u8,
+}
+
 pub(crate) struct Learner {
     patterns: HashMap<Key, bool>,
     max_patterns: usize,
@@ -33,6 +46,7 @@ pub(crate) struct Learner {
     stack: Vec<u16>,
     /// Cells the last flood reached.
     reached: Vec<u16>,
+    quick: Vec<Quick>,
 }
 
 impl Learner {
@@ -48,6 +62,7 @@ impl Learner {
             stamp: 0,
             stack: Vec::new(),
             reached: Vec::new(),
+            quick: vec![Quick::default(); QUICK],
         }
     }
 
@@ -73,20 +88,41 @@ impl Learner {
             return false;
         }
         self.cluster.sort_unstable();
+        let mut cells = [NONE; MAX_CLUSTER];
+        cells[..self.cluster.len()].copy_from_slice(&self.cluster);
+        let slot = cells
+            .iter()
+            .chain(std::iter::once(&player))
+            .fold(0x9e37_79b9_7f4a_7c15u64, |h, &c| {
+                (h ^ u64::from(c)).wrapping_mul(0x100_0000_01b3)
+            });
+        let slot = (slot >> 40) as usize % QUICK;
+        let quick = self.quick[slot];
+        if quick.verdict != 0 && quick.cells == cells && quick.player == player {
+            return quick.verdict == 2;
+        }
         self.set.iter_mut().for_each(|w| *w = 0);
         for &c in &self.cluster {
             bits::set(&mut self.set, c);
         }
         let region = self.region(board, player);
         let key = (self.cluster.clone(), region);
-        if let Some(&verdict) = self.patterns.get(&key) {
-            return verdict;
-        }
-        let verdict = self.search(board, key.0.clone(), key.1);
-        if self.patterns.len() < self.max_patterns {
-            self.patterns.insert(key, verdict);
-        }
-        self.learned += usize::from(verdict);
+        let verdict = match self.patterns.get(&key) {
+            Some(&verdict) => verdict,
+            None => {
+                let verdict = self.search(board, key.0.clone(), key.1);
+                if self.patterns.len() < self.max_patterns {
+                    self.patterns.insert(key, verdict);
+                }
+                self.learned += usize::from(verdict);
+                verdict
+            }
+        };
+        self.quick[slot] = Quick {
+            cells,
+            player,
+            verdict: 1 + u8::from(verdict),
+        };
         verdict
     }
 

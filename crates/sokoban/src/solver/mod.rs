@@ -24,6 +24,7 @@ mod deadlock;
 mod fixed;
 mod learn;
 mod lower_bound;
+mod packing;
 mod search;
 mod store;
 mod zobrist;
@@ -269,17 +270,26 @@ pub fn solve_with_stats(
     }
     // Fast mode runs a portfolio, alternating slices: greedy best-first
     // finds long solutions that A* cannot afford, plain A* finds short ones
-    // that greedy search wanders past, and weight 2 sits in between. Each is complete, so either exhausting
-    // proves the level unsolvable.
+    // that greedy search wanders past, and weight 2 sits in between. Each is
+    // complete, so any exhausting proves the level unsolvable.
     let weights: &[u64] = match options.mode {
         Mode::Fast => &[0, 1, 2],
         Mode::Pushes | Mode::Moves => &[1],
     };
-    let memory = options.memory_mb / weights.len();
+    // One share more in Fast mode for the packing-order search.
+    let memory = options.memory_mb / (weights.len() + usize::from(options.mode == Mode::Fast));
     let mut searches: Vec<Search<'_>> = weights
         .iter()
         .map(|&w| Search::new(&board, options.mode, w, memory))
         .collect();
+    // Fast mode adds a second greedy search steered by the goal packing
+    // order, when the goals have one (see `packing`).
+    if options.mode == Mode::Fast
+        && let Some(search) =
+            Search::new(&board, options.mode, 0, memory).with_packing(PACKING_PENALTY)
+    {
+        searches.push(search);
+    }
     let (end, winner) = drive(&mut searches, options.node_limit, control);
     let mut stats = Stats {
         expanded: searches.iter().map(|s| s.expanded).sum(),
@@ -367,6 +377,11 @@ enum Ended {
     Search(End),
     LimitReached,
 }
+
+/// What the packing-order greedy search adds to its priority per goal
+/// filled out of order (in pushes of the bound). Measured: 6 solves more
+/// of Microban II than 2 or 20.
+const PACKING_PENALTY: u64 = 6;
 
 /// How many slices greedy search gets per slice of A*.
 const GREEDY_SHARE: u64 = 3;

@@ -13,6 +13,7 @@ use super::deadlock;
 use super::fixed::Fixed;
 use super::learn::Learner;
 use super::lower_bound::Matching;
+use super::packing::Packing;
 use super::store::{Found, NO_PARENT, Push, Store};
 use super::zobrist::Zobrist;
 use super::{Control, Mode};
@@ -64,6 +65,9 @@ pub(crate) struct Search<'a> {
     /// For a child whose cost table differs from its parent's.
     scratch: Matching,
     fixed: Fixed,
+    /// Greedy search only: the goal packing order it is steered by.
+    packing: Option<Packing>,
+    pack_weight: u64,
     /// The cost table (see [`Fixed`]) of each stored node.
     tables: Vec<u16>,
     /// Flood-fill scratch: `seen[c] == stamp` marks reached cells.
@@ -128,6 +132,8 @@ impl<'a> Search<'a> {
             matching: Matching::new(board.start_boxes.len(), board.goals.len(), board.cells),
             scratch: Matching::new(board.start_boxes.len(), board.goals.len(), board.cells),
             fixed: Fixed::new(board, memory_mb.saturating_mul(1 << 20) / 16),
+            packing: None,
+            pack_weight: 0,
             tables: Vec::new(),
             seen: vec![0; board.cells],
             stamp: 0,
@@ -153,6 +159,18 @@ impl<'a> Search<'a> {
 
     pub fn weight(&self) -> u64 {
         self.weight
+    }
+
+    /// Greedy search only: adds `weight` per goal filled out of packing
+    /// order to the priority (see [`Packing`]). `None` when there is no
+    /// packing order to follow.
+    pub fn with_packing(mut self, weight: u64) -> Option<Search<'a>> {
+        if self.order != Order::Fast || self.weight != 0 {
+            return None;
+        }
+        self.packing = Some(Packing::new(self.board)?);
+        self.pack_weight = weight;
+        Some(self)
     }
 
     /// Only move counts depend on where exactly the player stands; for
@@ -204,10 +222,16 @@ impl<'a> Search<'a> {
         lowest
     }
 
-    fn priority(&self, cost: u64, bound: u32) -> u128 {
+    fn priority(&self, cost: u64, bound: u32, boxes: &[u64]) -> u128 {
         match self.order {
-            // Greedy: the bound alone, shorter paths first among equals.
-            Order::Fast if self.weight == 0 => (u128::from(bound) << 64) | u128::from(cost),
+            // Greedy: the bound (plus the packing penalty), shorter paths
+            // first among equals.
+            Order::Fast if self.weight == 0 => {
+                let penalty = self.packing.as_ref().map_or(0, |p| {
+                    self.pack_weight * u64::from(p.out_of_order(self.board, boxes))
+                });
+                (u128::from(u64::from(bound) + penalty) << 64) | u128::from(cost)
+            }
             Order::Fast => {
                 // Weighted A*; among equals, the closer to the goal.
                 (u128::from(cost + self.weight * u64::from(bound)) << 64) | u128::from(bound)
@@ -255,7 +279,8 @@ impl<'a> Search<'a> {
         if bound == 0 {
             return Some(End::Found(root));
         }
-        self.open.push((Reverse(self.priority(0, bound)), root));
+        self.open
+            .push((Reverse(self.priority(0, bound, &boxes)), root));
         None
     }
 
@@ -529,7 +554,7 @@ impl<'a> Search<'a> {
                     return Ok(Some(id));
                 }
                 self.open
-                    .push((Reverse(self.priority(child_cost, bound)), id));
+                    .push((Reverse(self.priority(child_cost, bound, boxes)), id));
                 Ok(None)
             }
             Some(Found::Old(id)) => {
@@ -537,7 +562,7 @@ impl<'a> Search<'a> {
                     self.store.relink(id, parent, push, child_cost);
                     self.store.closed[id as usize] = false;
                     self.open
-                        .push((Reverse(self.priority(child_cost, bound)), id));
+                        .push((Reverse(self.priority(child_cost, bound, boxes)), id));
                 }
                 Ok(None)
             }

@@ -62,6 +62,13 @@ test('play by clicks and by drag and drop against the engine', async () => {
   const moved = await page.evaluate((sq) => window.__ludus.pieceAt(sq), reply.slice(2, 4));
   assert.ok(moved && moved === moved.toLowerCase(), `Black's piece on ${reply}: ${moved}`);
   assert.equal(await page.evaluate((sq) => window.__ludus.pieceAt(sq), reply.slice(0, 2)), null);
+  // A reply from the opening book says so in the thinking panel.
+  if (await page.evaluate(() => window.__ludus.state.moves[1].book)) {
+    assert.match(await page.textContent('#thinking'), /book move/);
+  }
+  // The move list has room (the keys are compact), and the keys are shown.
+  assert.ok((await page.locator('#moves').boundingBox()).height >= 150);
+  assert.equal(await page.locator('#keys-box[open] .xq-key').count(), 16);
   await shot(page, 'xiangqi');
 
   // Drag the horse from h0 to g2: 马二进三.

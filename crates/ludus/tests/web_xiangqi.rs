@@ -77,6 +77,17 @@ async fn a_move_gets_the_engines_reply_with_its_thinking() {
         assert!(t["score_text"].is_string());
         assert!(t["pv"][0].as_str().unwrap().chars().count() == 4, "{t}");
     }
+    // A book move says so: no search, so no score for its position; the
+    // player's own move is never a book move.
+    assert_eq!(reply["moves"][0]["book"], false);
+    let book = reply["moves"][1]["book"].as_bool().unwrap();
+    assert_eq!(book, reply["evals"][1].is_null(), "{reply}");
+    let searched = replies
+        .iter()
+        .any(|r| r["type"] == "thinking" && r["ply"] == 1 && r["depth"].is_number());
+    if book {
+        assert!(!searched, "a book move after a search: {replies:?}");
+    }
 
     // Undo takes back both moves.
     let undone = client.ask(json!({"type": "undo"}), "state").await;
@@ -285,6 +296,7 @@ async fn the_engine_moves_first_when_the_human_plays_black_and_hints_come() {
         .await;
     assert_eq!(thinking["seq"], 9);
     let hint = client.until("hint").await;
+    assert!(hint["book"].is_boolean(), "{hint}");
     let m = hint["move"].as_str().unwrap();
     assert!(
         reply["legal"].as_array().unwrap().iter().any(|l| l == m),

@@ -267,6 +267,8 @@ pub struct XiangqiGame {
     saved_as: Option<PathBuf>,
     /// The engine's evaluation (Red's view) of the position after n plies.
     evals: Vec<Option<i32>>,
+    /// Whether move n + 1 came from Ludus's opening book (no search, no score).
+    book: Vec<bool>,
     /// The engine's last score of its own moves (its view), for draw offers.
     engine_score: Option<Score>,
     thinking: Option<Thinking>,
@@ -286,6 +288,7 @@ impl XiangqiGame {
             recorded: None,
             saved_as: None,
             evals: Vec::new(),
+            book: Vec::new(),
             engine_score: None,
             thinking: None,
             next_id: 0,
@@ -321,6 +324,7 @@ impl XiangqiGame {
     /// engine should now search for its move.
     fn after_change(&mut self) -> bool {
         self.evals.truncate(self.game.plies().len() + 1);
+        self.book.truncate(self.game.plies().len());
         if self.over.is_none()
             && let Some(r) = self.game.result()
         {
@@ -351,7 +355,7 @@ impl XiangqiGame {
     fn state(&self, seq: Option<u64>) -> String {
         let mut pos = self.game.start_position().clone();
         let mut moves = Vec::with_capacity(self.game.plies().len());
-        for m in self.game.moves() {
+        for (i, m) in self.game.moves().enumerate() {
             let uci = m.to_string();
             let iccs = m.to_iccs();
             let wxf = pos.to_wxf(m);
@@ -363,6 +367,7 @@ impl XiangqiGame {
                 wxf,
                 chinese,
                 fen: pos.to_fen(),
+                book: self.book.get(i).copied().unwrap_or(false),
             });
         }
         let position = self.game.position();
@@ -451,6 +456,8 @@ struct MoveView {
     chinese: String,
     /// The position after the move.
     fen: String,
+    /// Ludus played it from its opening book (no search, so no score).
+    book: bool,
 }
 
 #[derive(Serialize)]
@@ -1125,7 +1132,8 @@ fn deliver(
     sender: &mpsc::UnboundedSender<String>,
 ) {
     let ply = job.game.plies().len();
-    if !result.from_book || result.depth > 0 {
+    let book = result.from_book && result.depth == 0;
+    if !book {
         g.set_eval(ply, flow::red_value(result.score, root.turn()));
     }
     let Some(best) = result.best else {
@@ -1136,7 +1144,7 @@ fn deliver(
         Purpose::Hint => {
             let hint = json!({
                 "type": "hint", "move": best.to_string(), "iccs": best.to_iccs(), "text": text,
-                "score": flow::score_text(result.score, root.turn()),
+                "score": flow::score_text(result.score, root.turn()), "book": book,
             });
             let _ = sender.send(with_seq(hint, job.seq));
         }
@@ -1145,6 +1153,11 @@ fn deliver(
                 return;
             }
             g.engine_score = Some(result.score);
+            if g.book.len() < ply {
+                g.book.resize(ply, false);
+            }
+            g.book.truncate(ply);
+            g.book.push(book);
             g.after_change();
             let _ = sender.send(g.state(None));
         }

@@ -33,20 +33,57 @@ function drawTetris(canvas) {
 }
 
 function drawXiangqi(canvas) {
+  // A shortened board (three ranks a side and the river between), pieces
+  // drawn as on the Xiangqi page: discs with their characters in red and black.
   const [g, w, h] = fit(canvas);
-  g.fillStyle = '#d9b26a';
+  const font = '"Kaiti SC", KaiTi, STKaiti, "AR PL UKai CN", "Noto Serif CJK SC", "Source Han Serif SC", "WenQuanYi Micro Hei", serif';
+  g.fillStyle = '#0e121b';
   g.fillRect(0, 0, w, h);
-  const s = Math.floor(h / 5);
-  const x0 = (w - 8 * s) / 2;
-  g.strokeStyle = '#5a3a1a';
-  for (let i = 0; i < 9; i++) { g.beginPath(); g.moveTo(x0 + i * s, s / 2); g.lineTo(x0 + i * s, h - s / 2); g.stroke(); }
-  for (let j = 0; j < 5; j++) { g.beginPath(); g.moveTo(x0, s / 2 + j * s * 0.98); g.lineTo(x0 + 8 * s, s / 2 + j * s * 0.98); g.stroke(); }
-  const pieces = [[4, 4, 'K', '#b02020'], [3, 3, 'A', '#b02020'], [1, 2, 'C', '#b02020'], [6, 1, 'H', '#202020'], [4, 0, 'K', '#202020']];
-  for (const [x, y, ch, colour] of pieces) {
-    const cx = x0 + x * s, cy = s / 2 + y * s * 0.98;
-    g.beginPath(); g.arc(cx, cy, s * 0.42, 0, Math.PI * 2);
-    g.fillStyle = '#f3e1b5'; g.fill(); g.strokeStyle = colour; g.lineWidth = 2; g.stroke();
-    g.fillStyle = colour; g.font = `bold ${Math.floor(s * 0.45)}px sans-serif`; g.textAlign = 'center'; g.textBaseline = 'middle';
+  const s = Math.floor(h / 5.9);
+  const x0 = Math.round((w - 8 * s) / 2), y0 = Math.round((h - 5 * s) / 2);
+  const X = (c) => x0 + c * s, Y = (r) => y0 + r * s;
+  g.fillStyle = '#e4bf7a';
+  g.fillRect(x0 - s * 0.55, 0, 8 * s + s * 1.1, h);
+  const line = (a, b, c, d) => { g.beginPath(); g.moveTo(a, b); g.lineTo(c, d); g.stroke(); };
+  g.strokeStyle = '#6b4521';
+  g.lineWidth = 1;
+  for (let r = 0; r < 6; r++) line(X(0), Y(r), X(8), Y(r));
+  for (let c = 0; c < 9; c++) {
+    if (c === 0 || c === 8) line(X(c), Y(0), X(c), Y(5));
+    else { line(X(c), Y(0), X(c), Y(2)); line(X(c), Y(3), X(c), Y(5)); }
+  }
+  // The palaces: Black's at the top edge, Red's at the bottom.
+  line(X(3), Y(0), X(5), Y(2)); line(X(5), Y(0), X(3), Y(2));
+  line(X(3), Y(3), X(5), Y(5)); line(X(5), Y(3), X(3), Y(5));
+  g.lineWidth = 2;
+  g.strokeRect(X(0) - 3, Y(0) - 3, 8 * s + 6, 5 * s + 6);
+  // The river.
+  g.fillStyle = '#6b4521';
+  g.font = `${Math.round(s * 0.55)}px ${font}`;
+  g.textAlign = 'center';
+  g.textBaseline = 'middle';
+  g.fillText('楚 河', X(2), Y(2.5));
+  g.fillText('漢 界', X(6), Y(2.5));
+  const pieces = [
+    [0, 0, '車', false], [3, 0, '士', false], [4, 0, '將', false], [6, 1, '馬', false], [1, 1, '砲', false], [0, 2, '卒', false],
+    [8, 3, '兵', true], [4, 4, '炮', true], [7, 4, '傌', true], [4, 5, '帥', true], [5, 5, '仕', true], [8, 5, '俥', true],
+  ];
+  const r = s * 0.45;
+  for (const [c, row, ch, red] of pieces) {
+    const cx = X(c), cy = Y(row);
+    g.save();
+    g.shadowColor = '#00000060'; g.shadowBlur = 2; g.shadowOffsetY = 1;
+    const grad = g.createRadialGradient(cx - r * 0.3, cy - r * 0.35, r * 0.1, cx, cy, r);
+    grad.addColorStop(0, '#fff6df');
+    grad.addColorStop(1, '#e9cf97');
+    g.fillStyle = grad;
+    g.beginPath(); g.arc(cx, cy, r, 0, Math.PI * 2); g.fill();
+    g.restore();
+    const ink = red ? '#b5222a' : '#1f1f1f';
+    g.strokeStyle = ink; g.lineWidth = 1;
+    g.beginPath(); g.arc(cx, cy, r * 0.82, 0, Math.PI * 2); g.stroke();
+    g.fillStyle = ink;
+    g.font = `bold ${Math.round(s * 0.56)}px ${font}`;
     g.fillText(ch, cx, cy + 1);
   }
 }

@@ -11,14 +11,19 @@ const $ = (id) => document.getElementById(id);
 const SESSION_KEY = 'ludus.xiangqi.session';
 const START_FEN = 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1';
 
+// Shortcuts shown in the side panel: [keys (two spaces apart), what, wide].
 const KEYS = [
-  ['click / drag', 'pick a piece, put it on a green mark'],
-  ['n', 'new game'], ['u  Backspace', 'undo'], ['h', 'hint'], ['m', 'move now (Ludus)'],
-  ['f', 'flip the board'], ['d', 'offer a draw'], ['r r', 'resign'], ['s', 'save'],
-  ['x', 'export PGN / FEN'], ['i', 'import'], ['l', 'saved games'], ['e', 'position editor'],
-  ['← →', 'step through the game'], ['Home  End', 'first position / back to the game'],
-  ['Esc', 'put the piece back'],
+  ['click / drag', 'pick a piece, then a green mark', true],
+  ['n', 'new game'], ['u  Backspace', 'undo'],
+  ['h', 'hint'], ['m', 'move now'],
+  ['f', 'flip board'], ['d', 'offer a draw'],
+  ['r r', 'resign'], ['s', 'save'],
+  ['x', 'export'], ['i', 'import'],
+  ['l', 'saved games'], ['e', 'editor'],
+  ['← →', 'step'], ['Esc', 'drop piece'],
+  ['Home  End', 'first position / back to the game', true],
 ];
+const KEYS_OPEN = 'ludus.xiangqi.keys';
 
 const app = {
   state: null,
@@ -29,7 +34,7 @@ const app = {
   selected: null,
   drag: null,
   hint: null,
-  info: null, // the latest thinking message with a depth
+  info: null, // the latest thinking message with a depth, or { book, purpose, ply | text } for a book move
   live: new Map(), // ply → score seen while thinking (Red's view)
   notation: 'chinese',
   confirm: null, // 'resign' or 'draw' waiting for a second press
@@ -112,10 +117,12 @@ function renderGraph() {
   if (!s) return;
   const n = Math.max(s.moves.length, 10);
   const x = (ply) => 4 + (ply / n) * (w - 8);
+  // Book moves have no score: drawn at 0.0 as hollow points.
   const points = [];
   for (let ply = 0; ply <= s.moves.length; ply++) {
     const v = s.evals[ply] ?? app.live.get(ply);
-    if (v != null) points.push([x(ply), scoreY(v, h)]);
+    if (v != null) points.push([x(ply), scoreY(v, h), false]);
+    else if (s.moves[ply] && s.moves[ply].book) points.push([x(ply), scoreY(0, h), true]);
   }
   const ply = app.view ?? s.moves.length;
   g.strokeStyle = '#e6be5080'; g.beginPath(); g.moveTo(x(ply), 0); g.lineTo(x(ply), h); g.stroke();
@@ -124,7 +131,15 @@ function renderGraph() {
     points.forEach(([px, py], i) => (i ? g.lineTo(px, py) : g.moveTo(px, py)));
     g.stroke();
     g.fillStyle = '#e6be50';
-    for (const [px, py] of points) { g.beginPath(); g.arc(px, py, 2.5, 0, Math.PI * 2); g.fill(); }
+    g.lineWidth = 1.5;
+    for (const [px, py, book] of points) {
+      g.beginPath(); g.arc(px, py, book ? 3 : 2.5, 0, Math.PI * 2);
+      if (book) { g.fillStyle = '#0e121b'; g.fill(); g.stroke(); g.fillStyle = '#e6be50'; } else g.fill();
+    }
+    if (points.some((p) => p[2])) {
+      g.fillStyle = '#9aa3b5'; g.font = '11px system-ui'; g.textAlign = 'left'; g.textBaseline = 'top';
+      g.fillText('\u25cb book move (0.0)', 6, 4);
+    }
   } else {
     g.fillStyle = '#9aa3b5'; g.font = '12px system-ui'; g.textAlign = 'center';
     g.fillText('Ludus\u2019s scores appear here as it thinks', w / 2, h / 2 - 8);
@@ -134,6 +149,7 @@ function renderGraph() {
 function renderMoves() {
   const s = app.state;
   const list = $('moves');
+  const scrolled = list.scrollTop;
   list.textContent = '';
   if (!s) return;
   const blackFirst = parseFen(s.start_fen).turn === 'b';
@@ -160,8 +176,19 @@ function renderMoves() {
     b.addEventListener('click', () => goTo(i + 1));
     row.append(b);
   });
+  // Scrolls the list only (never the page, as scrollIntoView would on a
+  // phone): the latest move at the bottom, an earlier one whole in view.
   const cur = list.querySelector('.current');
-  if (cur) cur.scrollIntoView({ block: 'nearest' });
+  if (app.view === null) list.scrollTop = list.scrollHeight;
+  else if (cur) {
+    const row = cur.parentElement;
+    const pad = 4;
+    list.scrollTop = scrolled;
+    if (row.offsetTop - pad < list.scrollTop) list.scrollTop = row.offsetTop - pad;
+    else if (row.offsetTop + row.offsetHeight + pad > list.scrollTop + list.clientHeight) {
+      list.scrollTop = row.offsetTop + row.offsetHeight + pad - list.clientHeight;
+    }
+  }
   $('b-live').hidden = app.view === null;
 }
 
@@ -173,15 +200,24 @@ function renderThinking() {
     el.textContent = s && s.thinking ? (s.thinking === 'hint' ? 'Looking for a hint…' : 'Ludus is thinking…') : '—';
     return;
   }
-  const who = info.purpose === 'hint' ? 'Hint search' : 'Ludus';
-  const active = s && s.thinking ? '' : ' (last search)';
-  el.innerHTML = '';
+  const who = info.purpose === 'hint' ? 'Hint' : 'Ludus';
   const head = document.createElement('div');
-  head.innerHTML = `<b>${who}</b>${active}: depth <b>${info.depth}</b> · <b>${info.score_text}</b> · ${Math.round(info.nps / 1000)} kN/s`;
   const pv = document.createElement('div');
   pv.className = 'xq-pv';
-  pv.textContent = info.pv.join(' ');
-  el.append(head, pv);
+  const foot = document.createElement('div');
+  foot.className = 'xq-foot';
+  if (info.book) {
+    const m = info.ply != null && s ? s.moves[info.ply] : null;
+    head.innerHTML = `<b>${who}</b> · <b>book move</b>`;
+    pv.textContent = m ? m[app.notation] || m.iccs : info.text || '';
+    foot.textContent = 'from the opening book: no search, no score';
+  } else {
+    head.innerHTML = `<b>${who}</b> · depth <b>${info.depth}</b> · <b>${info.score_text}</b>`;
+    pv.textContent = info.pv.join(' ');
+    foot.textContent = `${s && s.thinking ? 'thinking' : 'last search'} · ${Math.round(info.nps / 1000)} kN/s`;
+  }
+  el.textContent = '';
+  el.append(head, pv, foot);
 }
 
 function render() {
@@ -228,6 +264,11 @@ function onMessage(msg) {
       const fresh = !app.state || app.state.session !== msg.session;
       if (fresh) { app.live.clear(); app.info = null; app.view = null; app.overShown = null; }
       if (!msg.thinking && app.state && app.state.thinking) app.info = app.info && { ...app.info };
+      // A new move of Ludus's from its book: say so (there was no search).
+      const last = msg.moves.length - 1;
+      if (!msg.thinking && last >= 0 && msg.moves[last].book && (fresh || app.state.moves.length !== msg.moves.length)) {
+        app.info = { book: true, purpose: 'move', ply: last };
+      }
       app.state = msg;
       sessionStorage.setItem(SESSION_KEY, msg.session);
       const key = `${msg.session}:${msg.mode}:${msg.human}`;
@@ -262,7 +303,8 @@ function onMessage(msg) {
     case 'hint':
       app.hint = msg.move;
       if (app.state) app.state.thinking = null;
-      setStatus(`Hint: ${msg.text} (${msg.iccs}) · ${msg.score}`, 'info');
+      if (msg.book) app.info = { book: true, purpose: 'hint', text: msg.text };
+      setStatus(`Hint: ${msg.text} (${msg.iccs}) · ${msg.book ? 'book move' : msg.score}`, 'info');
       render();
       break;
     case 'notice':
@@ -293,7 +335,7 @@ const socket = new GameSocket('/ws/xiangqi', {
       const reply = await socket.sendNow({ type: 'resume', session });
       if (reply.type === 'state') return;
     }
-    if (!app.state) openNewDialog();
+    if (!app.state) { setStatus('Choose a new game (n), import one (i) or open a saved one (l).', 'info'); openNewDialog(); }
   },
 });
 
@@ -664,15 +706,25 @@ $('notation').addEventListener('change', () => {
   app.notation = $('notation').value;
   socket.send({ type: 'notation', notation: app.notation });
   renderMoves();
+  renderThinking();
 });
 
-for (const [k, what] of KEYS) {
+for (const [k, what, wide] of KEYS) {
+  const item = document.createElement('div');
+  item.className = `xq-key${wide ? ' wide' : ''}`;
   const keys = document.createElement('span');
   for (const part of k.split('  ')) {
     keys.append(Object.assign(document.createElement('kbd'), { textContent: part }), ' ');
   }
-  $('keys').append(keys, Object.assign(document.createElement('span'), { textContent: what }));
+  item.append(keys, Object.assign(document.createElement('span'), { textContent: what }));
+  $('keys').append(item);
 }
+// The keys stay open unless the player folded them away.
+$('keys-box').open = localStorage.getItem(KEYS_OPEN) !== 'closed';
+$('keys-box').addEventListener('toggle', () => {
+  localStorage.setItem(KEYS_OPEN, $('keys-box').open ? 'open' : 'closed');
+  render();
+});
 buildPalette();
 
 document.addEventListener('keydown', (e) => {

@@ -1,6 +1,16 @@
 //! The solver: finds solutions, push-optimal or move-optimal ones, and
 //! proves levels unsolvable.
 //!
+//! One best-first engine over push positions (`search`) serves every mode:
+//! Fast mode runs a portfolio of greedy, weighted and plain A* searches
+//! (one greedy search steered by the goal packing order, `packing`);
+//! Pushes mode proves the fewest pushes with A*, then runs a second pass
+//! for the fewest moves among those. The lower bound is a min-cost matching
+//! of boxes to goals (`lower_bound`) over push distances in which boxes
+//! fixed on goals count as walls (`fixed`); pruning uses dead squares,
+//! freeze and bipartite deadlocks (`deadlock`), PI-corrals (`corral`) and
+//! small searches on box clusters and corrals (`learn`).
+//!
 //! Pure: no clock, no threads of its own, no printing. The caller limits
 //! time with a cancel flag or a `should_stop` check in [`Control`], and
 //! memory with [`Options::memory_mb`].

@@ -6,6 +6,7 @@
 pub mod assets;
 pub mod protocol;
 pub mod sessions;
+pub mod socket;
 pub mod sokoban;
 pub mod tetris;
 pub mod xiangqi;
@@ -17,7 +18,7 @@ use std::sync::{Arc, RwLock};
 use anyhow::Context;
 use axum::Router;
 use axum::extract::{State, WebSocketUpgrade};
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Json, Response};
 use axum::routing::get;
 use axum::serve::ListenerExt;
@@ -104,32 +105,12 @@ pub fn router(app: Arc<App>) -> Router {
         .with_state(app)
 }
 
-/// Whether a WebSocket request comes from one of our own pages: browsers
-/// send `Origin`, and a page of another site must not play (or write files)
-/// through a server on the player's loopback.
-fn same_origin(headers: &HeaderMap) -> bool {
-    let Some(origin) = headers.get(header::ORIGIN) else {
-        return true; // not a browser: tools and tests
-    };
-    let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
-    let origin = origin.to_str().ok().and_then(|o| o.split_once("://"));
-    matches!((origin, host), (Some((_, o)), Some(h)) if o == h)
-}
-
 async fn sokoban_socket(
     State(app): State<Arc<App>>,
     headers: HeaderMap,
     upgrade: WebSocketUpgrade,
 ) -> Response {
-    if !same_origin(&headers) {
-        return (StatusCode::FORBIDDEN, "cross-origin WebSocket refused\n").into_response();
-    }
-    // Frames up to 1 MiB are read so that the protocol can answer "too large"
-    // (64 KiB) itself and keep the connection; larger ones end it.
-    upgrade
-        .max_message_size(1 << 20)
-        .max_frame_size(1 << 20)
-        .on_upgrade(move |socket| sokoban::connection(socket, app))
+    socket::upgrade(app, &headers, upgrade, socket::serve::<sokoban::Current>)
 }
 
 async fn tetris_socket(
@@ -137,14 +118,7 @@ async fn tetris_socket(
     headers: HeaderMap,
     upgrade: WebSocketUpgrade,
 ) -> Response {
-    if !same_origin(&headers) {
-        return (StatusCode::FORBIDDEN, "cross-origin WebSocket refused\n").into_response();
-    }
-    // Same limits as the Sokoban socket: "too large" is answered above 64 KiB.
-    upgrade
-        .max_message_size(1 << 20)
-        .max_frame_size(1 << 20)
-        .on_upgrade(move |socket| tetris::connection(socket, app))
+    socket::upgrade(app, &headers, upgrade, tetris::connection)
 }
 
 async fn xiangqi_socket(
@@ -152,14 +126,7 @@ async fn xiangqi_socket(
     headers: HeaderMap,
     upgrade: WebSocketUpgrade,
 ) -> Response {
-    if !same_origin(&headers) {
-        return (StatusCode::FORBIDDEN, "cross-origin WebSocket refused\n").into_response();
-    }
-    // Same limits as the Sokoban socket: "too large" is answered above 64 KiB.
-    upgrade
-        .max_message_size(1 << 20)
-        .max_frame_size(1 << 20)
-        .on_upgrade(move |socket| xiangqi::connection(socket, app))
+    socket::upgrade(app, &headers, upgrade, socket::serve::<xiangqi::Current>)
 }
 
 async fn collections(State(app): State<Arc<App>>) -> Response {

@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use axum::extract::ws::{Message, WebSocket};
+use super::socket::{GameConnection, Replies, refuse};
 use serde::Serialize;
 use serde_json::{Value, json};
 use sokoban::solver::{Deadlock, DeadlockDetector, Options, Outcome};
@@ -241,91 +241,46 @@ struct Counts {
 }
 
 /// The game a connection plays: its session id and the game.
-type Current = Option<(String, Arc<Mutex<SokobanGame>>)>;
+pub type Current = Option<(String, Arc<Mutex<SokobanGame>>)>;
 
-/// What a request handler sends back: reply texts, in order.
-type Replies = Vec<String>;
+impl GameConnection for Current {
+    type Request = Request;
 
-fn refuse(code: ErrorCode, message: impl Into<String>, seq: Option<u64>) -> Replies {
-    vec![Refusal::new(code, message, seq).to_json()]
-}
+    fn parse(text: &str) -> Result<Request, Refusal> {
+        protocol::parse(text)
+    }
 
-/// Serves one WebSocket until the page goes away. A message never ends the
-/// connection: whatever it holds, an answer goes back.
-pub async fn connection(mut socket: WebSocket, app: Arc<App>) {
-    let (sender, mut results) = mpsc::unbounded_channel::<String>();
-    let mut current: Current = None;
-    loop {
-        let replies = tokio::select! {
-            message = socket.recv() => match message {
-                Some(Ok(Message::Text(text))) => {
-                    match protocol::parse(text.as_str()) {
-                        Ok(request) => {
-                            let (replies, now) = dispatch(&app, current, request, &sender).await;
-                            current = now;
-                            replies
-                        }
-                        Err(refusal) => vec![refusal.to_json()],
-                    }
-                }
-                Some(Ok(Message::Binary(_))) => {
-                    refuse(ErrorCode::Binary, "send JSON text messages", None)
-                }
-                // Pings are answered by axum; pongs need nothing.
-                Some(Ok(Message::Ping(_) | Message::Pong(_))) => Vec::new(),
-                Some(Ok(Message::Close(_)) | Err(_)) | None => break,
-            },
-            Some(text) = results.recv() => vec![text],
-        };
-        for reply in replies {
-            if socket.send(Message::Text(reply.into())).await.is_err() {
-                return;
-            }
+    fn quick(request: &Request) -> bool {
+        matches!(
+            request,
+            Request::Move { .. }
+                | Request::Undo { .. }
+                | Request::Redo { .. }
+                | Request::Restart { .. }
+                | Request::Walk { .. }
+                | Request::Push { .. }
+                | Request::Ping { .. }
+        )
+    }
+
+    fn seq(request: &Request) -> Option<u64> {
+        request.seq()
+    }
+
+    fn handle(
+        &mut self,
+        app: &Arc<App>,
+        request: Request,
+        sender: &mpsc::UnboundedSender<String>,
+    ) -> Replies {
+        handle(app, self, request, sender)
+    }
+
+    /// The game stays for a reload; its solver need not run on for nobody.
+    fn closed(&self) {
+        if let Some((_, game)) = self {
+            lock(game).cancel_thinking();
         }
-    }
-    // The game stays for a reload; its solver need not run on for nobody.
-    if let Some((_, game)) = &current {
-        lock(game).cancel_thinking();
-    }
-}
-
-/// Handles one request. Requests that read or write files run on the
-/// blocking pool so that they never stall other connections' moves.
-async fn dispatch(
-    app: &Arc<App>,
-    current: Current,
-    request: Request,
-    sender: &mpsc::UnboundedSender<String>,
-) -> (Replies, Current) {
-    let quick = matches!(
-        request,
-        Request::Move { .. }
-            | Request::Undo { .. }
-            | Request::Redo { .. }
-            | Request::Restart { .. }
-            | Request::Walk { .. }
-            | Request::Push { .. }
-            | Request::Ping { .. }
-    );
-    if quick {
-        let mut current = current;
-        let replies = handle(app, &mut current, request, sender);
-        return (replies, current);
-    }
-    let (app2, sender2) = (Arc::clone(app), sender.clone());
-    let fallback = current.clone();
-    let seq = request.seq();
-    let job = tokio::task::spawn_blocking(move || {
-        let mut current = current;
-        let replies = handle(&app2, &mut current, request, &sender2);
-        (replies, current)
-    });
-    match job.await {
-        Ok(done) => done,
-        Err(e) => (
-            refuse(ErrorCode::Internal, format!("request failed: {e}"), seq),
-            fallback,
-        ),
     }
 }
 

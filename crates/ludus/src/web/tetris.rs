@@ -20,6 +20,7 @@ use serde_json::{Value, json};
 use super::App;
 use super::protocol::{self, ErrorCode, Refusal, with_seq};
 use super::sessions::lock;
+use super::socket::{Replies, refuse};
 use crate::store::settings::{self, TetrisKeys};
 use crate::store::tetris::{self as store, ScoreEntry};
 use crate::tui::tetris::{MODES, mode_title, random_seed};
@@ -574,13 +575,6 @@ impl Conn {
         self.seen = Some(probe);
         text
     }
-}
-
-/// What a request handler sends back: reply texts, in order.
-type Replies = Vec<String>;
-
-fn refuse(code: ErrorCode, message: impl Into<String>, seq: Option<u64>) -> Replies {
-    vec![Refusal::new(code, message, seq).to_json()]
 }
 
 /// Serves one WebSocket until the page goes away. A message never ends the

@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use axum::extract::ws::{Message, WebSocket};
+use super::socket::{GameConnection, Replies, refuse};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use tokio::sync::{OwnedSemaphorePermit, mpsc};
@@ -467,87 +467,45 @@ struct OverView<'a> {
 }
 
 /// The game a connection plays.
-type Current = Option<Arc<Mutex<XiangqiGame>>>;
+pub type Current = Option<Arc<Mutex<XiangqiGame>>>;
 
-type Replies = Vec<String>;
+impl GameConnection for Current {
+    type Request = Request;
 
-fn refuse(code: ErrorCode, message: impl Into<String>, seq: Option<u64>) -> Replies {
-    vec![Refusal::new(code, message, seq).to_json()]
-}
+    fn parse(text: &str) -> Result<Request, Refusal> {
+        protocol::parse_as::<Request>(text, &KNOWN)
+    }
 
-/// Serves one WebSocket until the page goes away. A message never ends the
-/// connection: whatever it holds, an answer goes back.
-pub async fn connection(mut socket: WebSocket, app: Arc<App>) {
-    let (sender, mut results) = mpsc::unbounded_channel::<String>();
-    let mut current: Current = None;
-    loop {
-        let replies = tokio::select! {
-            message = socket.recv() => match message {
-                Some(Ok(Message::Text(text))) => {
-                    match protocol::parse_as::<Request>(text.as_str(), &KNOWN) {
-                        Ok(request) => {
-                            let (replies, now) = dispatch(&app, current, request, &sender).await;
-                            current = now;
-                            replies
-                        }
-                        Err(refusal) => vec![refusal.to_json()],
-                    }
-                }
-                Some(Ok(Message::Binary(_))) => {
-                    refuse(ErrorCode::Binary, "send JSON text messages", None)
-                }
-                Some(Ok(Message::Ping(_) | Message::Pong(_))) => Vec::new(),
-                Some(Ok(Message::Close(_)) | Err(_)) | None => break,
-            },
-            Some(text) = results.recv() => vec![text],
-        };
-        for reply in replies {
-            if socket.send(Message::Text(reply.into())).await.is_err() {
-                return;
-            }
+    /// Everything else reads or writes files or sets up the engine.
+    fn quick(request: &Request) -> bool {
+        matches!(
+            request,
+            Request::Move { .. }
+                | Request::Undo { .. }
+                | Request::Stop { .. }
+                | Request::Validate { .. }
+                | Request::Ping { .. }
+        )
+    }
+
+    fn seq(request: &Request) -> Option<u64> {
+        request.seq()
+    }
+
+    fn handle(
+        &mut self,
+        app: &Arc<App>,
+        request: Request,
+        sender: &mpsc::UnboundedSender<String>,
+    ) -> Replies {
+        handle(app, self, request, sender)
+    }
+
+    /// The game stays for a reload (which restarts the engine if it is its move).
+    fn closed(&self) {
+        if let Some(game) = self {
+            lock(game).cancel_search();
         }
-    }
-    // The game stays for a reload (which restarts the engine if it is its move).
-    if let Some(game) = &current {
-        lock(game).cancel_search();
-    }
-}
-
-/// Handles one request; those that read or write files (and the engine's
-/// set-up) run on the blocking pool so they never stall other connections.
-async fn dispatch(
-    app: &Arc<App>,
-    current: Current,
-    request: Request,
-    sender: &mpsc::UnboundedSender<String>,
-) -> (Replies, Current) {
-    let quick = matches!(
-        request,
-        Request::Move { .. }
-            | Request::Undo { .. }
-            | Request::Stop { .. }
-            | Request::Validate { .. }
-            | Request::Ping { .. }
-    );
-    if quick {
-        let mut current = current;
-        let replies = handle(app, &mut current, request, sender);
-        return (replies, current);
-    }
-    let (app2, sender2) = (Arc::clone(app), sender.clone());
-    let fallback = current.clone();
-    let seq = request.seq();
-    let job = tokio::task::spawn_blocking(move || {
-        let mut current = current;
-        let replies = handle(&app2, &mut current, request, &sender2);
-        (replies, current)
-    });
-    match job.await {
-        Ok(done) => done,
-        Err(e) => (
-            refuse(ErrorCode::Internal, format!("request failed: {e}"), seq),
-            fallback,
-        ),
     }
 }
 

@@ -1,0 +1,143 @@
+//! The connection loop that the Sokoban and Xiangqi sockets share: read a
+//! message, answer it (inline when it is quick, on the blocking pool when it
+//! may touch files or set up a search), and pass on what background work
+//! (solver, engine) sends meanwhile. A message never ends the connection:
+//! whatever it holds, an answer goes back.
+
+use std::future::Future;
+use std::sync::Arc;
+
+use axum::extract::WebSocketUpgrade;
+use axum::extract::ws::{Message, WebSocket};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use tokio::sync::mpsc;
+
+use super::App;
+use super::protocol::{ErrorCode, Refusal};
+
+/// What a request handler sends back: reply texts, in order.
+pub type Replies = Vec<String>;
+
+/// One error reply.
+pub fn refuse(code: ErrorCode, message: impl Into<String>, seq: Option<u64>) -> Replies {
+    vec![Refusal::new(code, message, seq).to_json()]
+}
+
+/// Whether a WebSocket request comes from one of our own pages: browsers
+/// send `Origin`, and a page of another site must not play (or write files)
+/// through a server on the player's loopback.
+fn same_origin(headers: &HeaderMap) -> bool {
+    let Some(origin) = headers.get(header::ORIGIN) else {
+        return true; // not a browser: tools and tests
+    };
+    let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
+    let origin = origin.to_str().ok().and_then(|o| o.split_once("://"));
+    matches!((origin, host), (Some((_, o)), Some(h)) if o == h)
+}
+
+/// Upgrades a request from one of our pages to a game socket served by
+/// `connection`; other sites' pages are refused.
+pub fn upgrade<F, Fut>(
+    app: Arc<App>,
+    headers: &HeaderMap,
+    upgrade: WebSocketUpgrade,
+    connection: F,
+) -> Response
+where
+    F: FnOnce(WebSocket, Arc<App>) -> Fut + Send + 'static,
+    Fut: Future<Output = ()> + Send + 'static,
+{
+    if !same_origin(headers) {
+        return (StatusCode::FORBIDDEN, "cross-origin WebSocket refused\n").into_response();
+    }
+    // Frames up to 1 MiB are read so that the protocol can answer "too large"
+    // (64 KiB) itself and keep the connection; larger ones end it.
+    upgrade
+        .max_message_size(1 << 20)
+        .max_frame_size(1 << 20)
+        .on_upgrade(move |socket| connection(socket, app))
+}
+
+/// How one game's protocol answers requests on a connection whose state
+/// (the game it plays) is `Self`.
+pub trait GameConnection: Clone + Default + Send + 'static {
+    type Request: Send + 'static;
+
+    /// Reads one text message, or says why it is not a request.
+    fn parse(text: &str) -> Result<Self::Request, Refusal>;
+    /// Whether the request is answered inline: no files, no search set-up.
+    fn quick(request: &Self::Request) -> bool;
+    fn seq(request: &Self::Request) -> Option<u64>;
+    /// Answers one request; background work sends later replies to `sender`.
+    fn handle(
+        &mut self,
+        app: &Arc<App>,
+        request: Self::Request,
+        sender: &mpsc::UnboundedSender<String>,
+    ) -> Replies;
+    /// The page went away: the game stays for a reload, its thinking stops.
+    fn closed(&self);
+}
+
+/// Serves one WebSocket until the page goes away.
+pub async fn serve<C: GameConnection>(mut socket: WebSocket, app: Arc<App>) {
+    let (sender, mut results) = mpsc::unbounded_channel::<String>();
+    let mut current = C::default();
+    loop {
+        let replies = tokio::select! {
+            message = socket.recv() => match message {
+                Some(Ok(Message::Text(text))) => match C::parse(text.as_str()) {
+                    Ok(request) => {
+                        let (replies, now) = dispatch(&app, current, request, &sender).await;
+                        current = now;
+                        replies
+                    }
+                    Err(refusal) => vec![refusal.to_json()],
+                },
+                Some(Ok(Message::Binary(_))) => {
+                    refuse(ErrorCode::Binary, "send JSON text messages", None)
+                }
+                // Pings are answered by axum; pongs need nothing.
+                Some(Ok(Message::Ping(_) | Message::Pong(_))) => Vec::new(),
+                Some(Ok(Message::Close(_)) | Err(_)) | None => break,
+            },
+            Some(text) = results.recv() => vec![text],
+        };
+        for reply in replies {
+            if socket.send(Message::Text(reply.into())).await.is_err() {
+                current.closed();
+                return;
+            }
+        }
+    }
+    current.closed();
+}
+
+/// Handles one request: quick ones inline, the others on the blocking pool
+/// so that they never stall other connections' moves.
+async fn dispatch<C: GameConnection>(
+    app: &Arc<App>,
+    mut current: C,
+    request: C::Request,
+    sender: &mpsc::UnboundedSender<String>,
+) -> (Replies, C) {
+    if C::quick(&request) {
+        let replies = current.handle(app, request, sender);
+        return (replies, current);
+    }
+    let (app2, sender2) = (Arc::clone(app), sender.clone());
+    let fallback = current.clone();
+    let seq = C::seq(&request);
+    let job = tokio::task::spawn_blocking(move || {
+        let replies = current.handle(&app2, request, &sender2);
+        (replies, current)
+    });
+    match job.await {
+        Ok(done) => done,
+        Err(e) => (
+            refuse(ErrorCode::Internal, format!("request failed: {e}"), seq),
+            fallback,
+        ),
+    }
+}

@@ -3,6 +3,7 @@
 //! the move list, how endings and scores are told, taking moves back, draw
 //! offers to the engine, and the PGN record a save writes.
 
+use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
 use xiangqi::engine::{Limits, MAX_SKILL, Score};
@@ -10,6 +11,7 @@ use xiangqi::pgn::{MoveFormat, PgnGame};
 use xiangqi::{Color, EndReason, Game, GameResult, Move, Outcome, Position};
 
 use crate::protocol::engine::score_value;
+use crate::store::DataDir;
 use crate::store::xiangqi as saved;
 
 /// A strength the engine plays at: a skill level and a budget per move.
@@ -300,6 +302,26 @@ pub fn engine_seed() -> u64 {
     SystemTime::now()
         .duration_since(SystemTime::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as u64)
+}
+
+/// Saves the game's record: a new file in the games folder the first time,
+/// the same file after (`saved_as`). `result` is the ending if there is one,
+/// else the result a loaded record carried, else unfinished (`*`). Returns
+/// the path and its file name to show.
+pub fn save_record(
+    data: &DataDir,
+    game: &Game,
+    names: &[String; 2],
+    result: Option<&str>,
+    saved_as: Option<&Path>,
+) -> anyhow::Result<(PathBuf, String)> {
+    let text = record_text(game, names, result.unwrap_or("*"));
+    let path = saved::save_game(data, saved_as, &text)?;
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    Ok((path, name))
 }
 
 /// The PGN text a save writes: today's date, the players, the result, moves

@@ -717,19 +717,10 @@ fn handle(
             format, notation, ..
         } => return vec![with_seq(export(&g, format, notation), seq)],
         Request::Save { .. } => {
-            let result = g
-                .over
-                .as_ref()
-                .map(|o| o.result.to_string())
-                .or_else(|| g.recorded.clone())
-                .unwrap_or_else(|| "*".to_string());
-            let text = flow::record_text(&g.game, &g.names, &result);
-            match saved::save_game(&app.data, g.saved_as.as_deref(), &text) {
-                Ok(path) => {
-                    let name = path
-                        .file_name()
-                        .map(|n| n.to_string_lossy().into_owned())
-                        .unwrap_or_default();
+            let result = g.over.as_ref().map(|o| o.result);
+            let result = result.or(g.recorded.as_deref());
+            match flow::save_record(&app.data, &g.game, &g.names, result, g.saved_as.as_deref()) {
+                Ok((path, name)) => {
                     g.saved_as = Some(path);
                     extra.push(
                         json!({ "type": "saved", "name": name, "folder": "xiangqi/games" })

@@ -19,7 +19,6 @@ use xiangqi::{Color, Game, Move, Outcome, Position, Square};
 use super::board::{self, Marks};
 use super::{Notation, level};
 use crate::protocol::engine::{EngineThread, Event, Job, SearchJob, Setting};
-use crate::store::xiangqi as saved;
 use crate::tui::app::{Action, Ctx, Screen};
 use crate::tui::widgets::{clock, key_hints, popup};
 use crate::xiangqi_flow::{self, describe, score_text, side_name};
@@ -566,19 +565,11 @@ impl Play {
     }
 
     fn save(&mut self, ctx: &mut Ctx) {
-        let result = self
-            .over
-            .as_ref()
-            .map(|o| o.result.to_string())
-            .or_else(|| self.recorded.clone())
-            .unwrap_or_else(|| "*".to_string());
-        let text = xiangqi_flow::record_text(&self.game, &self.names, &result);
-        match saved::save_game(&ctx.data, self.saved_as.as_deref(), &text) {
-            Ok(path) => {
-                let name = path
-                    .file_name()
-                    .map(|n| n.to_string_lossy().into_owned())
-                    .unwrap_or_default();
+        let result = self.over.as_ref().map(|o| o.result);
+        let result = result.or(self.recorded.as_deref());
+        let saved_as = self.saved_as.as_deref();
+        match xiangqi_flow::save_record(&ctx.data, &self.game, &self.names, result, saved_as) {
+            Ok((path, name)) => {
                 self.say(format!("Saved as {name}"), Tone::Good);
                 self.saved_as = Some(path);
             }

@@ -396,6 +396,11 @@ const PACKING_PENALTY: u64 = 6;
 /// How many slices greedy search gets per slice of A*.
 const GREEDY_SHARE: u64 = 3;
 
+/// Slices for the greedy search that follows a packing order. Measured on
+/// nine hard Microban levels: 6 takes 4.1 M nodes in all, 3 takes 4.4 M
+/// (Microban I #153: 238 k instead of 345 k).
+const PACKING_SHARE: u64 = 6;
+
 /// Nodes a search expands before the next one gets its turn.
 const SLICE: u64 = 256;
 
@@ -423,7 +428,9 @@ fn drive(
             let i = active[k];
             let total: u64 = searches.iter().map(|s| s.expanded).sum();
             // Greedy gets the larger share: most levels fall to it.
-            let share = if searches[i].weight() == 0 {
+            let share = if searches[i].packed() {
+                PACKING_SHARE
+            } else if searches[i].weight() == 0 {
                 GREEDY_SHARE
             } else {
                 1

@@ -161,6 +161,11 @@ impl<'a> Search<'a> {
         self.weight
     }
 
+    /// Whether this search follows a packing order.
+    pub fn packed(&self) -> bool {
+        self.packing.is_some()
+    }
+
     /// Greedy search only: adds `weight` per goal filled out of packing
     /// order to the priority (see [`Packing`]). `None` when there is no
     /// packing order to follow.

@@ -18,6 +18,9 @@ use super::board::{Board, NONE};
 /// (the backward search is quadratic in both).
 const MAX_GOALS: usize = 64;
 const MAX_CELLS: usize = 1200;
+/// Cells visited by all the pull searches together before giving up (about
+/// 0.1 s), so that large levels do not pay for the order up front.
+const MAX_WORK: u64 = 30_000_000;
 
 pub(crate) struct Packing {
     /// `blockers[g]`: the goals (bit = goal index) that `g` blocks.
@@ -48,6 +51,9 @@ impl Packing {
                 .filter_map(|(i, &g)| pull.exit(&filled, board.goals[g]).map(|d| (d, i)))
                 .min();
             let best = best?;
+            if pull.work > MAX_WORK {
+                return None;
+            }
             let g = left.remove(best.1);
             removed.push((g, filled.clone()));
             bits::clear(&mut filled, board.goals[g]);
@@ -59,6 +65,9 @@ impl Packing {
                 bits::set(&mut with, board.goals[*g]);
                 if pull.exit(&with, board.goals[*h]).is_none() {
                     blockers[*g] |= 1 << h;
+                }
+                if pull.work > MAX_WORK {
+                    return None;
                 }
             }
         }
@@ -103,6 +112,8 @@ struct Pull<'a> {
     seen: Vec<u32>,
     stack: Vec<u16>,
     queue: VecDeque<(u16, u8, u16)>,
+    /// Cells visited so far (floods and search states).
+    work: u64,
 }
 
 impl<'a> Pull<'a> {
@@ -117,6 +128,7 @@ impl<'a> Pull<'a> {
             seen: vec![0; board.cells * 4],
             stack: Vec::new(),
             queue: VecDeque::new(),
+            work: 0,
         }
     }
 
@@ -146,6 +158,7 @@ impl<'a> Pull<'a> {
             self.stack.clear();
             self.stack.push(start);
             while let Some(c) = self.stack.pop() {
+                self.work += 1;
                 for &n in &board.neighbors[usize::from(c)] {
                     if n != NONE
                         && n != boxed
@@ -181,6 +194,7 @@ impl<'a> Pull<'a> {
             }
         }
         while let Some(c) = self.stack.pop() {
+            self.work += 1;
             for &n in &board.neighbors[usize::from(c)] {
                 if n != NONE
                     && n != goal
@@ -201,6 +215,7 @@ impl<'a> Pull<'a> {
             }
         }
         while let Some((b, d, cost)) = self.queue.pop_front() {
+            self.work += 1;
             // Pull: the player steps back from `p` to `q`, the box follows to `p`.
             let p = board.neighbor(b, usize::from(d));
             let q = if p == NONE {

@@ -126,8 +126,9 @@ impl<'a> Search<'a> {
             order,
             refine,
             zobrist: Zobrist::new(board.cells),
-            // An eighth of the budget for learned patterns, the rest for nodes.
-            store: Store::new(board.words, memory_mb - memory_mb / 8),
+            // An eighth of the budget for learned patterns, a sixteenth for
+            // the fixed-goal distance tables, the rest for nodes.
+            store: Store::new(board.words, memory_mb - memory_mb / 8 - memory_mb / 16),
             open: BinaryHeap::new(),
             matching: Matching::new(board.start_boxes.len(), board.goals.len(), board.cells),
             scratch: Matching::new(board.start_boxes.len(), board.goals.len(), board.cells),

@@ -322,3 +322,57 @@ fn ucci_draw_offers_are_answered_by_the_score() {
     let lines = session(won, Dialect::Ucci);
     assert!(!bestmove(&lines).ends_with(" draw"), "{lines:?}");
 }
+
+#[test]
+fn pondering_holds_the_answer_until_ponderhit_or_stop() {
+    let (mut input, out, handle) = live_session(Dialect::Uci);
+    writeln!(input, "uci").unwrap();
+    assert!(
+        wait_for(
+            &out,
+            "option name Ponder type check",
+            Duration::from_secs(5)
+        )
+        .is_some()
+    );
+    writeln!(input, "setoption name OwnBook value false").unwrap();
+    // Ludus played h2e2 and expects h9g7: it thinks on the opponent's time.
+    writeln!(input, "position startpos moves h2e2 h9g7").unwrap();
+    writeln!(input, "go ponder movetime 50").unwrap();
+    assert!(wait_for(&out, "info depth 3", Duration::from_secs(20)).is_some());
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(
+        !out.text().contains("bestmove"),
+        "no answer while pondering"
+    );
+    // The expected move came: the real search answers, exactly once.
+    writeln!(input, "ponderhit").unwrap();
+    assert!(wait_for(&out, "bestmove", Duration::from_secs(20)).is_some());
+    std::thread::sleep(Duration::from_millis(100));
+    assert_eq!(out.text().matches("bestmove").count(), 1);
+    // Another move came: `stop` ends the ponder search with its answer.
+    writeln!(input, "position startpos moves h2e2 b9c7").unwrap();
+    writeln!(input, "go ponder movetime 50").unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(out.text().matches("bestmove").count(), 1);
+    writeln!(input, "stop").unwrap();
+    writeln!(input, "isready").unwrap();
+    assert!(wait_for(&out, "readyok", Duration::from_secs(20)).is_some());
+    // A stray ponderhit is reported, not obeyed.
+    writeln!(input, "ponderhit").unwrap();
+    writeln!(input, "quit").unwrap();
+    handle.join().unwrap();
+    let text = out.text();
+    let answers: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("bestmove "))
+        .collect();
+    assert_eq!(answers.len(), 2, "{text}");
+    let mut after = Game::new();
+    for m in ["h2e2", "h9g7"] {
+        after.play(Move::parse_iccs(m).unwrap()).unwrap();
+    }
+    let first = Move::parse_iccs(answers[0].split_whitespace().next().unwrap()).unwrap();
+    assert!(after.position().is_legal(first), "{}", answers[0]);
+    assert!(text.contains("ponderhit without a running go ponder"));
+}

@@ -36,6 +36,8 @@ pub struct Go {
     pub perft: Option<u32>,
     /// UCCI `go draw`: the opponent offers a draw.
     pub draw_offer: bool,
+    /// `go ponder`: think on the opponent's time until `ponderhit` or `stop`.
+    pub ponder: bool,
 }
 
 /// Reads the number after `key`.
@@ -109,6 +111,9 @@ struct Shared<W> {
     dialect: Dialect,
     /// Whether the running search answers a draw offer (UCCI `go draw`).
     draw_offered: bool,
+    /// A search whose `bestmove` is not sent: the ponder search that a
+    /// `ponderhit` replaced.
+    silenced: Option<u64>,
 }
 
 impl<W: Write> Shared<W> {
@@ -127,6 +132,7 @@ impl<W: Write> Shared<W> {
                     self.line(&l);
                 }
             }
+            (Event::Done { id, .. }, _) if self.silenced == Some(id) => self.silenced = None,
             (Event::Done { result, .. }, dialect) => {
                 if result.from_book {
                     self.line("info string book move");
@@ -165,6 +171,8 @@ struct Session<W: Write + Send + 'static> {
     banned: Vec<Move>,
     millis: bool,
     infinite: bool,
+    /// While pondering: the limits the real search gets on `ponderhit`.
+    pondering: Option<Limits>,
     next_id: u64,
 }
 
@@ -185,6 +193,7 @@ pub fn run_session<R: BufRead, W: Write + Send + 'static>(
         out: output,
         dialect,
         draw_offered: false,
+        silenced: None,
     }));
     let sink = Arc::clone(&shared);
     let engine = EngineThread::spawn(move |event| {
@@ -199,6 +208,7 @@ pub fn run_session<R: BufRead, W: Write + Send + 'static>(
         banned: Vec::new(),
         millis: false,
         infinite: false,
+        pondering: None,
         next_id: 0,
     };
     for line in input.lines() {
@@ -279,8 +289,12 @@ impl<W: Write + Send + 'static> Session<W> {
                 Err(e) => self.error(&e),
             },
             "go" => self.go(args),
-            "stop" => self.engine.stop(),
-            "ponderhit" => self.error("pondering is not supported"),
+            "stop" => {
+                // A ponder search stopped answers with its best move, as UCI asks.
+                self.pondering = None;
+                self.engine.stop();
+            }
+            "ponderhit" => self.ponder_hit(args),
             "setoption" => {
                 let parsed = match self.dialect() {
                     Dialect::Uci => uci::parse_setoption(args),
@@ -361,6 +375,18 @@ impl<W: Write + Send + 'static> Session<W> {
         let mut limits = go.limits;
         limits.ban_moves.extend(self.banned.iter().copied());
         self.shared().draw_offered = go.draw_offer;
+        if go.ponder {
+            // Think without a clock (and hold the answer) until the opponent
+            // plays the expected move (`ponderhit`) or another (`stop`).
+            self.pondering = Some(limits.clone());
+            limits.infinite = true;
+        } else {
+            self.pondering = None;
+        }
+        self.search(limits);
+    }
+
+    fn search(&mut self, limits: Limits) {
         self.infinite = limits.infinite;
         let hold = self.infinite;
         self.next_id += 1;
@@ -371,6 +397,23 @@ impl<W: Write + Send + 'static> Session<W> {
             hold,
             started: Instant::now(),
         })));
+    }
+
+    /// The opponent played the move we pondered on: the ponder search ends
+    /// without an answer, and a search of the same position with the real
+    /// limits starts, its clock running from now. The hash table keeps what
+    /// the ponder search learned, so the new search reaches its depth at once.
+    fn ponder_hit(&mut self, args: &[&str]) {
+        let Some(limits) = self.pondering.take() else {
+            return self.error("ponderhit without a running go ponder: ignored");
+        };
+        self.shared().silenced = Some(self.next_id);
+        self.engine.stop();
+        self.engine.wait_idle();
+        if args.first() == Some(&"draw") {
+            self.shared().draw_offered = true; // UCCI `ponderhit draw`
+        }
+        self.search(limits);
     }
 
     fn set_option(&mut self, name: &str, value: &str) {

@@ -18,6 +18,7 @@ pub fn hello() -> Vec<String> {
         "option usemillisec type check default false".to_string(),
         format!("option hashsize type spin min 1 max {MAX_HASH_MB} default 16"),
         "option threads type spin min 1 max 1 default 1".to_string(),
+        "option ponder type check default false".to_string(),
         "option usebook type check default true".to_string(),
         "option newgame type button".to_string(),
         "ucciok".to_string(),
@@ -48,7 +49,7 @@ pub fn parse_go(args: &[&str], millis: bool) -> Result<Go, String> {
         let value = args.get(i + 1).copied();
         let need = || value.ok_or_else(|| format!("{key} needs a value"));
         match key {
-            "ponder" => {} // no pondering: searched as a normal move
+            "ponder" => go.ponder = true,
             "draw" => go.draw_offer = true,
             "infinite" => {
                 limits.infinite = true;

@@ -13,6 +13,7 @@ pub fn hello() -> Vec<String> {
         "id author the Ludus authors".to_string(),
         format!("option name Hash type spin default 16 min 1 max {MAX_HASH_MB}"),
         "option name Threads type spin default 1 min 1 max 1".to_string(),
+        "option name Ponder type check default false".to_string(),
         format!("option name Skill Level type spin default {MAX_SKILL} min 0 max {MAX_SKILL}"),
         "option name OwnBook type check default true".to_string(),
         "option name Clear Hash type button".to_string(),
@@ -50,7 +51,7 @@ pub fn parse_go(args: &[&str], game: &Game) -> Result<Go, String> {
             "movetime" => limits.movetime = Some(take()?),
             "perft" => go.perft = Some(take()?.min(u32::MAX as u64) as u32),
             "infinite" => limits.infinite = true,
-            "ponder" => {} // no pondering: the move is searched normally
+            "ponder" => go.ponder = true,
             "searchmoves" => {
                 let end = args[i + 1..]
                     .iter()

@@ -43,6 +43,36 @@ const fn build_relevant() -> [[bool; 90]; 90] {
     t
 }
 
+/// `CHECK_FROM[k][s]`: bit 1 if `s` is relevant to a general on `k` as in
+/// [`RELEVANT`], bit 2 if a horse on `s` could attack `k` (a horse's move away,
+/// ignoring its leg). A move can only give check if its origin has bit 1 or its
+/// destination has bit 1 (bit 2 too for a horse).
+static CHECK_FROM: [[u8; 90]; 90] = build_check_from();
+
+const fn build_check_from() -> [[u8; 90]; 90] {
+    let mut t = [[0; 90]; 90];
+    let mut k = 0;
+    while k < 90 {
+        let mut s = 0;
+        while s < 90 {
+            let (kf, kr, sf, sr): (usize, usize, usize, usize) = (k % 9, k / 9, s % 9, s / 9);
+            let (df, dr) = (kf.abs_diff(sf), kr.abs_diff(sr));
+            let diag = df == 1 && dr == 1;
+            let mut v = 0;
+            if kf == sf || kr == sr || diag {
+                v |= 1;
+            }
+            if (df == 1 && dr == 2) || (df == 2 && dr == 1) {
+                v |= 2;
+            }
+            t[k][s] = v;
+            s += 1;
+        }
+        k += 1;
+    }
+    t
+}
+
 #[inline]
 fn color_bit(c: Color) -> u8 {
     (c as u8) << 3
@@ -158,6 +188,30 @@ fn square_attacked(b: &[u8; 90], k: usize, them: u8) -> bool {
     }
 }
 
+/// Pushes the moves of a stepping piece on `from` (`blocked`: the steps have
+/// blocking squares) to empty squares (unless `captures_only`) or enemy pieces.
+#[inline(always)]
+fn push_steps(
+    list: &mut MoveList,
+    b: &[u8; 90],
+    from: Square,
+    st: &Steps,
+    blocked: bool,
+    own: u8,
+    captures_only: bool,
+) {
+    for j in 0..st.len as usize {
+        let to = st.to[j] as usize;
+        if blocked && b[st.block[j] as usize] != 0 {
+            continue;
+        }
+        let t = b[to];
+        if if t == 0 { !captures_only } else { t & 8 != own } {
+            list.push(Move::new(from, Square::idx(to as u8)));
+        }
+    }
+}
+
 impl Position {
     /// Whether a piece of `by` could capture on `sq` by its movement rules
     /// (pseudo-legal: pins and the attacker's own general are not considered).
@@ -179,6 +233,23 @@ impl Position {
         general_attacked(&self.board, k, color_bit(!color))
     }
 
+    /// After `m` was made (with [`Position::make_move`]) from a position where
+    /// the side now to move was not in check: whether it is in check now. The
+    /// same as [`Position::in_check`], but most moves are answered by a table
+    /// lookup (a move far from the general's lines cannot give check).
+    #[inline]
+    pub fn in_check_after(&self, m: Move) -> bool {
+        let k = self.generals[self.turn.index()] as usize;
+        let (from, to) = (m.from.index(), m.to.index());
+        let row = &CHECK_FROM[k];
+        let mask = if self.board[to] & 7 == HORSE { 3 } else { 1 };
+        if row[from] & 1 == 0 && row[to] & mask == 0 {
+            debug_assert!(!self.in_check());
+            return false;
+        }
+        self.in_check()
+    }
+
     /// Pseudo-legal moves (piece movement rules only, general safety not checked).
     pub fn pseudo_legal_moves(&self) -> MoveList {
         let mut list = MoveList::new();
@@ -190,25 +261,13 @@ impl Position {
         let us = self.turn.index();
         let own = color_bit(self.turn);
         let b = &self.board;
-        // A target is available if empty (unless captures only) or enemy.
-        let ok = |t: u8| {
-            if t == 0 { !captures_only } else { t & 8 != own }
-        };
         let mut bb = self.occupied[us];
         while bb != 0 {
             let s = bb.trailing_zeros() as usize;
             bb &= bb - 1;
             let from = Square::idx(s as u8);
             let steps = |list: &mut MoveList, st: &Steps, blocked: bool| {
-                for j in 0..st.len as usize {
-                    let to = st.to[j] as usize;
-                    if blocked && b[st.block[j] as usize] != 0 {
-                        continue;
-                    }
-                    if ok(b[to]) {
-                        list.push(Move::new(from, Square::idx(to as u8)));
-                    }
-                }
+                push_steps(list, b, from, st, blocked, own, captures_only)
             };
             match b[s] & 7 {
                 GENERAL => steps(list, &GENERAL_MOVES[s], false),

@@ -69,3 +69,23 @@ fn divide_sums_to_perft() {
     assert_eq!(parts.len(), 44);
     assert_eq!(parts.iter().map(|p| p.1).sum::<u64>(), 79666);
 }
+
+/// `in_check_after` (a table lookup for most moves) agrees with `in_check`
+/// after every legal move, three plies deep from each reference position.
+#[test]
+fn in_check_after_agrees_with_in_check() {
+    fn walk(pos: &mut Position, depth: u32) {
+        for &m in pos.legal_moves().iter() {
+            let undo = pos.make_move(m);
+            assert_eq!(pos.in_check_after(m), pos.in_check(), "{m} in {pos:?}");
+            if depth > 1 {
+                walk(pos, depth - 1);
+            }
+            pos.unmake_move(m, undo);
+        }
+    }
+    for case in cases() {
+        let mut pos = Position::from_fen(&case.fen).unwrap();
+        walk(&mut pos, 3);
+    }
+}

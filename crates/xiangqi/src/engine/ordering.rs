@@ -104,12 +104,15 @@ impl Heuristics {
 
 /// Moves the best remaining move (by score) to index `i` (selection sort step).
 pub(crate) fn pick(moves: &mut [Move], scores: &mut [i32], i: usize) {
-    let mut best = i;
-    for j in i + 1..moves.len() {
-        if scores[j] > scores[best] {
-            best = j;
-        }
+    let n = moves.len().min(scores.len());
+    if i >= n {
+        return;
     }
+    // The first of the highest scores: the maximum first (a loop the compiler
+    // vectorises), then its first position.
+    let rest = &scores[i..n];
+    let max = rest.iter().copied().max().unwrap_or(i32::MIN);
+    let best = i + rest.iter().position(|&v| v == max).unwrap_or(0);
     moves.swap(i, best);
     scores.swap(i, best);
 }

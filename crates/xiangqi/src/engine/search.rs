@@ -26,7 +26,7 @@ pub const MATE: i32 = 30000;
 /// Scores beyond this are mates.
 pub const MATE_BOUND: i32 = MATE - 1000;
 /// Entries in the evaluation cache (a power of two).
-const EVAL_CACHE: usize = 1 << 16;
+const EVAL_CACHE: usize = 1 << 12;
 /// Highest skill level (no handicap).
 pub const MAX_SKILL: u8 = 20;
 const INF: i32 = MATE + 1;
@@ -535,7 +535,7 @@ impl Search<'_> {
             depth += 1;
         }
         if depth <= 0 {
-            return self.qsearch(pos, alpha, beta, ply);
+            return self.qsearch(pos, alpha, beta, ply, in_check);
         }
         let key = pos.key();
         let hit = self.tt.probe(key);
@@ -605,7 +605,7 @@ impl Search<'_> {
             let capture = pos.is_capture(m);
             // Whether the move checks is read off the position after it.
             let undo = pos.make_move(m);
-            let gives_check = pos.in_check();
+            let gives_check = pos.in_check_after(m);
             let quiet = !capture && !gives_check && !in_check;
             // Frontier pruning: late quiet moves near the leaves that cannot
             // plausibly raise alpha are skipped.
@@ -676,7 +676,15 @@ impl Search<'_> {
         best
     }
 
-    fn qsearch(&mut self, pos: &mut Position, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    /// Quiescence search; `in_check` must be [`Position::in_check`].
+    fn qsearch(
+        &mut self,
+        pos: &mut Position,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        in_check: bool,
+    ) -> i32 {
         self.nodes += 1;
         self.check_stop();
         if self.stopped {
@@ -687,7 +695,7 @@ impl Search<'_> {
         if ply >= MAX_PLY - 2 {
             return self.eval(pos);
         }
-        let in_check = pos.in_check();
+        debug_assert_eq!(in_check, pos.in_check());
         let mut best;
         let mut moves;
         let stand;
@@ -723,7 +731,8 @@ impl Search<'_> {
                 }
             }
             let undo = pos.make_move(m);
-            let v = -self.qsearch(pos, -beta, -alpha, ply + 1);
+            let check = pos.in_check_after(m);
+            let v = -self.qsearch(pos, -beta, -alpha, ply + 1, check);
             pos.unmake_move(m, undo);
             if self.stopped {
                 return 0;

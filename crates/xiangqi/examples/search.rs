@@ -1,5 +1,7 @@
-//! Search benchmark: `cargo run --release -p xiangqi --example search -- <depth> [fen]`.
-//! Prints one line per iteration and the best move (book off).
+//! Search benchmark: `cargo run --release -p xiangqi --example search -- <depth> [fen] [moves m…]`.
+//! Prints one line per iteration and the best move (book off). The moves
+//! (any notation) are played from the FEN, or from the start, first: a game
+//! prefix from a match can be searched as the engine saw it.
 
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -9,7 +11,11 @@ use xiangqi::{Game, Position};
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let depth: u32 = args.first().and_then(|d| d.parse().ok()).unwrap_or(8);
-    let fen = args[1.min(args.len())..].join(" ");
+    let rest = &args[1.min(args.len())..];
+    let (fen, moves) = match rest.iter().position(|a| a == "moves") {
+        Some(p) => (rest[..p].join(" "), &rest[p + 1..]),
+        None => (rest.join(" "), &[][..]),
+    };
     let pos = if fen.is_empty() {
         Position::startpos()
     } else {
@@ -21,7 +27,13 @@ fn main() {
             }
         }
     };
-    let game = Game::from_position(pos);
+    let mut game = Game::from_position(pos);
+    for m in moves {
+        if let Err(e) = game.play_text(m) {
+            eprintln!("move {m}: {e}");
+            std::process::exit(2);
+        }
+    }
     let mut engine = Engine::new(64);
     engine.set_own_book(false);
     let stop = AtomicBool::new(false);

@@ -7,6 +7,7 @@ import { mkdtempSync, mkdirSync, copyFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { before, after } from 'node:test';
 import { chromium } from 'playwright-core';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -80,4 +81,25 @@ export function shotDir() {
   const dir = process.env.LUDUS_SHOTS || path.join(tmpdir(), 'ludus-e2e-shots');
   mkdirSync(dir, { recursive: true });
   return dir;
+}
+
+// One server and one chromium for a test file: registers the before/after
+// hooks and returns { server, browser, shot } (server and browser are set
+// once `before` has run); shot(page, name, options) saves a screenshot.
+export function useBrowser() {
+  const env = { server: null, browser: null };
+  let shots;
+  env.shot = (page, name, options = {}) =>
+    page.screenshot({ path: path.join(shots, `${name}.png`), ...options });
+  before(async () => {
+    env.server = await startServer();
+    env.browser = await launch();
+    shots = shotDir();
+    console.log(`screenshots in ${shots}`);
+  });
+  after(async () => {
+    if (env.browser) await env.browser.close();
+    if (env.server) await env.server.stop();
+  });
+  return env;
 }

@@ -2,26 +2,12 @@
 // another with the mouse, reload and find the progress kept, use the
 // editor, and save a screenshot of every page. Any console error fails.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import path from 'node:path';
-import { startServer, launch, newPage, shotDir, FIXTURE_COLLECTION } from './helpers.js';
+import { newPage, useBrowser, FIXTURE_COLLECTION } from './helpers.js';
 
-let server, browser, shots;
-
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-  shots = shotDir();
-  console.log(`screenshots in ${shots}`);
-});
-
-after(async () => {
-  if (browser) await browser.close();
-  if (server) await server.stop();
-});
-
-const shot = (page, name) => page.screenshot({ path: path.join(shots, `${name}.png`) });
+const env = useBrowser();
+const { shot } = env;
 
 // The centre of board cell (x, y) in page coordinates.
 async function cellPoint(page, x, y) {
@@ -33,7 +19,7 @@ async function cellPoint(page, x, y) {
 
 // Opens level n of the test levels from the level browser.
 async function showTestLevels(page) {
-  await page.goto(`${server.url}sokoban#levels`);
+  await page.goto(`${env.server.url}sokoban#levels`);
   await page.waitForSelector('.level-card');
   await page.selectOption('#collection', String(FIXTURE_COLLECTION));
   await page.waitForSelector('.level-card[data-level="3"]');
@@ -46,8 +32,8 @@ async function openLevel(page, n) {
 }
 
 test('solve a level with the keyboard', async () => {
-  const page = await newPage(browser);
-  await page.goto(server.url);
+  const page = await newPage(env.browser);
+  await page.goto(env.server.url);
   await page.waitForFunction(() => document.getElementById('status-sokoban').textContent.includes('of'));
   await shot(page, 'home');
   await page.click('#card-sokoban');
@@ -80,7 +66,7 @@ test('solve a level with the keyboard', async () => {
 });
 
 test('solve a level with mouse clicks', async () => {
-  const page = await newPage(browser);
+  const page = await newPage(env.browser);
   await openLevel(page, 0); // "First Steps": #@$.#
   // Click a box, then its goal: the server finds the pushes.
   await page.mouse.click(...(await cellPoint(page, 2, 1)));
@@ -108,7 +94,7 @@ test('solve a level with mouse clicks', async () => {
 });
 
 test('progress and the game survive a reload', async () => {
-  const page = await newPage(browser);
+  const page = await newPage(env.browser);
   await showTestLevels(page);
   const solved = await page.locator('.level-card.solved').count();
   assert.ok(solved >= 2, `solved cards: ${solved}`);
@@ -125,7 +111,7 @@ test('progress and the game survive a reload', async () => {
   await page.waitForFunction(() => window.__ludus.state && window.__ludus.state.moves === 3);
   assert.equal(await page.textContent('#moves'), '3');
   // The home page counts the solves.
-  await page.goto(server.url);
+  await page.goto(env.server.url);
   await page.waitForFunction(() => /\d+ of \d+/.test(document.getElementById('status-sokoban').textContent));
   assert.match(await page.textContent('#status-sokoban'), /^[2-9]\d* of \d+/);
   assert.deepEqual(page.errors, []);
@@ -133,7 +119,7 @@ test('progress and the game survive a reload', async () => {
 });
 
 test('hint, replay and the editor', async () => {
-  const page = await newPage(browser);
+  const page = await newPage(env.browser);
   await openLevel(page, 3); // "Crossing"
   await page.keyboard.press('H');
   await page.waitForFunction(() => window.__ludus.state.pushes === 1, null, { timeout: 20000 });
@@ -162,12 +148,12 @@ test('hint, replay and the editor', async () => {
 });
 
 test('phone width', async () => {
-  const page = await newPage(browser, { width: 390, height: 844 });
+  const page = await newPage(env.browser, { width: 390, height: 844 });
   await openLevel(page, 2);
   await shot(page, 'play-phone');
   const box = await page.locator('#board').boundingBox();
   assert.ok(box.width <= 390 && box.width > 200, `board width ${box.width}`);
-  await page.goto(`${server.url}sokoban#levels`);
+  await page.goto(`${env.server.url}sokoban#levels`);
   await page.waitForSelector('.level-card');
   await shot(page, 'levels-phone');
   assert.deepEqual(page.errors, []);

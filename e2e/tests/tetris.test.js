@@ -3,26 +3,12 @@
 // game, top out into the high-score table, save and watch the replay, and
 // find the score still there after a reload. Any console error fails.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import path from 'node:path';
-import { startServer, launch, newPage, shotDir } from './helpers.js';
+import { newPage, useBrowser } from './helpers.js';
 
-let server, browser, shots;
-
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-  shots = shotDir();
-  console.log(`screenshots in ${shots}`);
-});
-
-after(async () => {
-  if (browser) await browser.close();
-  if (server) await server.stop();
-});
-
-const shot = (page, name) => page.screenshot({ path: path.join(shots, `${name}.png`) });
+const env = useBrowser();
+const { shot } = env;
 
 const read = (page) => page.evaluate(() => {
   const p = window.__ludus;
@@ -82,8 +68,8 @@ async function placePiece(page) {
 }
 
 test('play Tetris in the browser: clear a line, pause, reload, top out, replay', async () => {
-  const page = await newPage(browser);
-  await page.goto(server.url);
+  const page = await newPage(env.browser);
+  await page.goto(env.server.url);
   await page.waitForFunction(() => document.getElementById('status-tetris').textContent !== '…');
   await page.click('#card-tetris');
   await page.waitForSelector('.t-mode[data-mode="marathon"]');
@@ -153,8 +139,8 @@ test('play Tetris in the browser: clear a line, pause, reload, top out, replay',
 });
 
 test('the Tetris page at a phone width', async () => {
-  const page = await newPage(browser, { width: 390, height: 844 });
-  await page.goto(`${server.url}tetris`);
+  const page = await newPage(env.browser, { width: 390, height: 844 });
+  await page.goto(`${env.server.url}tetris`);
   await page.click('.t-mode[data-mode="sprint"]');
   await page.waitForFunction(() => window.__ludus.state && window.__ludus.state.playing);
   await page.keyboard.press('Space');

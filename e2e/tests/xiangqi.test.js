@@ -4,26 +4,12 @@
 // an earlier position. Screenshots at desktop and phone widths. Any console
 // error fails.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import path from 'node:path';
-import { startServer, launch, newPage, shotDir } from './helpers.js';
+import { newPage, useBrowser } from './helpers.js';
 
-let server, browser, shots;
-
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-  shots = shotDir();
-  console.log(`screenshots in ${shots}`);
-});
-
-after(async () => {
-  if (browser) await browser.close();
-  if (server) await server.stop();
-});
-
-const shot = (page, name) => page.screenshot({ path: path.join(shots, `${name}.png`) });
+const env = useBrowser();
+const { shot } = env;
 
 // The page coordinates of a board point (an ICCS square like "h2").
 async function point(page, sq) {
@@ -34,7 +20,7 @@ async function point(page, sq) {
 
 // Starts a game against Ludus at the fastest strength, the player as Red.
 async function newEngineGame(page) {
-  await page.goto(`${server.url}xiangqi`);
+  await page.goto(`${env.server.url}xiangqi`);
   await page.waitForSelector('#new-dialog[open]');
   await page.check('input[name="mode"][value="engine"]');
   await page.selectOption('#new-side', 'red');
@@ -48,7 +34,7 @@ const engineAnswered = (n) => (page) => page.waitForFunction(
 );
 
 test('play by clicks and by drag and drop against the engine', async () => {
-  const page = await newPage(browser);
+  const page = await newPage(env.browser);
   await newEngineGame(page);
   // Click the cannon on h2, then e2: 炮二平五.
   await page.mouse.click(...(await point(page, 'h2')));
@@ -99,12 +85,12 @@ test('play by clicks and by drag and drop against the engine', async () => {
 });
 
 test('the page at phone width', async () => {
-  const page = await newPage(browser, { width: 390, height: 844 });
+  const page = await newPage(env.browser, { width: 390, height: 844 });
   await newEngineGame(page);
   await page.mouse.click(...(await point(page, 'b2')));
   await page.mouse.click(...(await point(page, 'e2')));
   await engineAnswered(2)(page);
-  await page.screenshot({ path: path.join(shots, 'xiangqi-phone.png'), fullPage: true });
+  await shot(page, 'xiangqi-phone', { fullPage: true });
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

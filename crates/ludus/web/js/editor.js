@@ -3,6 +3,7 @@
 // check, play-test, import (file or pasted text) and export (download).
 
 import { drawBoard, drawWall, drawFloor, drawGoal, drawBox, drawWorker, viewFromXsb } from './sprites.js';
+import { scaledContext } from './canvas.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -246,15 +247,9 @@ export class Editor {
     const wrap = $('editor-wrap');
     const canvas = $('editor-canvas');
     if (!wrap || wrap.clientWidth === 0) return;
-    const ratio = window.devicePixelRatio || 1;
     this.size = Math.max(10, Math.min(48, Math.floor(Math.min((wrap.clientWidth - 4) / this.width, (wrap.clientHeight - 4) / this.height))));
-    const s = this.size, w = s * this.width, h = s * this.height;
-    canvas.style.width = `${w}px`;
-    canvas.style.height = `${h}px`;
-    canvas.width = Math.round(w * ratio);
-    canvas.height = Math.round(h * ratio);
-    const g = canvas.getContext('2d');
-    g.setTransform(ratio, 0, 0, ratio, 0, 0);
+    const s = this.size;
+    const g = scaledContext(canvas, [s * this.width, s * this.height]);
     const map = [], boxes = [];
     let player = -1;
     for (let y = 0; y < this.height; y++) {

@@ -2,16 +2,13 @@
 // player's progress from the shared data dir.
 
 import { drawThumb } from './sprites.js';
+import { FONT, drawPiece } from './xiangqi-board.js';
+import { scaledContext } from './canvas.js';
 
 const $ = (id) => document.getElementById(id);
 
 function fit(canvas) {
-  const ratio = window.devicePixelRatio || 1;
-  canvas.width = Math.round(canvas.clientWidth * ratio);
-  canvas.height = Math.round(canvas.clientHeight * ratio);
-  const g = canvas.getContext('2d');
-  g.setTransform(ratio, 0, 0, ratio, 0, 0);
-  return [g, canvas.clientWidth, canvas.clientHeight];
+  return [scaledContext(canvas), canvas.clientWidth, canvas.clientHeight];
 }
 
 function drawTetris(canvas) {
@@ -36,7 +33,6 @@ function drawXiangqi(canvas) {
   // A shortened board (three ranks a side and the river between), pieces
   // drawn as on the Xiangqi page: discs with their characters in red and black.
   const [g, w, h] = fit(canvas);
-  const font = '"Kaiti SC", KaiTi, STKaiti, "AR PL UKai CN", "Noto Serif CJK SC", "Source Han Serif SC", "WenQuanYi Micro Hei", serif';
   g.fillStyle = '#0e121b';
   g.fillRect(0, 0, w, h);
   const s = Math.floor(h / 5.9);
@@ -59,33 +55,16 @@ function drawXiangqi(canvas) {
   g.strokeRect(X(0) - 3, Y(0) - 3, 8 * s + 6, 5 * s + 6);
   // The river.
   g.fillStyle = '#6b4521';
-  g.font = `${Math.round(s * 0.55)}px ${font}`;
+  g.font = `${Math.round(s * 0.55)}px ${FONT}`;
   g.textAlign = 'center';
   g.textBaseline = 'middle';
   g.fillText('楚 河', X(2), Y(2.5));
   g.fillText('漢 界', X(6), Y(2.5));
   const pieces = [
-    [0, 0, '車', false], [3, 0, '士', false], [4, 0, '將', false], [6, 1, '馬', false], [1, 1, '砲', false], [0, 2, '卒', false],
-    [8, 3, '兵', true], [4, 4, '炮', true], [7, 4, '傌', true], [4, 5, '帥', true], [5, 5, '仕', true], [8, 5, '俥', true],
+    [0, 0, 'r'], [3, 0, 'a'], [4, 0, 'k'], [6, 1, 'n'], [1, 1, 'c'], [0, 2, 'p'],
+    [8, 3, 'P'], [4, 4, 'C'], [7, 4, 'N'], [4, 5, 'K'], [5, 5, 'A'], [8, 5, 'R'],
   ];
-  const r = s * 0.45;
-  for (const [c, row, ch, red] of pieces) {
-    const cx = X(c), cy = Y(row);
-    g.save();
-    g.shadowColor = '#00000060'; g.shadowBlur = 2; g.shadowOffsetY = 1;
-    const grad = g.createRadialGradient(cx - r * 0.3, cy - r * 0.35, r * 0.1, cx, cy, r);
-    grad.addColorStop(0, '#fff6df');
-    grad.addColorStop(1, '#e9cf97');
-    g.fillStyle = grad;
-    g.beginPath(); g.arc(cx, cy, r, 0, Math.PI * 2); g.fill();
-    g.restore();
-    const ink = red ? '#b5222a' : '#1f1f1f';
-    g.strokeStyle = ink; g.lineWidth = 1;
-    g.beginPath(); g.arc(cx, cy, r * 0.82, 0, Math.PI * 2); g.stroke();
-    g.fillStyle = ink;
-    g.font = `bold ${Math.round(s * 0.56)}px ${font}`;
-    g.fillText(ch, cx, cy + 1);
-  }
+  for (const [c, row, letter] of pieces) drawPiece(g, X(c), Y(row), s, letter);
 }
 
 const SAMPLE = '  #####\n###   #\n#.@$  #\n### $.#\n#.##$ #\n# # . ##\n#$ *$$.#\n#   .  #\n########';

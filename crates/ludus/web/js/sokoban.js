@@ -3,6 +3,7 @@
 // keys and clicks to requests, and animates paths one step at a time.
 
 import { GameSocket } from './net.js';
+import { scaledContext } from './canvas.js';
 import { drawBoard, drawThumb } from './sprites.js';
 import { Editor } from './editor.js';
 import { sound } from './sound.js';
@@ -416,18 +417,9 @@ function render() {
   const s = page.state;
   if (!s || page.view !== 'play') return;
   const wrap = $('board-wrap');
-  const ratio = window.devicePixelRatio || 1;
   const availW = Math.max(100, wrap.clientWidth - 4), availH = Math.max(100, wrap.clientHeight - 4);
   cellSize = Math.max(8, Math.min(72, Math.floor(Math.min(availW / s.width, availH / s.height))));
-  const w = cellSize * s.width, h = cellSize * s.height;
-  board.style.width = `${w}px`;
-  board.style.height = `${h}px`;
-  if (board.width !== Math.round(w * ratio) || board.height !== Math.round(h * ratio)) {
-    board.width = Math.round(w * ratio);
-    board.height = Math.round(h * ratio);
-  }
-  const g = board.getContext('2d');
-  g.setTransform(ratio, 0, 0, ratio, 0, 0);
+  const g = scaledContext(board, [cellSize * s.width, cellSize * s.height]);
   const view = page.replay ? page.replay.view : s;
   drawBoard(g, view, cellSize, {
     danger: !page.replay && s.deadlock ? new Set(s.deadlock.boxes) : null,

@@ -5,6 +5,7 @@
 // reply carries (see docs/web-protocol.md).
 
 import { GameSocket } from './net.js';
+import { scaledContext } from './canvas.js';
 import { sound } from './sound.js';
 import { music } from './music.js';
 
@@ -331,19 +332,11 @@ function render() {
   const s = page.state;
   if (!s || page.view !== 'play') return;
   const wrap = $('field');
-  const ratio = window.devicePixelRatio || 1;
   // 21 cells wide (hold 5, matrix 10, next 5, gaps), 22 rows high.
   const availW = Math.max(120, wrap.clientWidth - 4), availH = Math.max(160, wrap.clientHeight - 4);
   cell = Math.max(8, Math.min(40, Math.floor(Math.min(availW / 21, availH / ROWS))));
   const w = cell * 21, h = cell * ROWS;
-  board.style.width = `${w}px`;
-  board.style.height = `${h}px`;
-  if (board.width !== Math.round(w * ratio) || board.height !== Math.round(h * ratio)) {
-    board.width = Math.round(w * ratio);
-    board.height = Math.round(h * ratio);
-  }
-  const g = board.getContext('2d');
-  g.setTransform(ratio, 0, 0, ratio, 0, 0);
+  const g = scaledContext(board, [w, h]);
   g.clearRect(0, 0, w, h);
   const mx = 5.5 * cell;
   const rowY = (y) => (ROWS - 1 - y) * cell; // matrix row y (0 = bottom) on the canvas

@@ -4,13 +4,15 @@
 // targets, check, hint). Squares are ICCS names: file a–i, rank 0–9 from
 // Red's side.
 
+import { scaledContext } from './canvas.js';
+
 export const CHARS = {
   K: '帥', A: '仕', B: '相', N: '傌', R: '俥', C: '炮', P: '兵',
   k: '將', a: '士', b: '象', n: '馬', r: '車', c: '砲', p: '卒',
 };
 const FILES = 'abcdefghi';
 const CHINESE_DIGITS = ['一', '二', '三', '四', '五', '六', '七', '八', '九'];
-const FONT = '"Kaiti SC", KaiTi, STKaiti, "AR PL UKai CN", "Noto Serif CJK SC", "Source Han Serif SC", "WenQuanYi Micro Hei", serif';
+export const FONT = '"Kaiti SC", KaiTi, STKaiti, "AR PL UKai CN", "Noto Serif CJK SC", "Source Han Serif SC", "WenQuanYi Micro Hei", serif';
 
 // The board of a FEN: { cells: Map square → letter, turn: 'w' | 'b' }.
 export function parseFen(fen) {
@@ -231,12 +233,5 @@ export function drawBoard(g, geo, view) {
 // Sizes a canvas to its board for the space available; returns [context, geometry].
 export function fitBoard(canvas, w, h, flipped) {
   const geo = geometry(w, h, flipped);
-  const ratio = window.devicePixelRatio || 1;
-  canvas.style.width = `${geo.width}px`;
-  canvas.style.height = `${geo.height}px`;
-  if (canvas.width !== Math.round(geo.width * ratio)) canvas.width = Math.round(geo.width * ratio);
-  if (canvas.height !== Math.round(geo.height * ratio)) canvas.height = Math.round(geo.height * ratio);
-  const g = canvas.getContext('2d');
-  g.setTransform(ratio, 0, 0, ratio, 0, 0);
-  return [g, geo];
+  return [scaledContext(canvas, [geo.width, geo.height]), geo];
 }

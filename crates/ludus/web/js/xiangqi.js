@@ -5,6 +5,7 @@
 // saved games and a position editor.
 
 import { GameSocket } from './net.js';
+import { scaledContext } from './canvas.js';
 import { CHARS, parseFen, boardFen, isRed, fitBoard, drawBoard, drawPiece } from './xiangqi-board.js';
 
 const $ = (id) => document.getElementById(id);
@@ -105,11 +106,8 @@ function scoreY(v, h) {
 
 function renderGraph() {
   const canvas = $('graph');
-  const ratio = window.devicePixelRatio || 1;
   const w = canvas.clientWidth, h = canvas.clientHeight;
-  canvas.width = Math.round(w * ratio); canvas.height = Math.round(h * ratio);
-  const g = canvas.getContext('2d');
-  g.setTransform(ratio, 0, 0, ratio, 0, 0);
+  const g = scaledContext(canvas);
   g.fillStyle = '#0e121b'; g.fillRect(0, 0, w, h);
   g.fillStyle = '#b5222a22'; g.fillRect(0, 0, w, h / 2);
   g.strokeStyle = '#ffffff30'; g.beginPath(); g.moveTo(0, h / 2); g.lineTo(w, h / 2); g.stroke();

@@ -108,19 +108,9 @@ impl Replay {
         serde_json::from_value(value).map_err(|e| ReplayError::Damaged(e.to_string()))
     }
 
-    /// A player that re-runs the game as its clock advances (for watching with speed
-    /// control and pause: the front end decides how fast to advance).
-    pub fn playback(&self) -> Playback<'_> {
-        Playback {
-            replay: self,
-            game: Game::new(self.mode, self.settings, self.seed),
-            next_input: 0,
-        }
-    }
-
     /// Plays the whole replay and checks it reproduces the recorded result.
     pub fn play(&self) -> Result<Game, ReplayError> {
-        let mut playback = self.playback();
+        let mut playback = Playback::new(self.clone());
         playback.advance_to(self.end_ms);
         let game = playback.game;
         if ReplayResult::of(&game) == self.result {
@@ -131,18 +121,34 @@ impl Replay {
     }
 }
 
-/// A replay being watched.
+/// A replay being watched: the game re-run as the watcher's clock moves
+/// (the front end decides how fast, and may pause or seek back).
 #[derive(Clone, Debug)]
-pub struct Playback<'a> {
-    replay: &'a Replay,
+pub struct Playback {
+    replay: Replay,
     game: Game,
     next_input: usize,
 }
 
-impl Playback<'_> {
-    /// Applies every recorded input up to `now_ms` and lets time run to it.
+impl Playback {
+    pub fn new(replay: Replay) -> Playback {
+        let game = Game::new(replay.mode, replay.settings, replay.seed);
+        Playback {
+            replay,
+            game,
+            next_input: 0,
+        }
+    }
+
+    /// Shows the game at replay time `now_ms`: every recorded input up to it
+    /// applied and time run to it. A game only runs forward, so a time before
+    /// the game's plays again from the start.
     pub fn advance_to(&mut self, now_ms: u64) {
         let now_ms = now_ms.min(self.replay.end_ms);
+        if now_ms < self.game.time_ms() {
+            self.game = Game::new(self.replay.mode, self.replay.settings, self.replay.seed);
+            self.next_input = 0;
+        }
         while let Some(&input) = self.replay.inputs.get(self.next_input) {
             if input.time_ms > now_ms {
                 break;
@@ -155,6 +161,10 @@ impl Playback<'_> {
 
     pub fn game(&self) -> &Game {
         &self.game
+    }
+
+    pub fn replay(&self) -> &Replay {
+        &self.replay
     }
 
     pub fn is_finished(&self) -> bool {

@@ -3,7 +3,7 @@
 
 use proptest::prelude::*;
 use tetris::replay::REPLAY_VERSION;
-use tetris::{Action, Edge, InputEvent, Mode, Recorder, Replay, ReplayError, Settings};
+use tetris::{Action, Edge, InputEvent, Mode, Playback, Recorder, Replay, ReplayError, Settings};
 
 fn arb_mode() -> impl Strategy<Value = Mode> {
     prop_oneof![
@@ -92,13 +92,19 @@ fn playback_follows_the_clock() {
     }
     recorder.advance_to(12_000);
     let replay = recorder.replay();
-    let mut playback = replay.playback();
+    let mut playback = Playback::new(replay);
     playback.advance_to(4_600);
     assert_eq!(playback.game().pieces(), 5);
     assert!(!playback.is_finished());
     playback.advance_to(20_000);
     assert!(playback.is_finished());
     assert_eq!(playback.game(), recorder.game());
+    // Seeking back plays again from the start to the same game as then.
+    playback.advance_to(2_600);
+    assert_eq!(playback.game().pieces(), 3);
+    let mut fresh = Playback::new(recorder.replay());
+    fresh.advance_to(2_600);
+    assert_eq!(playback.game(), fresh.game());
 }
 
 #[test]

@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex};
 
 use ::tetris::scoring::ClearReport;
 use ::tetris::{
-    Action, ActivePiece, Edge, Game, GameOver, InputEvent, Mode, Recorder, Replay, Status,
+    Action, ActivePiece, Edge, Game, GameOver, InputEvent, Mode, Playback, Recorder, Replay, Status,
 };
 use axum::extract::ws::{Message, WebSocket};
 use serde::{Deserialize, Serialize};
@@ -258,47 +258,10 @@ impl Setup {
     }
 }
 
-/// A saved replay being watched (an owned `tetris::Playback`).
+/// A saved replay being watched, and its file name.
 struct Watch {
     name: String,
-    replay: Replay,
-    game: Game,
-    next_input: usize,
-}
-
-impl Watch {
-    fn new(name: String, replay: Replay) -> Watch {
-        let game = Game::new(replay.mode, replay.settings, replay.seed);
-        Watch {
-            name,
-            replay,
-            game,
-            next_input: 0,
-        }
-    }
-
-    /// Shows the game at replay time `t`; an earlier time replays from the start.
-    fn advance_to(&mut self, t: u64) {
-        let t = t.min(self.replay.end_ms);
-        if t < self.game.time_ms() {
-            self.game = Game::new(self.replay.mode, self.replay.settings, self.replay.seed);
-            self.next_input = 0;
-        }
-        while let Some(&input) = self.replay.inputs.get(self.next_input) {
-            if input.time_ms > t {
-                break;
-            }
-            self.game.handle(input);
-            self.next_input += 1;
-        }
-        self.game.advance_to(t);
-    }
-
-    fn finished(&self) -> bool {
-        !self.game.is_playing()
-            || self.next_input >= self.replay.inputs.len()
-                && self.game.time_ms_ceil() >= self.replay.end_ms
-    }
+    playback: Playback,
 }
 
 /// What the connection shows.
@@ -526,11 +489,12 @@ impl Conn {
                 )
             }
             Current::Watch(watch) => {
-                let setup = full.then(|| {
-                    setup_value(watch.replay.mode, None, Some((&watch.name, &watch.replay)))
-                });
+                let replay = watch.playback.replay();
+                let setup =
+                    full.then(|| setup_value(replay.mode, None, Some((&watch.name, replay))));
                 // A replay that stops before the game ends shows as ended.
-                (&watch.game, None, false, watch.finished(), true, setup)
+                let finished = watch.playback.is_finished();
+                (watch.playback.game(), None, false, finished, true, setup)
             }
         };
         let probe = Probe::of(game);
@@ -633,7 +597,7 @@ async fn dispatch(app: &Arc<App>, conn: &mut Conn, request: Request) -> Replies 
         },
         Request::WatchTo { t, .. } => match &mut conn.current {
             Current::Watch(watch) => {
-                watch.advance_to(t);
+                watch.playback.advance_to(t);
                 vec![conn.state(seq, false)]
             }
             _ => refuse(ErrorCode::NoGame, "no replay is being watched", seq),
@@ -730,9 +694,9 @@ async fn dispatch(app: &Arc<App>, conn: &mut Conn, request: Request) -> Replies 
             .await;
             match found {
                 Ok(Some(Ok(replay))) => {
-                    let mut watch = Watch::new(name, replay);
-                    watch.advance_to(0);
-                    conn.current = Current::Watch(Box::new(watch));
+                    let mut playback = Playback::new(replay);
+                    playback.advance_to(0);
+                    conn.current = Current::Watch(Box::new(Watch { name, playback }));
                     vec![conn.state(seq, true)]
                 }
                 Ok(Some(Err(message))) => refuse(ErrorCode::BadRequest, message, seq),

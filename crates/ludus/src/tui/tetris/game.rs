@@ -18,8 +18,8 @@ use tetris::bot::Bot;
 use tetris::matrix::VISIBLE_HEIGHT;
 use tetris::scoring::{ClearReport, TSpin};
 use tetris::{
-    Action as GameAction, ActivePiece, Game, GameOver, InputEvent, Mode, PieceKind, Recorder,
-    Replay, Status, Summary,
+    Action as GameAction, ActivePiece, Game, GameOver, InputEvent, Mode, PieceKind, Playback,
+    Recorder, Replay, Status, Summary,
 };
 
 use super::board::{MATRIX_WIDTH, MatrixView, render_piece};
@@ -89,53 +89,11 @@ impl Clock {
     }
 }
 
-/// A replay being watched. (`tetris::Playback` borrows its replay, which a screen that
-/// owns the replay cannot hold; this is the same loop over an owned one.)
-struct Watch {
-    replay: Replay,
-    game: Game,
-    next_input: usize,
-}
-
-impl Watch {
-    fn new(replay: Replay) -> Watch {
-        let game = Game::new(replay.mode, replay.settings, replay.seed);
-        Watch {
-            replay,
-            game,
-            next_input: 0,
-        }
-    }
-
-    fn advance_to(&mut self, now_ms: u64) {
-        let now_ms = now_ms.min(self.replay.end_ms);
-        while let Some(&input) = self.replay.inputs.get(self.next_input) {
-            if input.time_ms > now_ms {
-                break;
-            }
-            self.game.handle(input);
-            self.next_input += 1;
-        }
-        self.game.advance_to(now_ms);
-    }
-
-    fn finished(&self) -> bool {
-        !self.game.is_playing()
-            || self.next_input >= self.replay.inputs.len()
-                && self.game.time_ms_ceil() >= self.replay.end_ms
-    }
-
-    fn restart_at(&mut self, ms: u64) {
-        *self = Watch::new(self.replay.clone());
-        self.advance_to(ms);
-    }
-}
-
 /// Who plays.
 enum Driver {
     /// The player; every input is recorded for the replay.
     Play(Box<Recorder>),
-    Watch(Box<Watch>),
+    Watch(Box<Playback>),
     /// The bot plays endless Marathon, waiting `PACES[pace]` on each new piece.
     Demo {
         game: Box<Game>,
@@ -234,7 +192,7 @@ impl GameScreen {
 
     /// Watching a replay (already checked by the caller).
     pub fn watch(replay: Replay, ctx: &mut Ctx) -> GameScreen {
-        GameScreen::with_driver(Driver::Watch(Box::new(Watch::new(replay))), ctx)
+        GameScreen::with_driver(Driver::Watch(Box::new(Playback::new(replay))), ctx)
     }
 
     /// The bot playing endless Marathon.
@@ -261,7 +219,7 @@ impl GameScreen {
     pub fn game(&self) -> &Game {
         match &self.driver {
             Driver::Play(recorder) => recorder.game(),
-            Driver::Watch(watch) => &watch.game,
+            Driver::Watch(watch) => watch.game(),
             Driver::Demo { game, .. } => game,
         }
     }
@@ -369,7 +327,7 @@ impl GameScreen {
             self.banner = None;
         }
         let finished = match &self.driver {
-            Driver::Watch(watch) => watch.finished(),
+            Driver::Watch(watch) => watch.is_finished(),
             _ => !self.game().is_playing() || self.ended,
         };
         if finished && self.over.is_none() {
@@ -574,15 +532,11 @@ impl GameScreen {
         };
         let now = self.clock.ms();
         let to = if forward {
-            now.saturating_add(SEEK_MS).min(watch.replay.end_ms)
+            now.saturating_add(SEEK_MS).min(watch.replay().end_ms)
         } else {
             now.saturating_sub(SEEK_MS)
         };
-        if forward {
-            watch.advance_to(to);
-        } else {
-            watch.restart_at(to);
-        }
+        watch.advance_to(to);
         self.clock.set_ms(to);
         self.now_ms = to;
         self.over = None;
@@ -592,7 +546,7 @@ impl GameScreen {
     fn restart(&mut self, ctx: &mut Ctx) -> Action {
         match &mut self.driver {
             Driver::Watch(watch) => {
-                watch.restart_at(0);
+                watch.advance_to(0);
                 self.clock.set_ms(0);
                 self.now_ms = 0;
                 self.over = None;

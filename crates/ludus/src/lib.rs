@@ -8,6 +8,7 @@ pub mod sokoban_flow;
 pub mod sokoban_library;
 pub mod sokoban_solver;
 pub mod store;
+pub mod tetris_flow;
 pub mod tui;
 pub mod web;
 pub mod xiangqi_flow;

@@ -23,7 +23,7 @@ use super::sessions::lock;
 use super::socket::{Replies, refuse};
 use crate::store::settings::{self, TetrisKeys};
 use crate::store::tetris::{self as store, ScoreEntry};
-use crate::tui::tetris::{MODES, mode_title, random_seed};
+use crate::tetris_flow::{MODES, mode_title, random_seed};
 
 /// The most game time one message may add: a page claiming more (a stalled
 /// tab, a bad clock, a hostile client) gets this much, so one message is

@@ -9,8 +9,9 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Paragraph};
 
 use super::game::{GameScreen, time_text};
-use super::{mode_title, thousands};
+use super::thousands;
 use crate::store::tetris::{self as store, ReplayFile};
+use crate::tetris_flow::mode_title;
 use crate::tui::app::{Action, Ctx, Screen};
 use crate::tui::widgets::{centered, key_hints};
 

@@ -25,10 +25,29 @@ async function showTestLevels(page) {
   await page.waitForSelector('.level-card[data-level="3"]');
 }
 
+// Opens level n of the test levels and waits until the page is ready for
+// keys: a key pressed during an animation only hurries it on.
 async function openLevel(page, n) {
   await showTestLevels(page);
   await page.locator(`.level-card[data-level="${n}"]`).click();
-  await page.waitForFunction((n) => window.__ludus.state && window.__ludus.state.level === n, n);
+  await page.waitForFunction(([n, collection]) => {
+    const p = window.__ludus;
+    return p.state && p.state.level === n && p.state.collection === collection && p.view === 'play' && !p.animating;
+  }, [n, FIXTURE_COLLECTION]);
+}
+
+// Waits for a selector; on a timeout, says what the page showed instead.
+async function expectShown(page, selector) {
+  try {
+    await page.waitForSelector(selector);
+  } catch (e) {
+    const seen = await page.evaluate(() => {
+      const p = window.__ludus;
+      return { view: p.view, animating: p.animating, thinking: p.thinking, level: p.state && p.state.level,
+        collection: p.state && p.state.collection, message: document.getElementById('message').textContent };
+    });
+    throw new Error(`${e.message}\nthe page: ${JSON.stringify(seen)}`);
+  }
 }
 
 test('solve a level with the keyboard', async () => {
@@ -44,7 +63,7 @@ test('solve a level with the keyboard', async () => {
     await page.keyboard.press(key);
     await page.waitForTimeout(40);
   }
-  await page.waitForSelector('#solved-dialog[open]');
+  await expectShown(page, '#solved-dialog[open]');
   assert.match(await page.textContent('#solved-records'), /First solve/);
   assert.equal(await page.textContent('#moves'), '5');
   await shot(page, 'solved');
@@ -71,7 +90,7 @@ test('solve a level with mouse clicks', async () => {
   // Click a box, then its goal: the server finds the pushes.
   await page.mouse.click(...(await cellPoint(page, 2, 1)));
   await page.mouse.click(...(await cellPoint(page, 3, 1)));
-  await page.waitForSelector('#solved-dialog[open]');
+  await expectShown(page, '#solved-dialog[open]');
   await page.click('#solved-next');
   await page.waitForFunction(() => window.__ludus.state.level === 2);
   await page.click('#b-prev');
@@ -87,7 +106,7 @@ test('solve a level with mouse clicks', async () => {
   await page.mouse.down();
   await page.mouse.move(gx, gy, { steps: 4 });
   await page.mouse.up();
-  await page.waitForSelector('#solved-dialog[open]');
+  await expectShown(page, '#solved-dialog[open]');
   assert.match(await page.textContent('#solved-stats'), /pushes 2/);
   assert.deepEqual(page.errors, []);
   await page.context().close();
@@ -122,10 +141,10 @@ test('hint, replay and the editor', async () => {
   const page = await newPage(env.browser);
   await openLevel(page, 3); // "Crossing"
   await page.keyboard.press('H');
-  await page.waitForFunction(() => window.__ludus.state.pushes === 1, null, { timeout: 20000 });
+  await page.waitForFunction(() => window.__ludus.state.pushes === 1 && !window.__ludus.animating, null, { timeout: 20000 });
   await openLevel(page, 1);
   await page.keyboard.press('v');
-  await page.waitForSelector('#replay-bar:not([hidden])');
+  await expectShown(page, '#replay-bar:not([hidden])');
   await page.keyboard.press('Escape');
   // Edit this level: the editor gets its start position.
   await page.click('#b-edit');
@@ -142,7 +161,7 @@ test('hint, replay and the editor', async () => {
   await page.keyboard.press('ArrowRight');
   await page.keyboard.press('ArrowRight');
   await page.keyboard.press('ArrowRight');
-  await page.waitForSelector('#solved-dialog[open]');
+  await expectShown(page, '#solved-dialog[open]');
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

@@ -1,5 +1,6 @@
 //! The position: board, side to move, counters and Zobrist key, with make/unmake.
 
+use crate::engine::pst::PST;
 use crate::moves::Move;
 use crate::piece::{Color, Piece, Role};
 use crate::square::{NUM_SQUARES, Square};
@@ -36,6 +37,12 @@ pub struct Position {
     pub(crate) board: [u8; NUM_SQUARES],
     /// Occupancy per colour, one bit per square.
     pub(crate) occupied: [u128; 2],
+    /// Occupancy per piece code (role | colour << 3), one bit per square, so
+    /// the evaluation visits only the pieces it weighs and counts the rest.
+    pub(crate) pieces: [u128; 16],
+    /// Material plus piece-square value per colour (the evaluation's
+    /// [`PST`]), kept up to date by every change of the board.
+    pub(crate) psq: [i32; 2],
     /// General squares per colour (valid positions have exactly one each).
     pub(crate) generals: [u8; 2],
     pub(crate) turn: Color,
@@ -89,6 +96,8 @@ impl Position {
         Position {
             board: [0; NUM_SQUARES],
             occupied: [0; 2],
+            pieces: [0; 16],
+            psq: [0; 2],
             generals: [0; 2],
             turn: Color::Red,
             halfmoves: 0,
@@ -158,12 +167,16 @@ impl Position {
         if old != 0 {
             self.key ^= piece_key(old, i);
             self.occupied[((old >> 3) & 1) as usize] &= !(1u128 << i);
+            self.pieces[(old & 15) as usize] &= !(1u128 << i);
+            self.psq[((old >> 3) & 1) as usize] -= PST[(old & 15) as usize][i];
         }
         let new = piece.map_or(0, |p| p.code());
         self.board[i] = new;
         if let Some(p) = piece {
             self.key ^= piece_key(new, i);
             self.occupied[p.color.index()] |= 1u128 << i;
+            self.pieces[new as usize] |= 1u128 << i;
+            self.psq[p.color.index()] += PST[new as usize][i];
             if p.role == Role::General {
                 self.generals[p.color.index()] = i as u8;
             }
@@ -204,15 +217,21 @@ impl Position {
         };
         let us = ((piece >> 3) & 1) as usize;
         if captured != 0 {
+            let them = ((captured >> 3) & 1) as usize;
             self.key ^= piece_key(captured, to);
-            self.occupied[((captured >> 3) & 1) as usize] &= !(1u128 << to);
+            self.occupied[them] &= !(1u128 << to);
+            self.pieces[(captured & 15) as usize] &= !(1u128 << to);
+            self.psq[them] -= PST[(captured & 15) as usize][to];
             self.halfmoves = 0;
         } else {
             self.halfmoves = self.halfmoves.saturating_add(1);
         }
         if piece != 0 {
+            let code = (piece & 15) as usize;
             self.key ^= piece_key(piece, from) ^ piece_key(piece, to);
             self.occupied[us] ^= (1u128 << from) | (1u128 << to);
+            self.pieces[code] ^= (1u128 << from) | (1u128 << to);
+            self.psq[us] += PST[code][to] - PST[code][from];
             if piece & 7 == Role::General as u8 {
                 self.generals[us] = to as u8;
             }
@@ -239,8 +258,11 @@ impl Position {
             self.fullmoves = self.fullmoves.saturating_sub(1).max(1);
         }
         if piece != 0 {
+            let code = (piece & 15) as usize;
             self.key ^= piece_key(piece, from) ^ piece_key(piece, to);
             self.occupied[us] ^= (1u128 << from) | (1u128 << to);
+            self.pieces[code] ^= (1u128 << from) | (1u128 << to);
+            self.psq[us] -= PST[code][to] - PST[code][from];
             if piece & 7 == Role::General as u8 {
                 self.generals[us] = from as u8;
             }
@@ -248,8 +270,12 @@ impl Position {
         self.board[from] = piece;
         self.board[to] = undo.captured;
         if undo.captured != 0 {
+            let them = ((undo.captured >> 3) & 1) as usize;
+            let code = (undo.captured & 15) as usize;
             self.key ^= piece_key(undo.captured, to);
-            self.occupied[((undo.captured >> 3) & 1) as usize] |= 1u128 << to;
+            self.occupied[them] |= 1u128 << to;
+            self.pieces[code] |= 1u128 << to;
+            self.psq[them] += PST[code][to];
         }
         self.halfmoves = undo.halfmoves;
     }

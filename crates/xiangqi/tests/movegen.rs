@@ -224,6 +224,8 @@ proptest! {
     fn fen_round_trip(start in 0usize..4, choices in prop::collection::vec(any::<u16>(), 0..80)) {
         let pos = random_position(start, &choices);
         let again = Position::from_fen(&pos.to_fen()).unwrap();
+        // Equality covers what moves keep up to date incrementally: the key,
+        // the piece sets and the piece-square sums.
         prop_assert_eq!(&again, &pos);
         prop_assert_eq!(again.key(), pos.key());
     }

@@ -14,130 +14,30 @@
 use crate::attacks::{HORSE_MOVES, RAYS};
 use crate::piece::{Color, Piece, Role};
 use crate::position::Position;
-use crate::square::Square;
 
-/// Material values by role (general counted as 0).
-pub const VALUES: [i32; 8] = [0, 0, 130, 130, 420, 950, 460, 100];
+/// Squares per colour (as a bit set) across the river from its own side.
+static CROSSED: [u128; 2] = [region(0, 8, 5, 9), region(0, 8, 0, 4)];
+/// Squares per colour across the river on the files c..g, near the enemy palace.
+static NEAR_PALACE: [u128; 2] = [region(2, 6, 5, 9), region(2, 6, 0, 4)];
+/// Where a soldier of each colour weighs on the enemy palace: near it, not yet
+/// on the last rank.
+static SOLDIER_ATTACK: [u128; 2] = [region(2, 6, 5, 8), region(2, 6, 1, 4)];
+/// The squares of file i.
+static LAST_FILE: u128 = region(8, 8, 0, 9);
 
-/// Value of a role for ordering and pruning.
-pub fn value(role: Role) -> i32 {
-    VALUES[role as usize]
-}
-
-/// Piece-square bonus for a piece of `role` on a square given in its owner's
-/// frame (file 0..9, rank 0 = own back rank).
-const fn pst(role: Role, file: i32, rank: i32) -> i32 {
-    let cd = if file > 4 { file - 4 } else { 4 - file };
-    match role {
-        Role::Soldier => {
-            if rank <= 4 {
-                // Before the river a soldier is worth little more than a tempo.
-                if rank == 4 { -30 } else { -40 }
-            } else {
-                let adv = match rank {
-                    5 => 70,
-                    6 => 100,
-                    7 => 120,
-                    8 => 110,
-                    _ => 30,
-                };
-                let central = if rank >= 6 && rank <= 8 && cd <= 2 {
-                    (3 - cd) * 12
-                } else {
-                    0
-                };
-                adv + central
-            }
+/// The bit set of the squares in a rectangle of files and ranks (inclusive).
+const fn region(file_lo: usize, file_hi: usize, rank_lo: usize, rank_hi: usize) -> u128 {
+    let mut set = 0;
+    let mut s = 0;
+    while s < 90 {
+        let (f, r) = (s % 9, s / 9);
+        if f >= file_lo && f <= file_hi && r >= rank_lo && r <= rank_hi {
+            set |= 1u128 << s;
         }
-        Role::Horse => {
-            let fwd = match rank {
-                0 => -20,
-                1 => -5,
-                2 => 0,
-                3 => 5,
-                4 => 10,
-                5 => 20,
-                6 => 25,
-                7 => 30,
-                8 => 15,
-                _ => 0,
-            };
-            let edge = if file == 0 || file == 8 { -20 } else { 0 };
-            fwd + (4 - cd) * 4 + edge
-        }
-        Role::Chariot => {
-            let fwd = match rank {
-                5 | 6 => 10,
-                7 | 8 => 20,
-                9 => 5,
-                _ => 0,
-            };
-            fwd + if cd <= 1 { 6 } else { 0 }
-        }
-        Role::Cannon => {
-            let home = if rank <= 2 && file == 4 { 20 } else { 0 };
-            let fwd = match rank {
-                0..=2 => 0,
-                3..=5 => 5,
-                6 | 7 => 10,
-                _ => -5,
-            };
-            home + fwd + (4 - cd) * 2
-        }
-        Role::General => {
-            let r = match rank {
-                0 => 0,
-                1 => -15,
-                _ => -35,
-            };
-            r - if cd != 0 { 5 } else { 0 }
-        }
-        Role::Advisor => {
-            if file == 4 && rank == 1 {
-                10
-            } else {
-                0
-            }
-        }
-        Role::Elephant => {
-            if file == 4 && rank == 2 {
-                10
-            } else {
-                0
-            }
-        }
+        s += 1;
     }
+    set
 }
-
-const fn build_psts() -> [[i32; 90]; 16] {
-    let roles = [
-        Role::General,
-        Role::Advisor,
-        Role::Elephant,
-        Role::Horse,
-        Role::Chariot,
-        Role::Cannon,
-        Role::Soldier,
-    ];
-    let mut t = [[0; 90]; 16];
-    let mut i = 0;
-    while i < 7 {
-        let role = roles[i];
-        let mut s = 0;
-        while s < 90 {
-            let (f, r) = ((s % 9) as i32, (s / 9) as i32);
-            let v = VALUES[role as usize];
-            t[role as usize][s] = v + pst(role, f, r);
-            t[role as usize | 8][s] = v + pst(role, f, 9 - r);
-            s += 1;
-        }
-        i += 1;
-    }
-    t
-}
-
-/// Material plus square bonus per piece code and square.
-static PST: [[i32; 90]; 16] = build_psts();
 
 #[derive(Default, Clone, Copy)]
 struct Side {
@@ -174,93 +74,88 @@ impl Side {
 pub fn evaluate(pos: &Position) -> i32 {
     let mut sides = [Side::default(); 2];
     let b = &pos.board;
-    let mut occupied = pos.occupied[0] | pos.occupied[1];
-    while occupied != 0 {
-        let s = occupied.trailing_zeros() as usize;
-        occupied &= occupied - 1;
-        let code = b[s];
-        let c = ((code >> 3) & 1) as usize;
-        let side = &mut sides[c];
-        side.score += PST[(code & 15) as usize][s];
-        let rank = (s / 9) as i32;
-        let file = (s % 9) as i32;
-        let own_rank = if c == 0 { rank } else { 9 - rank };
-        let near_palace = own_rank >= 5 && (2..=6).contains(&file);
-        match Role::from_u8(code & 7) {
-            Some(Role::Chariot) => {
-                side.chariots += 1;
-                let mut mob = 0;
-                for ray in &RAYS[s] {
-                    for &t in &ray.squares[..ray.len as usize] {
-                        mob += 1;
-                        if b[t as usize] != 0 {
-                            break;
-                        }
-                    }
-                }
-                side.score += mob * 3;
-                if near_palace {
-                    side.attack += 4;
-                }
-                // Open file ahead: no own soldier in front of the chariot.
-                let fwd = &RAYS[s][c];
-                let own_soldier = code & 8 | Role::Soldier as u8;
-                if !fwd.squares[..fwd.len as usize]
-                    .iter()
-                    .any(|&t| b[t as usize] == own_soldier)
-                {
-                    side.score += 15;
-                }
-            }
-            Some(Role::Horse) => {
-                side.horses += 1;
-                let st = &HORSE_MOVES[s];
-                let mut mob = 0;
-                for j in 0..st.len as usize {
-                    let t = b[st.to[j] as usize];
-                    if b[st.block[j] as usize] == 0 && (t == 0 || (t >> 3) & 1 != c as u8) {
-                        mob += 1;
-                    }
-                }
-                side.score += mob * 6 - if mob <= 1 { 20 } else { 0 };
-                if near_palace {
-                    side.attack += 3;
-                    side.horses_near += 1;
-                }
-            }
-            Some(Role::Cannon) => {
-                side.cannons += 1;
-                let mut mob = 0;
-                for ray in &RAYS[s] {
-                    for &t in &ray.squares[..ray.len as usize] {
-                        if b[t as usize] != 0 {
-                            break;
-                        }
-                        mob += 1;
-                    }
-                }
-                side.score += mob * 2;
-                if near_palace {
-                    side.attack += 3;
-                    side.cannons_near += 1;
-                }
-            }
-            Some(Role::Soldier) => {
-                side.soldiers += 1;
-                if own_rank >= 5 {
-                    // Connected soldiers side by side across the river.
-                    if file < 8 && b[s + 1] == code {
-                        side.score += 15;
-                    }
-                    if near_palace && own_rank <= 8 {
-                        side.attack += 2;
+    for (c, side) in sides.iter_mut().enumerate() {
+        let bit = (c as u8) << 3;
+        let pieces = |role: Role| pos.pieces[(role as u8 | bit) as usize];
+        let near_palace = |s: usize| NEAR_PALACE[c] >> s & 1 != 0;
+        // Material and square bonuses are kept up to date by the position.
+        side.score = pos.psq[c];
+        let own_soldier = bit | Role::Soldier as u8;
+        let mut chariots = pieces(Role::Chariot);
+        while chariots != 0 {
+            let s = chariots.trailing_zeros() as usize;
+            chariots &= chariots - 1;
+            side.chariots += 1;
+            let mut mob = 0;
+            for ray in &RAYS[s] {
+                for &t in &ray.squares[..ray.len as usize] {
+                    mob += 1;
+                    if b[t as usize] != 0 {
+                        break;
                     }
                 }
             }
-            Some(Role::Advisor) => side.advisors += 1,
-            Some(Role::Elephant) => side.elephants += 1,
-            _ => {}
+            side.score += mob * 3;
+            if near_palace(s) {
+                side.attack += 4;
+            }
+            // Open file ahead: no own soldier in front of the chariot.
+            let fwd = &RAYS[s][c];
+            if !fwd.squares[..fwd.len as usize]
+                .iter()
+                .any(|&t| b[t as usize] == own_soldier)
+            {
+                side.score += 15;
+            }
         }
+        let mut horses = pieces(Role::Horse);
+        while horses != 0 {
+            let s = horses.trailing_zeros() as usize;
+            horses &= horses - 1;
+            side.horses += 1;
+            let st = &HORSE_MOVES[s];
+            let mut mob = 0;
+            for j in 0..st.len as usize {
+                let t = b[st.to[j] as usize];
+                if b[st.block[j] as usize] == 0 && (t == 0 || t & 8 != bit) {
+                    mob += 1;
+                }
+            }
+            side.score += mob * 6 - if mob <= 1 { 20 } else { 0 };
+            if near_palace(s) {
+                side.attack += 3;
+                side.horses_near += 1;
+            }
+        }
+        let mut cannons = pieces(Role::Cannon);
+        while cannons != 0 {
+            let s = cannons.trailing_zeros() as usize;
+            cannons &= cannons - 1;
+            side.cannons += 1;
+            let mut mob = 0;
+            for ray in &RAYS[s] {
+                for &t in &ray.squares[..ray.len as usize] {
+                    if b[t as usize] != 0 {
+                        break;
+                    }
+                    mob += 1;
+                }
+            }
+            side.score += mob * 2;
+            if near_palace(s) {
+                side.attack += 3;
+                side.cannons_near += 1;
+            }
+        }
+        let soldiers = pieces(Role::Soldier);
+        side.soldiers = soldiers.count_ones() as i32;
+        // Connected soldiers side by side across the river (the right-hand
+        // neighbour of a soldier off the last file is one square up).
+        let connected = soldiers & (soldiers >> 1) & CROSSED[c] & !LAST_FILE;
+        side.score += connected.count_ones() as i32 * 15;
+        side.attack += (soldiers & SOLDIER_ATTACK[c]).count_ones() as i32 * 2;
+        side.advisors = pieces(Role::Advisor).count_ones() as i32;
+        side.elephants = pieces(Role::Elephant).count_ones() as i32;
     }
     for c in 0..2 {
         let color = if c == 0 { Color::Red } else { Color::Black };
@@ -347,8 +242,7 @@ pub fn evaluate(pos: &Position) -> i32 {
 /// Whether the side to move has pieces other than general, advisors and
 /// elephants (null-move pruning is unsafe in pure defence endings).
 pub(crate) fn has_attackers(pos: &Position, color: Color) -> bool {
-    pos.squares_of(color).any(|s: Square| {
-        pos.piece_at(s)
-            .is_some_and(|p| matches!(p.role, Role::Chariot | Role::Horse | Role::Cannon))
-    })
+    [Role::Chariot, Role::Horse, Role::Cannon]
+        .iter()
+        .any(|&role| pos.pieces[Piece::new(color, role).code() as usize] != 0)
 }

@@ -17,12 +17,14 @@
 mod book;
 mod evaluate;
 mod ordering;
+pub(crate) mod pst;
 mod search;
 mod time;
 mod tt;
 
 pub use book::{Book, BookError};
-pub use evaluate::{VALUES, evaluate, value};
+pub use evaluate::evaluate;
+pub use pst::{VALUES, value};
 pub use search::{Engine, MATE, MATE_BOUND, MAX_SKILL, Score, SearchInfo, SearchResult};
 pub use time::{Limits, TimeBudget};
 pub use tt::{Bound, Hit, MAX_HASH_MB, TranspositionTable};

@@ -1,7 +1,7 @@
 //! Move ordering: hash move, captures by MVV-LVA, killers, the counter-move,
 //! then history.
 
-use super::evaluate::VALUES;
+use super::pst::VALUES;
 use crate::moves::{MAX_MOVES, Move, MoveList};
 use crate::position::Position;
 

@@ -11,8 +11,9 @@
 //! found, which is rare. The 60-move rule draws too. Checkmate and stalemate
 //! both lose for the side to move.
 
-use super::evaluate::{evaluate, has_attackers, value};
+use super::evaluate::{evaluate, has_attackers};
 use super::ordering::{Heuristics, MAX_PLY, pick};
+use super::pst::value;
 use super::time::{Limits, TimeBudget};
 use super::tt::{Bound, TranspositionTable};
 use crate::game::Game;

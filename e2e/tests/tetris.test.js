@@ -151,3 +151,25 @@ test('the Tetris page at a phone width', async () => {
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('a hint shows where the bot would put the piece', async () => {
+  const page = await newPage(env.browser);
+  await page.goto(`${env.server.url}tetris`);
+  await page.click('.t-mode[data-mode="zen"]');
+  await page.waitForFunction(() => window.__ludus.state && window.__ludus.state.playing);
+  await page.keyboard.press('h');
+  await page.waitForFunction(() => window.__ludus.state.hint && window.__ludus.state.hint.cells);
+  assert.equal(await page.getAttribute('#b-hint', 'class'), 'active');
+  // The next piece gets its own hint.
+  const first = await page.evaluate(() => JSON.stringify(window.__ludus.state.hint));
+  await page.keyboard.press('Space');
+  await page.waitForFunction(() => window.__ludus.state.pieces === 1 && window.__ludus.state.hint);
+  const cells = await page.evaluate(() => window.__ludus.state.hint.cells);
+  assert.equal(cells.length, 4, first);
+  await shot(page, 'tetris-hint');
+  // The button switches it off again.
+  await page.click('#b-hint');
+  await page.waitForFunction(() => !window.__ludus.state.hint);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

@@ -451,3 +451,84 @@ async fn zen_ends_when_the_player_says_so() {
     let text = std::fs::read_to_string(server.data.path().join("tetris/scores.json")).unwrap();
     assert!(text.contains("\"zen\""), "{text}");
 }
+
+#[tokio::test]
+async fn hints_show_the_bots_placement_and_mark_the_score() {
+    let server = Server::start();
+    let mut client = tetris_socket(&server).await;
+    let seed = 99;
+    let state = client
+        .ask(
+            json!({"type": "new", "mode": "marathon", "seed": seed}),
+            "state",
+        )
+        .await;
+    assert!(state.get("hint").is_none(), "hints start off: {state}");
+    let mut local = Game::new(Mode::Marathon { endless: false }, Settings::default(), seed);
+    let mut bot = Bot::new();
+    let mut board = String::new();
+    let on = client
+        .ask(json!({"type": "hint", "on": true}), "state")
+        .await;
+    // The hint is the bot's plan for the same game, piece after piece.
+    let mut t = 100;
+    let mut hint = on["hint"].clone();
+    for _ in 0..5 {
+        let plan = bot.suggest(&local).unwrap();
+        let cells: Vec<[i8; 2]> = plan.target.cells().iter().map(|&(x, y)| [x, y]).collect();
+        assert_eq!(hint["cells"], json!(cells), "{hint}");
+        assert_eq!(hint["hold"], plan.hold);
+        let last = play_piece(&mut client, &mut local, &mut bot, t, &mut board).await;
+        assert_eq!(last["pieces"], local.pieces());
+        hint = last["hint"].clone();
+        t += 100;
+    }
+    // Off again: no hint in the state, but the game stays marked.
+    let off = client
+        .ask(json!({"type": "hint", "on": false}), "state")
+        .await;
+    assert!(off.get("hint").is_none(), "{off}");
+    // Top out with hard drops; the table entry says "with hints".
+    let over = loop {
+        t += 20;
+        let (_, finished) = drop_and_read(&mut client, t).await;
+        if let Some(over) = finished {
+            break over;
+        }
+        assert!(t < 100 * 200, "no top out");
+    };
+    assert_eq!(over["table"][0]["assisted"], true, "{over}");
+    let data = ludus::store::DataDir::at(server.data.path().to_path_buf());
+    let (scores, _) = ludus::store::tetris::load(&data);
+    assert!(scores.table(Mode::Marathon { endless: false })[0].assisted);
+    // After the end, hints cannot be switched on.
+    let after = client
+        .ask(json!({"type": "hint", "on": true}), "state")
+        .await;
+    assert!(after.get("hint").is_none(), "{after}");
+}
+
+/// Hard-drops once at `t`; returns the last state and the `over` message if
+/// the drop ended the game.
+async fn drop_and_read(client: &mut Client, t: u64) -> (Value, Option<Value>) {
+    client
+        .send(json!({"type": "input", "action": "hard_drop", "edge": "press", "t": t}))
+        .await;
+    client
+        .send(json!({"type": "input", "action": "hard_drop", "edge": "release", "t": t}))
+        .await;
+    let (mut states, mut last, mut ended, mut over) = (0, Value::Null, false, None);
+    while states < 2 || ended && over.is_none() {
+        let reply = client.recv().await;
+        match reply["type"].as_str() {
+            Some("state") => {
+                states += 1;
+                ended |= reply["playing"] == false;
+                last = reply;
+            }
+            Some("over") => over = Some(reply),
+            _ => panic!("unexpected {reply}"),
+        }
+    }
+    (last, over)
+}

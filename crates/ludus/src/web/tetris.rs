@@ -23,7 +23,7 @@ use super::sessions::lock;
 use super::socket::{Replies, refuse};
 use crate::store::settings::{self, TetrisKeys};
 use crate::store::tetris::{self as store, ScoreEntry};
-use crate::tetris_flow::{MODES, mode_title, random_seed};
+use crate::tetris_flow::{HintTracker, MODES, mode_title, random_seed};
 
 /// The most game time one message may add: a page claiming more (a stalled
 /// tab, a bad clock, a hostile client) gets this much, so one message is
@@ -35,12 +35,13 @@ pub const BOARD_ROWS: i8 = 22;
 const MAX_LISTED: usize = 200;
 
 /// Every request type of `/ws/tetris`.
-const KNOWN: [&str; 12] = [
+const KNOWN: [&str; 13] = [
     "new",
     "resume",
     "input",
     "tick",
     "pause",
+    "hint",
     "end",
     "scores",
     "replays",
@@ -93,6 +94,13 @@ pub enum Request {
         paused: bool,
         t: u64,
     },
+    /// Show the bot's placement for each piece (or stop); a game played with
+    /// hints is marked so in the high scores, as in the terminal.
+    Hint {
+        #[serde(default)]
+        seq: Option<u64>,
+        on: bool,
+    },
     /// End a Zen game (it never ends by itself), like the terminal's `q`.
     End {
         #[serde(default)]
@@ -137,6 +145,7 @@ impl Request {
             | Request::Input { seq, .. }
             | Request::Tick { seq, .. }
             | Request::Pause { seq, .. }
+            | Request::Hint { seq, .. }
             | Request::End { seq }
             | Request::Scores { seq }
             | Request::Replays { seq }
@@ -174,6 +183,10 @@ pub struct TetrisGame {
     /// The replay's file name once saved.
     saved: Option<String>,
     setup: Setup,
+    /// Hints are shown; `hint_used` once they have been in this game.
+    hint: bool,
+    hint_used: bool,
+    hints: HintTracker,
 }
 
 impl TetrisGame {
@@ -187,7 +200,30 @@ impl TetrisGame {
             over: None,
             saved: None,
             setup,
+            hint: false,
+            hint_used: false,
+            hints: HintTracker::default(),
         }
+    }
+
+    fn set_hint(&mut self, on: bool) {
+        if self.finished() {
+            return;
+        }
+        self.hint = on;
+        self.hint_used |= on;
+    }
+
+    /// The bot's placement for the piece in play, when hints are on.
+    fn hint_view(&mut self) -> Option<HintView> {
+        if !self.hint || self.finished() {
+            return None;
+        }
+        let hint = self.hints.update(self.recorder.game())?;
+        Some(HintView {
+            cells: hint.piece.as_ref().map(cells),
+            hold: hint.hold_first,
+        })
     }
 
     fn game(&self) -> &Game {
@@ -366,6 +402,9 @@ struct StateView<'a> {
     active: Option<PieceView>,
     #[serde(skip_serializing_if = "Option::is_none")]
     ghost: Option<[[i8; 2]; 4]>,
+    /// The bot's placement, while hints are on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    hint: Option<HintView>,
     hold: Option<char>,
     can_hold: bool,
     next: String,
@@ -384,6 +423,14 @@ struct StateView<'a> {
     setup: Option<Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
     seq: Option<u64>,
+}
+
+/// Where the bot would put the piece in play: its cells (`null` when nothing
+/// fits), and whether to hold first.
+#[derive(Serialize)]
+struct HintView {
+    cells: Option<[[i8; 2]; 4]>,
+    hold: bool,
 }
 
 #[derive(Serialize)]
@@ -470,13 +517,14 @@ impl Conn {
             self.board_sent = None;
             self.seen = None;
         }
-        let guard;
-        let (game, session, paused, ended, ghost, setup) = match &self.current {
+        let mut guard;
+        let (game, session, paused, ended, ghost, setup, hint) = match &self.current {
             Current::None => {
                 return Refusal::new(ErrorCode::NoGame, "start a game first", seq).to_json();
             }
             Current::Play { session, game } => {
                 guard = lock(game);
+                let hint = guard.hint_view();
                 let setup =
                     full.then(|| setup_value(guard.game().mode(), Some(&guard.setup), None));
                 (
@@ -486,6 +534,7 @@ impl Conn {
                     guard.ended,
                     guard.setup.ghost,
                     setup,
+                    hint,
                 )
             }
             Current::Watch(watch) => {
@@ -494,7 +543,15 @@ impl Conn {
                     full.then(|| setup_value(replay.mode, None, Some((&watch.name, replay))));
                 // A replay that stops before the game ends shows as ended.
                 let finished = watch.playback.is_finished();
-                (watch.playback.game(), None, false, finished, true, setup)
+                (
+                    watch.playback.game(),
+                    None,
+                    false,
+                    finished,
+                    true,
+                    setup,
+                    None,
+                )
             }
         };
         let probe = Probe::of(game);
@@ -518,6 +575,7 @@ impl Conn {
                 cells: cells(p),
             }),
             ghost: ghost.then(|| game.ghost().map(|g| cells(&g))).flatten(),
+            hint,
             hold: game.hold_piece().map(|k| k.letter()),
             can_hold: game.can_hold(),
             next: game.next_queue().iter().map(|k| k.letter()).collect(),
@@ -580,6 +638,7 @@ async fn dispatch(app: &Arc<App>, conn: &mut Conn, request: Request) -> Replies 
         } => play(conn, seq, |game| game.input(action, edge, t)),
         Request::Tick { t, .. } => play(conn, seq, |game| game.tick(t)),
         Request::Pause { paused, t, .. } => play(conn, seq, |game| game.pause(paused, t)),
+        Request::Hint { on, .. } => play(conn, seq, |game| game.set_hint(on)),
         Request::End { .. } => match &conn.current {
             Current::Play { game, .. } => {
                 let zen = lock(game).game().mode() == Mode::Zen;
@@ -740,13 +799,13 @@ async fn finish(app: &Arc<App>, conn: &Conn) -> Option<Value> {
     let Current::Play { game, .. } = &conn.current else {
         return None;
     };
-    let (summary, ended) = {
+    let (summary, ended, hint_used) = {
         let mut g = lock(game);
         if !g.finished() || g.recording || g.over.is_some() {
             return None;
         }
         g.recording = true;
-        (g.game().summary(), g.ended)
+        (g.game().summary(), g.ended, g.hint_used)
     };
     let reason = match summary.status {
         Status::Over(GameOver::BlockOut) => "block_out",
@@ -759,7 +818,7 @@ async fn finish(app: &Arc<App>, conn: &Conn) -> Option<Value> {
     let app2 = Arc::clone(app);
     let recorded = tokio::task::spawn_blocking(move || {
         if qualifies {
-            let entry = ScoreEntry::of(&summary, store::now_secs(), false);
+            let entry = ScoreEntry::of(&summary, store::now_secs(), hint_used);
             Some(store::record(&app2.data, summary.mode, entry).map_err(|e| format!("{e:#}")))
         } else {
             let (scores, _) = store::load(&app2.data);

@@ -30,7 +30,8 @@ const GAME_ACTIONS = ['left', 'right', 'soft_drop', 'hard_drop', 'rotate_cw', 'r
 const LABELS = {
   left: 'move left (hold: auto-shift)', right: 'move right (hold: auto-shift)', soft_drop: 'soft drop',
   hard_drop: 'hard drop', rotate_cw: 'rotate clockwise', rotate_ccw: 'rotate counter-clockwise',
-  rotate_180: 'rotate 180°', hold: 'hold', pause: 'pause', quit: 'back to the modes (Zen: end the game)',
+  rotate_180: 'rotate 180°', hold: 'hold', pause: 'pause', hint: 'hint: the bot\'s placement (marks the score)',
+  quit: 'back to the modes (Zen: end the game)',
 };
 const NAMED = {
   ArrowLeft: 'left', ArrowRight: 'right', ArrowUp: 'up', ArrowDown: 'down', ' ': 'space',
@@ -284,6 +285,7 @@ function setupView() {
   $('t-title').textContent = watching ? `Replay · ${setup.title}` : setup.title;
   $('watch-bar').hidden = !watching;
   $('b-pause').hidden = watching;
+  $('b-hint').hidden = watching;
   $('b-end').hidden = watching || setup.mode !== 'zen';
   $('touch').hidden = watching;
   if (watching) $('watch-label').textContent = `${setup.replay.name} · ${setup.replay.score.toLocaleString('en')} points`;
@@ -299,6 +301,8 @@ function showOverlay() {
     el.textContent = 'End of the replay — r plays it again';
   } else el.hidden = true;
   $('b-pause').textContent = s.paused ? 'Go on' : 'Pause';
+  $('b-hint').classList.toggle('active', !!s.hint);
+  $('b-hint').disabled = !s.playing || s.paused;
 }
 
 $('overlay').onclick = () => { if (page.state && page.state.paused && !page.watch) togglePause(); };
@@ -361,6 +365,14 @@ function render() {
       g.globalAlpha = 1;
     }
     if (s.active) for (const [x, y] of s.active.cells) if (y < ROWS) block(g, mx + x * cell, rowY(y), cell, COLOURS[s.active.kind]);
+    // The bot's placement (hint), dashed so it never looks like the ghost.
+    if (s.hint && s.hint.cells) {
+      g.strokeStyle = '#ffffff';
+      g.lineWidth = Math.max(1, cell / 12);
+      g.setLineDash([Math.max(2, cell / 6), Math.max(2, cell / 8)]);
+      for (const [x, y] of s.hint.cells) if (y < ROWS) g.strokeRect(mx + x * cell + 1.5, rowY(y) + 1.5, cell - 3, cell - 3);
+      g.setLineDash([]);
+    }
   }
   g.strokeStyle = '#9aa3b5';
   g.lineWidth = 2;
@@ -390,6 +402,10 @@ function render() {
   g.font = `700 ${Math.max(10, Math.floor(cell * 0.55))}px system-ui, sans-serif`;
   if (s.b2b) g.fillText('B2B', 0, 7 * cell);
   if (s.combo) g.fillText(`combo ${s.combo}`, 0, 8 * cell);
+  if (s.hint && !hidden) {
+    g.fillStyle = '#ffffff';
+    g.fillText(!s.hint.cells ? 'hint: no room' : s.hint.hold ? 'hint: hold first' : 'hint', 0, 9 * cell);
+  }
 }
 
 window.addEventListener('resize', () => render());
@@ -422,7 +438,7 @@ function showKeys(el) {
     what.textContent = text;
     el.append(keys, what);
   };
-  for (const bind of [...GAME_ACTIONS, 'pause', 'quit']) {
+  for (const bind of [...GAME_ACTIONS, 'pause', 'hint', 'quit']) {
     const names = (page.keys[bind] || []).map(keyLabel);
     if (bind === 'pause') names.push('Esc');
     if (names.length) row(names, LABELS[bind]);
@@ -475,6 +491,7 @@ document.addEventListener('keydown', (e) => {
   }
   if (e.repeat || e.ctrlKey || e.altKey || e.metaKey) return;
   if (e.key === 'Escape' || bind === 'pause') { e.preventDefault(); togglePause(); }
+  else if (bind === 'hint') { e.preventDefault(); toggleHint(); }
   else if (e.key === '?') { e.preventDefault(); pauseGame(); $('help-dialog').showModal(); }
   else if (bind === 'quit' || (page.state.paused && e.key === 'q')) { e.preventDefault(); quit(); }
 });
@@ -493,6 +510,14 @@ function togglePause() {
     socket.send({ type: 'pause', paused: false, t: s.t });
     startClock(s.t);
   } else pauseGame();
+}
+
+// Hints on or off for this game; the server answers with the bot's placement
+// in every state, and marks the game's high score "with hints".
+function toggleHint() {
+  const s = page.state;
+  if (!s || page.watch || !s.playing || s.paused) return;
+  socket.send({ type: 'hint', on: !s.hint });
 }
 
 function pauseGame() {
@@ -521,6 +546,7 @@ function leaveGame() {
 }
 
 $('b-pause').onclick = () => togglePause();
+$('b-hint').onclick = () => toggleHint();
 $('b-end').onclick = () => socket.send({ type: 'end' });
 $('b-menu').onclick = () => leaveGame();
 $('b-help').onclick = () => { pauseGame(); $('help-dialog').showModal(); };
@@ -642,7 +668,7 @@ function scoreTable(mode, rows, highlight) {
   rows.forEach((e, i) => {
     const tr = document.createElement('tr');
     if (i === highlight) tr.className = 'mine';
-    const date = new Date(e.date * 1000).toISOString().slice(0, 16).replace('T', ' ');
+    const date = new Date(e.date * 1000).toISOString().slice(0, 16).replace('T', ' ') + (e.assisted ? ' (hints)' : '');
     const cells = sprint
       ? [i + 1, timeText(e.time_ms), e.pieces, e.pieces_per_second.toFixed(2), date]
       : [i + 1, e.score.toLocaleString('en'), e.lines, e.level, timeText(e.time_ms), date];

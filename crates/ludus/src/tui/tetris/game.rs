@@ -14,19 +14,18 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Borders, Paragraph};
-use tetris::bot::Bot;
 use tetris::matrix::VISIBLE_HEIGHT;
 use tetris::scoring::{ClearReport, TSpin};
 use tetris::{
-    Action as GameAction, ActivePiece, Game, GameOver, InputEvent, Mode, PieceKind, Playback,
-    Recorder, Replay, Status, Summary,
+    Action as GameAction, Game, GameOver, InputEvent, Mode, Playback, Recorder, Replay, Status,
+    Summary,
 };
 
 use super::board::{MATRIX_WIDTH, MatrixView, render_piece};
 use super::keys::{BINDS, Bind, InputTracker, Keymap, key_name, physical};
 use super::thousands;
 use crate::store::tetris::{self as store, Recorded, ScoreEntry};
-use crate::tetris_flow::{mode_title, random_seed};
+use crate::tetris_flow::{Hint, HintTracker, mode_title, random_seed};
 use crate::tui::app::{Action, Ctx, Screen};
 use crate::tui::widgets::{centered, key_hints, popup};
 
@@ -118,15 +117,6 @@ struct Pending {
     kind: KeyEventKind,
 }
 
-/// What the bot suggests for the current piece (hint or demo).
-#[derive(Clone, Copy, Debug, PartialEq)]
-struct Target {
-    /// Which piece it is for: pieces locked, hold contents, piece in play.
-    for_piece: (u64, Option<PieceKind>, Option<PieceKind>),
-    piece: Option<ActivePiece>,
-    hold_first: bool,
-}
-
 pub struct GameScreen {
     driver: Driver,
     clock: Clock,
@@ -142,8 +132,9 @@ pub struct GameScreen {
     ghost: bool,
     hint: bool,
     hint_used: bool,
-    bot: Option<Box<Bot>>,
-    target: Option<Target>,
+    /// The bot: its suggestion for the current piece (hint or demo), and the demo's player.
+    hints: HintTracker,
+    target: Option<Hint>,
     banner: Option<(String, u64)>,
     /// Lines and last clear seen at the previous tick, to notice new clears.
     seen: (u32, Option<ClearReport>),
@@ -175,7 +166,7 @@ impl GameScreen {
             ghost: ctx.settings.tetris.ghost,
             hint: false,
             hint_used: false,
-            bot: None,
+            hints: HintTracker::default(),
             target: None,
             banner: None,
             seen: (0, None),
@@ -203,7 +194,7 @@ impl GameScreen {
             ctx.settings.tetris.handling,
             seed,
         );
-        let mut screen = GameScreen::with_driver(
+        GameScreen::with_driver(
             Driver::Demo {
                 game: Box::new(game),
                 pace: 3,
@@ -211,9 +202,7 @@ impl GameScreen {
                 pieces: 0,
             },
             ctx,
-        );
-        screen.bot = Some(Box::new(Bot::new()));
-        screen
+        )
     }
 
     /// The game on screen.
@@ -285,27 +274,17 @@ impl GameScreen {
     /// Recomputes the bot's suggestion when a new piece is in play.
     fn update_target(&mut self) {
         let wanted = matches!(self.driver, Driver::Demo { .. }) || (self.hint && self.is_player());
-        if !wanted || !self.game().is_playing() {
+        if !wanted {
+            self.hints.clear();
             self.target = None;
             return;
         }
-        let game = self.game();
-        let for_piece = (
-            game.pieces(),
-            game.hold_piece(),
-            game.active().map(|p| p.kind),
-        );
-        if self.target.is_some_and(|t| t.for_piece == for_piece) {
-            return;
-        }
-        let mut bot = self.bot.take().unwrap_or_else(|| Box::new(Bot::new()));
-        let plan = bot.suggest(self.game());
-        self.bot = Some(bot);
-        self.target = Some(Target {
-            for_piece,
-            piece: plan.as_ref().map(|p| p.target),
-            hold_first: plan.is_some_and(|p| p.hold),
-        });
+        let game = match &self.driver {
+            Driver::Play(recorder) => recorder.game(),
+            Driver::Demo { game, .. } => game,
+            Driver::Watch(watch) => watch.game(),
+        };
+        self.target = self.hints.update(game);
     }
 
     /// Notices line clears (for the banner) and the end of the game.
@@ -712,12 +691,11 @@ impl GameScreen {
         }
         if self.hint && self.is_player() {
             let text = match self.target {
-                Some(Target {
+                Some(Hint {
                     piece: Some(_),
                     hold_first: true,
-                    ..
                 }) => "hint: hold, then []",
-                Some(Target { piece: Some(_), .. }) => "hint: []",
+                Some(Hint { piece: Some(_), .. }) => "hint: []",
                 _ => "hint: no placement",
             };
             lines.push(Line::styled(text, Style::default().fg(Color::White)));
@@ -1010,12 +988,11 @@ impl Screen for GameScreen {
                         *spawned_ms = now_ms;
                     }
                     let wait = PACES.get(*pace).copied().unwrap_or(0);
-                    if now_ms >= spawned_ms.saturating_add(wait) {
-                        let bot = self.bot.get_or_insert_with(|| Box::new(Bot::new()));
-                        if bot.play_piece(game).is_none() {
-                            // Nothing fits: let gravity end the game.
-                            *spawned_ms = now_ms;
-                        }
+                    // Nothing fits: let gravity end the game.
+                    if now_ms >= spawned_ms.saturating_add(wait)
+                        && self.hints.bot().play_piece(game).is_none()
+                    {
+                        *spawned_ms = now_ms;
                     }
                 }
             }

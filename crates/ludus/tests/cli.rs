@@ -297,4 +297,25 @@ fn solve_prints_a_line_per_level_and_a_summary() {
     assert_eq!(doc["solved"], 1);
     assert_eq!(doc["levels"][0]["pushes"], 2);
     assert_eq!(doc["levels"][0]["optimal"], true);
+    // Among the 2-push solutions, the fewest moves (uurDurD), proven.
+    assert_eq!(doc["levels"][0]["moves"], 7);
+    assert_eq!(doc["levels"][0]["secondary_optimal"], true);
+    assert_eq!(doc["levels"][0]["lurd"].as_str().map(str::len), Some(7));
+    let text = ludus(
+        &[
+            "sokoban",
+            "solve",
+            data("solved.sok").to_str().unwrap(),
+            "--level",
+            "2",
+            "--mode",
+            "pushes",
+        ],
+        dir.path(),
+    );
+    assert!(
+        stdout(&text).contains("yes (pushes, then moves)"),
+        "{}",
+        stdout(&text)
+    );
 }

@@ -73,6 +73,13 @@ const fn build_check_from() -> [[u8; 90]; 90] {
     t
 }
 
+/// Whether a move from `from` to `to` can leave the mover's general (on `k`)
+/// attacked; every other move is legal without a test.
+#[inline(always)]
+fn may_expose(k: usize, from: usize, to: usize, is_general: bool, in_check: bool) -> bool {
+    in_check || is_general || RELEVANT[k][from] || RELEVANT[k][to]
+}
+
 #[inline]
 fn color_bit(c: Color) -> u8 {
     (c as u8) << 3
@@ -331,8 +338,7 @@ impl Position {
             let (from, to) = (m.from.index(), m.to.index());
             let piece = b[from];
             let is_general = piece & 7 == GENERAL;
-            let must_test = in_check || is_general || RELEVANT[k][from] || RELEVANT[k][to];
-            let legal = if must_test {
+            let legal = if may_expose(k, from, to, is_general, in_check) {
                 let captured = b[to];
                 b[to] = piece;
                 b[from] = 0;
@@ -352,6 +358,27 @@ impl Position {
         }
     }
 
+    /// Whether a pseudo-legal move of the side to move keeps its general safe;
+    /// `in_check` must be [`Position::in_check`]. Only moves that can matter
+    /// (general moves, moves in check, moves on the general's lines or next to
+    /// it) are tried out, so the search can test each move just before it
+    /// plays it instead of filtering whole lists it mostly never reaches.
+    #[inline]
+    pub fn pseudo_legal_is_legal(&self, m: Move, in_check: bool) -> bool {
+        let k = self.generals[self.turn.index()] as usize;
+        let (from, to) = (m.from.index(), m.to.index());
+        let piece = self.board[from];
+        let is_general = piece & 7 == GENERAL;
+        if !may_expose(k, from, to, is_general, in_check) {
+            return true;
+        }
+        let mut b = self.board;
+        b[to] = piece;
+        b[from] = 0;
+        let ksq = if is_general { to } else { k };
+        !general_attacked(&b, ksq, color_bit(!self.turn))
+    }
+
     /// All legal moves.
     pub fn legal_moves(&self) -> MoveList {
         let mut list = MoveList::new();
@@ -364,6 +391,13 @@ impl Position {
     pub fn legal_moves_from(&self, from: Square) -> MoveList {
         let mut list = self.legal_moves();
         list.retain(|m| m.from == from);
+        list
+    }
+
+    /// Pseudo-legal captures (general safety not checked).
+    pub fn pseudo_legal_captures(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.gen_pseudo(&mut list, true);
         list
     }
 

@@ -202,6 +202,7 @@ proptest! {
             p.make_move(m);
             let safe = !p.is_check(pos.turn());
             prop_assert_eq!(safe, legal.contains(m), "move {}", m);
+            prop_assert_eq!(pos.pseudo_legal_is_legal(m, pos.in_check()), safe, "move {}", m);
             prop_assert_eq!(pos.is_legal(m), safe);
             prop_assert_eq!(pos.gives_check(m), p.in_check());
         }

@@ -583,15 +583,13 @@ impl Search<'_> {
                 }
             }
         }
+        // Pseudo-legal moves: each is tested for legality only when its turn
+        // comes, since a cut-off often leaves most of the list untried.
         let mut moves = if ply == 0 {
             self.root_moves.clone()
         } else {
-            pos.legal_moves()
+            pos.pseudo_legal_moves()
         };
-        if moves.is_empty() {
-            // Checkmate or stalemate: both lose in xiangqi.
-            return -MATE + ply as i32;
-        }
         let mut scores = [0i32; MAX_MOVES];
         let prev = self.moves.last().copied().flatten().map(|(m, _)| m);
         self.heur
@@ -600,9 +598,17 @@ impl Search<'_> {
         let mut best = -INF;
         let mut best_move = None;
         let orig_alpha = alpha;
+        // Legal moves met so far (pruned ones included): the move number that
+        // pruning and reductions go by.
+        let mut legal = 0;
         for i in 0..list.len() {
             pick(list, &mut scores, i);
             let m = list[i];
+            if !pos.pseudo_legal_is_legal(m, in_check) {
+                continue;
+            }
+            let n = legal;
+            legal += 1;
             let capture = pos.is_capture(m);
             // Whether the move checks is read off the position after it.
             let undo = pos.make_move(m);
@@ -610,9 +616,9 @@ impl Search<'_> {
             let quiet = !capture && !gives_check && !in_check;
             // Frontier pruning: late quiet moves near the leaves that cannot
             // plausibly raise alpha are skipped.
-            if i > 0 && quiet && !pv_node && best > -MATE_BOUND {
+            if n > 0 && quiet && !pv_node && best > -MATE_BOUND {
                 let futile = depth <= 2 && static_eval + 150 * depth <= alpha;
-                let late = depth <= 3 && i >= (4 + 3 * depth * depth) as usize;
+                let late = depth <= 3 && n >= (4 + 3 * depth * depth) as usize;
                 if futile || late {
                     pos.unmake_move(m, undo);
                     continue;
@@ -620,11 +626,11 @@ impl Search<'_> {
             }
             self.push(pos.key(), gives_check, capture, Some((m, undo)));
             let mut v;
-            if i == 0 {
+            if n == 0 {
                 v = -self.negamax(pos, depth - 1, -beta, -alpha, ply + 1, true);
             } else {
-                let r = if quiet && depth >= 3 && i >= 3 && scores[i] < (1 << 27) - 1 {
-                    let mut r = lmr(depth, i);
+                let r = if quiet && depth >= 3 && n >= 3 && scores[i] < (1 << 27) - 1 {
+                    let mut r = lmr(depth, n);
                     if pv_node {
                         r -= 1;
                     }
@@ -665,6 +671,10 @@ impl Search<'_> {
                 }
             }
         }
+        if legal == 0 {
+            // Checkmate or stalemate: both lose in xiangqi.
+            return -MATE + ply as i32;
+        }
         let bound = if best >= beta {
             Bound::Lower
         } else if best > orig_alpha {
@@ -700,11 +710,9 @@ impl Search<'_> {
         let mut best;
         let mut moves;
         let stand;
+        // Pseudo-legal moves, tested for legality one by one as in negamax.
         if in_check {
-            moves = pos.legal_moves();
-            if moves.is_empty() {
-                return -MATE + ply as i32;
-            }
+            moves = pos.pseudo_legal_moves();
             best = -INF;
             stand = -INF;
         } else {
@@ -714,12 +722,13 @@ impl Search<'_> {
             }
             alpha = alpha.max(stand);
             best = stand;
-            moves = pos.legal_captures();
+            moves = pos.pseudo_legal_captures();
         }
         let mut scores = [0i32; MAX_MOVES];
         self.heur
             .score(pos, &moves, None, MAX_PLY, None, &mut scores);
         let list = moves.as_mut_slice();
+        let mut any_legal = false;
         for i in 0..list.len() {
             pick(list, &mut scores, i);
             let m = list[i];
@@ -731,6 +740,10 @@ impl Search<'_> {
                     continue;
                 }
             }
+            if !pos.pseudo_legal_is_legal(m, in_check) {
+                continue;
+            }
+            any_legal = true;
             let undo = pos.make_move(m);
             let check = pos.in_check_after(m);
             let v = -self.qsearch(pos, -beta, -alpha, ply + 1, check);
@@ -747,6 +760,9 @@ impl Search<'_> {
                     }
                 }
             }
+        }
+        if in_check && !any_legal {
+            return -MATE + ply as i32;
         }
         best
     }

@@ -18,13 +18,15 @@ async function point(page, sq) {
   return [box.x + x, box.y + y];
 }
 
-// Starts a game against Ludus at the fastest strength, the player as Red.
+// Starts a game against Ludus at the fastest strength, the player as Red,
+// with 5 minutes + 3 seconds on the clocks.
 async function newEngineGame(page) {
   await page.goto(`${env.server.url}xiangqi`);
   await page.waitForSelector('#new-dialog[open]');
   await page.check('input[name="mode"][value="engine"]');
   await page.selectOption('#new-side', 'red');
   await page.selectOption('#new-level', '0');
+  await page.selectOption('#new-clock', '2');
   await page.click('#new-ok');
   await page.waitForFunction(() => window.__ludus.state && window.__ludus.state.moves.length === 0);
 }
@@ -41,6 +43,12 @@ test('play by clicks and by drag and drop against the engine', async () => {
   assert.equal(await page.evaluate(() => window.__ludus.selected), 'h2');
   await page.mouse.click(...(await point(page, 'e2')));
   await engineAnswered(2)(page);
+  // The clocks: Red's runs again, each side got its increment.
+  assert.equal(await page.isVisible('#xq-clocks'), true);
+  await page.waitForSelector('#clock-red.running');
+  assert.match(await page.textContent('#clock-red'), /^Red 5:0\d$/);
+  assert.match(await page.textContent('#clock-black'), /^Black 5:0\d$/);
+  assert.equal(await page.locator('#clock-black.running').count(), 0);
   assert.equal(await page.locator('.xq-move').count(), 2);
   assert.equal(await page.textContent('.xq-move[data-ply="1"]'), '炮二平五');
   const reply = await page.evaluate(() => window.__ludus.state.moves[1].uci);

@@ -1,10 +1,10 @@
 //! Xiangqi game flow both front ends share (the terminal's play screen and
 //! the browser's `web::xiangqi`): the engine's strengths, the notations of
-//! the move list, how endings and scores are told, taking moves back, draw
-//! offers to the engine, and the PGN record a save writes.
+//! the move list, the clocks, how endings and scores are told, taking moves
+//! back, draw offers to the engine, and the PGN record a save writes.
 
 use std::path::{Path, PathBuf};
-use std::time::{Duration, SystemTime};
+use std::time::{Duration, Instant, SystemTime};
 
 use xiangqi::engine::{Limits, MAX_SKILL, Score};
 use xiangqi::pgn::{MoveFormat, PgnGame};
@@ -118,6 +118,78 @@ pub const CLOCKS: [(&str, u64, u64); 5] = [
 pub fn clock(index: usize) -> Option<(Duration, Duration)> {
     let (_, base, inc) = CLOCKS.get(index).copied().unwrap_or(CLOCKS[0]);
     (base > 0).then(|| (Duration::from_secs(base), Duration::from_secs(inc)))
+}
+
+/// Both sides' clocks: a base time and an increment per move (Fischer). The
+/// side to move's clock runs from the last [`Clocks::run`] on; the front end
+/// says when time passes, so it can stop the clocks (the terminal while the
+/// player looks back through the moves, the browser while no page is open).
+#[derive(Clone, Debug)]
+pub struct Clocks {
+    left: [Duration; 2],
+    increment: Duration,
+    /// When the side to move was last charged; `None` while stopped.
+    since: Option<Instant>,
+}
+
+impl Clocks {
+    pub fn new(base: Duration, increment: Duration) -> Clocks {
+        Clocks {
+            left: [base, base],
+            increment,
+            since: None,
+        }
+    }
+
+    /// Time left for `color`, as charged at the last [`Clocks::run`].
+    pub fn left(&self, color: Color) -> Duration {
+        self.left[color.index()]
+    }
+
+    pub fn increment(&self) -> Duration {
+        self.increment
+    }
+
+    /// Whether the side to move's clock is running.
+    pub fn running(&self) -> bool {
+        self.since.is_some()
+    }
+
+    /// Charges `turn` (the side to move) for the time since the last run
+    /// (nothing if the clocks were stopped) and keeps its clock running.
+    /// Returns whether its time is up.
+    pub fn run(&mut self, turn: Color, now: Instant) -> bool {
+        if let Some(since) = self.since.replace(now) {
+            let left = &mut self.left[turn.index()];
+            *left = left.saturating_sub(now.saturating_duration_since(since));
+        }
+        self.left[turn.index()].is_zero()
+    }
+
+    /// Stops the clocks; the next [`Clocks::run`] starts them again without
+    /// charging the time in between.
+    pub fn stop(&mut self) {
+        self.since = None;
+    }
+
+    /// `mover` has just moved: it gets the increment.
+    pub fn moved(&mut self, mover: Color) {
+        self.left[mover.index()] += self.increment;
+    }
+}
+
+/// What is said when `loser`'s time runs out.
+pub fn out_of_time(loser: Color) -> String {
+    format!(
+        "{} ran out of time: {} wins",
+        side_name(loser),
+        side_name(!loser)
+    )
+}
+
+/// The clocks of a stored clock choice, or `None` for no clocks.
+pub fn clocks(index: usize) -> Option<Clocks> {
+    clock(index).map(|(base, increment)| Clocks::new(base, increment))
 }
 
 /// How moves are written in the move list.
@@ -374,6 +446,34 @@ mod tests {
         assert_eq!(score_text(Score::Mate(2), Color::Black), "Black mates in 2");
         assert_eq!(score_text(Score::Mate(-3), Color::Black), "Red mates in 3");
         assert_eq!(red_value(Score::Cp(35), Color::Black), -35);
+    }
+
+    #[test]
+    fn clocks_charge_the_side_to_move_only_while_running() {
+        let t0 = Instant::now();
+        let at = |ms| t0 + Duration::from_millis(ms);
+        let mut c = Clocks::new(Duration::from_secs(60), Duration::from_secs(2));
+        assert!(!c.running());
+        assert!(!c.run(Color::Red, at(0)), "starting charges nothing");
+        assert!(!c.run(Color::Red, at(1500)));
+        assert_eq!(c.left(Color::Red), Duration::from_millis(58_500));
+        c.moved(Color::Red);
+        assert_eq!(c.left(Color::Red), Duration::from_millis(60_500));
+        // Black's clock from Red's move on; stopped time is not charged.
+        assert!(!c.run(Color::Black, at(2500)));
+        c.stop();
+        assert!(!c.run(Color::Black, at(9000)));
+        assert_eq!(c.left(Color::Black), Duration::from_secs(59));
+        // The flag falls at zero, and stays down.
+        assert!(c.run(Color::Black, at(70_000)));
+        assert!(c.left(Color::Black).is_zero());
+        assert!(c.run(Color::Black, at(70_001)));
+        assert_eq!(c.left(Color::Red), Duration::from_millis(60_500));
+        assert!(clocks(0).is_none(), "the first choice is no clocks");
+        assert_eq!(
+            clocks(1).map(|c| c.increment()),
+            Some(Duration::from_secs(1))
+        );
     }
 
     #[test]

@@ -303,3 +303,42 @@ async fn the_engine_moves_first_when_the_human_plays_black_and_hints_come() {
         "{hint}"
     );
 }
+
+#[tokio::test]
+async fn clocks_run_for_the_side_to_move_and_add_the_increment() {
+    let server = Server::start();
+    let mut client = socket(&server).await;
+    // Clock choice 1 is "1 min + 1 s"; it is remembered for the next game.
+    let state = client
+        .ask(
+            json!({"type": "new", "mode": "humans", "clock": 1}),
+            "state",
+        )
+        .await;
+    assert_eq!(state["clocks"]["left_ms"], json!([60_000, 60_000]));
+    assert_eq!(state["clocks"]["increment_ms"], 1000);
+    assert_eq!(state["clocks"]["running"], true);
+    let options = client.ask(json!({"type": "options"}), "options").await;
+    assert_eq!(options["clock"], 1);
+    assert_eq!(options["clocks"][0], "off");
+    // Red moves: Red's time is charged and gets the increment; Black's runs now.
+    let moved = client
+        .ask(json!({"type": "move", "move": "h2e2"}), "state")
+        .await;
+    let red = moved["clocks"]["left_ms"][0].as_u64().unwrap();
+    assert!((59_000..=61_000).contains(&red), "{moved}");
+    assert!(red > 60_000 - 1000, "the increment was added: {red}");
+    assert_eq!(moved["clocks"]["left_ms"][1], 60_000);
+    // Asking about the clocks changes nothing while time is left.
+    let checked = client.ask(json!({"type": "clock"}), "state").await;
+    assert!(checked["over"].is_null());
+    assert_eq!(checked["turn"], "black");
+    // A game without clocks has none.
+    let plain = client
+        .ask(
+            json!({"type": "new", "mode": "humans", "clock": 0}),
+            "state",
+        )
+        .await;
+    assert!(plain["clocks"].is_null());
+}

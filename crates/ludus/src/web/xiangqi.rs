@@ -23,16 +23,16 @@ use super::protocol::{self, ErrorCode, Refusal, with_seq};
 use super::sessions::lock;
 use crate::store::settings;
 use crate::store::xiangqi as saved;
-use crate::xiangqi_flow::{self as flow, LEVELS, Notation};
+use crate::xiangqi_flow::{self as flow, CLOCKS, Clocks, LEVELS, Notation};
 
 /// Transposition table of one search's engine, in megabytes: an engine
 /// lives for one search, and at most one search runs per core.
 const HASH_MB: usize = 16;
 
 /// Every request type, for telling an unknown type from a malformed one.
-const KNOWN: [&str; 17] = [
+const KNOWN: [&str; 18] = [
     "new", "resume", "move", "undo", "hint", "stop", "resign", "draw", "import", "export", "save",
-    "games", "open", "validate", "options", "notation", "ping",
+    "games", "open", "validate", "options", "notation", "clock", "ping",
 ];
 
 /// A side in a request or reply.
@@ -110,6 +110,9 @@ pub enum Request {
         human: Option<Side>,
         #[serde(default)]
         level: Option<usize>,
+        /// A clock choice (index into the `clocks` of `options`; 0 = none).
+        #[serde(default)]
+        clock: Option<usize>,
         #[serde(default)]
         fen: Option<String>,
     },
@@ -201,6 +204,12 @@ pub enum Request {
         seq: Option<u64>,
         notation: NotationName,
     },
+    /// The page's clock of the side to move reached zero: the server checks
+    /// and ends the game on time if so (any request checks too).
+    Clock {
+        #[serde(default)]
+        seq: Option<u64>,
+    },
     Ping {
         #[serde(default)]
         seq: Option<u64>,
@@ -226,6 +235,7 @@ impl Request {
             | Request::Validate { seq, .. }
             | Request::Options { seq }
             | Request::Notation { seq, .. }
+            | Request::Clock { seq }
             | Request::Ping { seq } => *seq,
         }
     }
@@ -273,6 +283,8 @@ pub struct XiangqiGame {
     engine_score: Option<Score>,
     thinking: Option<Thinking>,
     next_id: u64,
+    /// Running while a page shows the game and it is not over.
+    clocks: Option<Clocks>,
 }
 
 impl XiangqiGame {
@@ -292,7 +304,26 @@ impl XiangqiGame {
             engine_score: None,
             thinking: None,
             next_id: 0,
+            clocks: None,
         }
+    }
+
+    /// Charges the side to move's clock up to `now`; when its time is up,
+    /// the game ends on time. Returns whether it just did.
+    fn run_clock(&mut self, now: Instant) -> bool {
+        let turn = self.game.position().turn();
+        let Some(c) = &mut self.clocks else {
+            return false;
+        };
+        if self.over.is_some() {
+            c.stop();
+            return false;
+        }
+        if !c.run(turn, now) {
+            return false;
+        }
+        self.finish(flow::out_of_time(turn), Outcome::Win(!turn));
+        true
     }
 
     /// Takes names, title and result from a record (as the terminal's saved games do).
@@ -338,6 +369,9 @@ impl XiangqiGame {
 
     fn finish(&mut self, text: String, outcome: Outcome) {
         self.cancel_search();
+        if let Some(c) = &mut self.clocks {
+            c.stop();
+        }
         self.over = Some(Over {
             text,
             result: flow::result_text(outcome),
@@ -411,6 +445,11 @@ impl XiangqiGame {
                 .as_ref()
                 .and_then(|p| p.file_name())
                 .map(|n| n.to_string_lossy().into_owned()),
+            clocks: self.clocks.as_ref().map(|c| ClocksView {
+                left_ms: [Color::Red, Color::Black].map(|s| c.left(s).as_millis() as u64),
+                increment_ms: c.increment().as_millis() as u64,
+                running: c.running() && !over,
+            }),
             seq,
         };
         serde_json::to_string(&view).unwrap_or_else(|e| {
@@ -442,8 +481,18 @@ struct StateView<'a> {
     recorded: Option<&'a str>,
     thinking: Option<Purpose>,
     saved_as: Option<String>,
+    clocks: Option<ClocksView>,
     #[serde(skip_serializing_if = "Option::is_none")]
     seq: Option<u64>,
+}
+
+/// Time left (Red, Black) as charged when the state was made; the side to
+/// move's clock goes on running from then while `running`.
+#[derive(Serialize)]
+struct ClocksView {
+    left_ms: [u64; 2],
+    increment_ms: u64,
+    running: bool,
 }
 
 #[derive(Serialize)]
@@ -502,9 +551,14 @@ impl GameConnection for Current {
     }
 
     /// The game stays for a reload (which restarts the engine if it is its move).
+    /// The clocks stop until a page shows the game again.
     fn closed(&self) {
         if let Some(game) = self {
-            lock(game).cancel_search();
+            let mut g = lock(game);
+            g.cancel_search();
+            if let Some(c) = &mut g.clocks {
+                c.stop();
+            }
         }
     }
 }
@@ -545,6 +599,7 @@ fn handle(
             mode,
             human,
             level,
+            clock,
             fen,
             ..
         } => {
@@ -564,7 +619,12 @@ fn handle(
                     s.xiangqi.level = level;
                 });
             }
-            let g = XiangqiGame::new(game, engine);
+            let mut g = XiangqiGame::new(game, engine);
+            if let Some(index) = clock {
+                let index = index.min(CLOCKS.len() - 1);
+                let _ = settings::update(&app.data, |s| s.xiangqi.clock = index);
+                g.clocks = flow::clocks(index);
+            }
             return start(app, current, g, seq, sender);
         }
         Request::Resume { session, .. } => {
@@ -572,6 +632,7 @@ fn handle(
                 Some(shared) => {
                     *current = Some(Arc::clone(&shared));
                     let mut g = lock(&shared);
+                    g.run_clock(Instant::now());
                     // A reload ended the connection and its search: start again.
                     let thinking = if g.after_change() {
                         search(app, &shared, &mut g, Purpose::Move, None, sender)
@@ -631,6 +692,7 @@ fn handle(
     };
     let mut g = lock(&shared);
     app.xiangqi.touch(&g.session);
+    g.run_clock(Instant::now());
     let mut extra: Vec<String> = Vec::new();
     match request {
         Request::Move { text, .. } => {
@@ -645,8 +707,12 @@ fn handle(
                 Ok(m) => m,
                 Err(e) => return refuse(ErrorCode::Illegal, e.to_string(), seq),
             };
+            let mover = g.game.position().turn();
             if g.game.play(m).is_err() {
                 return refuse(ErrorCode::Illegal, format!("{m} is not legal here"), seq);
+            }
+            if let Some(c) = &mut g.clocks {
+                c.moved(mover);
             }
             g.cancel_search(); // a hint nobody waits for any more
             if g.after_change() {
@@ -716,6 +782,7 @@ fn handle(
         Request::Export {
             format, notation, ..
         } => return vec![with_seq(export(&g, format, notation), seq)],
+        Request::Clock { .. } => {} // checked above
         Request::Save { .. } => {
             let result = g.over.as_ref().map(|o| o.result);
             let result = result.or(g.recorded.as_deref());
@@ -769,6 +836,7 @@ fn start(
         lock(&old).cancel_search();
     }
     let engine_first = g.after_change();
+    g.run_clock(Instant::now());
     let shared = Arc::new(Mutex::new(XiangqiGame::new(Game::new(), None)));
     let session = app.xiangqi.insert(Arc::clone(&shared));
     g.session = session;
@@ -791,9 +859,12 @@ fn options(app: &App) -> Value {
     let (settings, _) = settings::load(&app.data);
     let x = &settings.xiangqi;
     let levels: Vec<&str> = LEVELS.iter().map(|l| l.name).collect();
+    let clocks: Vec<&str> = CLOCKS.iter().map(|c| c.0).collect();
     json!({
         "type": "options",
         "levels": levels,
+        "clocks": clocks,
+        "clock": x.clock.min(CLOCKS.len() - 1),
         "vs_engine": x.vs_engine,
         "human": if x.human_red { "red" } else { "black" },
         "level": x.level.min(LEVELS.len() - 1),
@@ -995,7 +1066,9 @@ fn search(
         Purpose::Hint => flow::hint_limits(),
         Purpose::Move => {
             let level = flow::level(g.engine.map_or(0, |(_, l)| l));
-            (level.skill, level.limits(None))
+            let turn = g.game.position().turn();
+            let clock = g.clocks.as_ref().map(|c| (c.left(turn), c.increment()));
+            (level.skill, level.limits(clock))
         }
     };
     let job = Job {
@@ -1098,8 +1171,15 @@ fn deliver(
             let _ = sender.send(with_seq(hint, job.seq));
         }
         Purpose::Move => {
+            if g.run_clock(Instant::now()) {
+                let _ = sender.send(g.state(None));
+                return;
+            }
             if g.over.is_some() || !g.engine_to_move() || g.game.play(best).is_err() {
                 return;
+            }
+            if let Some(c) = &mut g.clocks {
+                c.moved(root.turn());
             }
             g.engine_score = Some(result.score);
             if g.book.len() < ply {
@@ -1135,6 +1215,25 @@ fn thinking_info(purpose: Purpose, root: &Position, ply: usize, info: &SearchInf
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn the_game_ends_when_the_side_to_moves_time_is_up() {
+        let mut g = XiangqiGame::new(Game::new(), None);
+        g.clocks = flow::clocks(1); // 1 min + 1 s
+        let t0 = Instant::now();
+        assert!(!g.run_clock(t0));
+        assert!(!g.run_clock(t0 + Duration::from_secs(59)));
+        assert!(g.over.is_none());
+        assert!(g.run_clock(t0 + Duration::from_secs(61)));
+        let over = g.over.as_ref().map(|o| (o.text.as_str(), o.result));
+        assert_eq!(over, Some(("Red ran out of time: Black wins", "0-1")));
+        // Over: the clocks stand still and it is not told twice.
+        assert!(!g.run_clock(t0 + Duration::from_secs(90)));
+        let state: Value = serde_json::from_str(&g.state(None)).unwrap_or_default();
+        assert_eq!(state["clocks"]["running"], false);
+        assert_eq!(state["clocks"]["left_ms"], json!([0, 60_000]));
+    }
 
     #[test]
     fn requests_parse_or_are_refused() {

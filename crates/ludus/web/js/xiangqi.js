@@ -237,6 +237,7 @@ function render() {
   renderMoves();
   renderThinking();
   renderGraph();
+  renderClocks();
 }
 
 function statusOfState() {
@@ -254,6 +255,42 @@ function statusOfState() {
   setStatus(text, s.check ? 'warn' : 'info');
 }
 
+// ---------------------------------------------------------------- clocks
+
+// Time left for each side now: the server's figures, less the time since
+// that state for the side to move while its clock runs.
+function clockLeft(s, side) {
+  const i = side === 'red' ? 0 : 1;
+  const left = s.clocks.left_ms[i];
+  return s.clocks.running && s.turn === side ? left - (performance.now() - app.stateAt) : left;
+}
+
+function clockText(ms) {
+  const tenths = Math.max(0, Math.ceil(ms / 100));
+  const m = Math.floor(tenths / 600), sec = Math.floor(tenths / 10) % 60;
+  // Tenths in the last ten seconds, as on a real clock.
+  return tenths < 100 ? `${sec}.${tenths % 10}` : `${m}:${String(sec).padStart(2, '0')}`;
+}
+
+function renderClocks() {
+  const s = app.state;
+  $('xq-clocks').hidden = !s || !s.clocks;
+  if (!s || !s.clocks) return;
+  for (const side of ['red', 'black']) {
+    const el = $(`clock-${side}`);
+    const left = clockLeft(s, side);
+    el.textContent = `${sideName(side)} ${clockText(left)}`;
+    el.classList.toggle('running', s.clocks.running && s.turn === side);
+    el.classList.toggle('low', left < 10000);
+  }
+  // The flag fell on the page: the server checks and ends the game on time.
+  if (s.clocks.running && clockLeft(s, s.turn) <= 0 && app.flagAsked !== s) {
+    app.flagAsked = s;
+    socket.send({ type: 'clock' });
+  }
+}
+setInterval(renderClocks, 100);
+
 // ---------------------------------------------------------------- network
 
 function onMessage(msg) {
@@ -268,6 +305,7 @@ function onMessage(msg) {
         app.info = { book: true, purpose: 'move', ply: last };
       }
       app.state = msg;
+      app.stateAt = performance.now();
       sessionStorage.setItem(SESSION_KEY, msg.session);
       const key = `${msg.session}:${msg.mode}:${msg.human}`;
       if (app.flipKey !== key) { app.flipKey = key; app.flipped = msg.mode === 'engine' && msg.human === 'black'; }
@@ -343,6 +381,10 @@ function applyOptions(o) {
   select.textContent = '';
   o.levels.forEach((name, i) => select.append(new Option(name, String(i))));
   select.value = String(o.level);
+  const clocks = $('new-clock');
+  clocks.textContent = '';
+  (o.clocks || []).forEach((name, i) => clocks.append(new Option(i === 0 ? 'none' : name, String(i))));
+  clocks.value = String(o.clock || 0);
   $('new-side').value = o.human;
   document.querySelector(`input[name="mode"][value="${o.vs_engine ? 'engine' : 'humans'}"]`).checked = true;
   app.notation = o.notation;
@@ -414,6 +456,7 @@ function startNew(fen) {
   const mode = document.querySelector('input[name="mode"]:checked').value;
   const request = { type: 'new', mode };
   if (mode === 'engine') { request.human = $('new-side').value; request.level = Number($('new-level').value); }
+  request.clock = Number($('new-clock').value || 0);
   if (fen) request.fen = fen;
   app.view = null;
   return socket.send(request);

@@ -21,7 +21,7 @@ use super::{Notation, level};
 use crate::protocol::engine::{EngineThread, Event, Job, SearchJob, Setting};
 use crate::tui::app::{Action, Ctx, Screen};
 use crate::tui::widgets::{clock, key_hints, popup};
-use crate::xiangqi_flow::{self, describe, score_text, side_name};
+use crate::xiangqi_flow::{self, Clocks, describe, score_text, side_name};
 
 /// Every key of the play screen, for the help overlay (and the README).
 pub const KEYS: [(&str, &str); 17] = [
@@ -79,12 +79,6 @@ struct Thinking {
 struct Worker {
     thread: EngineThread,
     events: mpsc::Receiver<Event>,
-}
-
-struct Clocks {
-    left: [Duration; 2],
-    increment: Duration,
-    last: Option<Instant>,
 }
 
 /// A finished game: what to say and the PGN result.
@@ -189,11 +183,7 @@ impl Play {
             next_id: 0,
             engine_score: None,
             hint: None,
-            clocks: clock.map(|(base, increment)| Clocks {
-                left: [base, base],
-                increment,
-                last: None,
-            }),
+            clocks: clock.map(|(base, increment)| Clocks::new(base, increment)),
             over: None,
             over_popup: false,
             recorded: None,
@@ -315,10 +305,7 @@ impl Play {
             Purpose::Hint => xiangqi_flow::hint_limits(),
             Purpose::Move => {
                 let turn = self.game.position().turn();
-                let clock = self
-                    .clocks
-                    .as_ref()
-                    .map(|c| (c.left[turn.index()], c.increment));
+                let clock = self.clocks.as_ref().map(|c| (c.left(turn), c.increment()));
                 (level.skill, level.limits(clock))
             }
         };
@@ -387,7 +374,7 @@ impl Play {
             return false;
         }
         if let Some(c) = &mut self.clocks {
-            c.left[mover.index()] += c.increment;
+            c.moved(mover);
         }
         self.message = None;
         self.after_change();
@@ -661,25 +648,13 @@ impl Play {
         let live = self.over.is_none();
         let turn = self.game.position().turn();
         let Some(c) = &mut self.clocks else { return };
-        let last = c.last.replace(now);
         if !live {
+            c.stop();
             return;
         }
-        if let Some(last) = last {
-            let spent = now.saturating_duration_since(last);
-            let left = &mut c.left[turn.index()];
-            *left = left.saturating_sub(spent);
-            if left.is_zero() {
-                self.cancel_search();
-                self.finish(
-                    format!(
-                        "{} ran out of time: {} wins",
-                        side_name(turn),
-                        side_name(!turn)
-                    ),
-                    Outcome::Win(!turn),
-                );
-            }
+        if c.run(turn, now) {
+            self.cancel_search();
+            self.finish(xiangqi_flow::out_of_time(turn), Outcome::Win(!turn));
         }
     }
 
@@ -835,11 +810,7 @@ impl Play {
                 style = style.add_modifier(Modifier::BOLD | Modifier::REVERSED);
             }
             spans.push(Span::styled(
-                format!(
-                    " {} {} ",
-                    side_name(color),
-                    clock(c.left[color.index()].as_secs())
-                ),
+                format!(" {} {} ", side_name(color), clock(c.left(color).as_secs())),
                 style,
             ));
             spans.push(Span::raw("  "));
@@ -938,7 +909,7 @@ impl Screen for Play {
         if self.view.is_none() {
             self.tick_clocks(now);
         } else if let Some(c) = &mut self.clocks {
-            c.last = Some(now);
+            c.stop(); // looking back through the moves stops the clocks
         }
         Action::None
     }

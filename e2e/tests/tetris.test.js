@@ -134,6 +134,12 @@ test('play Tetris in the browser: clear a line, pause, reload, top out, replay',
   await page.keyboard.press('+');
   await page.waitForFunction(() => !window.__ludus.state.playing);
   await shot(page, 'tetris-replay');
+  // A reload comes back to the replay where it was, paused.
+  const at = await page.evaluate(() => window.__ludus.state.t);
+  await page.reload();
+  await page.waitForFunction((at) => window.__ludus.watch && window.__ludus.state && window.__ludus.state.t === at, at);
+  assert.equal(await page.isVisible('#watch-bar'), true);
+  assert.equal(await page.evaluate(() => window.__ludus.watch.since), null);
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

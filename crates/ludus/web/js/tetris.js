@@ -90,13 +90,36 @@ $('nav-menu').onclick = () => leaveGame();
 $('nav-play').onclick = () => show('play');
 $('nav-replays').onclick = () => { pauseGame(); show('replays'); };
 
+const WATCH_KEY = 'ludus.tetris.watch';
+
 async function reconnect() {
   page.held.clear();
+  // A replay being watched comes back at the same moment, paused.
+  const watching = JSON.parse(sessionStorage.getItem(WATCH_KEY) || 'null');
+  if (watching && typeof watching.name === 'string') {
+    const reply = await socket.sendNow({ type: 'watch', name: watching.name });
+    if (reply.type === 'state' && page.watch) {
+      page.watch.speed = watching.speed || 1;
+      page.watch.since = null;
+      watchSeek(Number(watching.t) || 0);
+      return;
+    }
+    sessionStorage.removeItem(WATCH_KEY);
+  }
   const session = sessionStorage.getItem('ludus.tetris.session');
   if (!session) return;
   const reply = await socket.sendNow({ type: 'resume', session });
   if (reply.type === 'error') sessionStorage.removeItem('ludus.tetris.session');
 }
+
+// Where the replay being watched is, for a reload.
+function rememberWatch() {
+  const w = page.watch;
+  if (w && page.setup && page.setup.replay) {
+    sessionStorage.setItem(WATCH_KEY, JSON.stringify({ name: page.setup.replay.name, t: watchMs(), speed: w.speed }));
+  }
+}
+window.addEventListener('pagehide', rememberWatch);
 
 // ---------- the clock: game time runs while the game does ----------
 
@@ -172,8 +195,10 @@ function applyState(s) {
     if (s.setup.replay) {
       page.watch = { base: s.t, since: performance.now(), speed: page.watch ? page.watch.speed : 1, end: s.setup.replay.end_ms };
       page.clock = { base: 0, since: null };
+      rememberWatch();
     } else {
       page.watch = null;
+      sessionStorage.removeItem(WATCH_KEY);
       sessionStorage.setItem('ludus.tetris.session', s.session);
       if (s.playing && !s.paused) startClock(s.t);
       else page.clock = { base: s.t, since: null };
@@ -542,6 +567,7 @@ function quit() {
 function leaveGame() {
   pauseGame();
   sessionStorage.removeItem('ludus.tetris.session');
+  sessionStorage.removeItem(WATCH_KEY);
   show('menu');
 }
 
@@ -753,7 +779,7 @@ function watchSpeed(delta) {
   showTime();
 }
 
-function stopWatching() { page.watch = null; show('replays'); }
+function stopWatching() { page.watch = null; sessionStorage.removeItem(WATCH_KEY); show('replays'); }
 
 function watchKey(e) {
   const actions = {

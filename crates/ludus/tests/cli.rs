@@ -280,19 +280,17 @@ fn solve_prints_a_line_per_level_and_a_summary() {
     );
     assert!(lines[1].starts_with("level 2 (Square): solved"), "{text}");
     assert_eq!(lines.last(), Some(&"solved 2/2"));
-    let json = ludus(
-        &[
-            "sokoban",
-            "solve",
-            data("solved.sok").to_str().unwrap(),
-            "--level",
-            "2",
-            "--mode",
-            "pushes",
-            "--json",
-        ],
-        dir.path(),
-    );
+    let file = data("solved.sok");
+    let pushes_mode = [
+        "sokoban",
+        "solve",
+        file.to_str().unwrap(),
+        "--level",
+        "2",
+        "--mode",
+        "pushes",
+    ];
+    let json = ludus(&[&pushes_mode[..], &["--json"]].concat(), dir.path());
     let doc: serde_json::Value = serde_json::from_str(&stdout(&json)).unwrap();
     assert_eq!(doc["solved"], 1);
     assert_eq!(doc["levels"][0]["pushes"], 2);
@@ -301,18 +299,7 @@ fn solve_prints_a_line_per_level_and_a_summary() {
     assert_eq!(doc["levels"][0]["moves"], 7);
     assert_eq!(doc["levels"][0]["secondary_optimal"], true);
     assert_eq!(doc["levels"][0]["lurd"].as_str().map(str::len), Some(7));
-    let text = ludus(
-        &[
-            "sokoban",
-            "solve",
-            data("solved.sok").to_str().unwrap(),
-            "--level",
-            "2",
-            "--mode",
-            "pushes",
-        ],
-        dir.path(),
-    );
+    let text = ludus(&pushes_mode, dir.path());
     assert!(
         stdout(&text).contains("yes (pushes, then moves)"),
         "{}",

@@ -325,28 +325,8 @@ async fn a_finished_game_goes_into_the_terminals_tables_and_replays() {
     let mut t = 0;
     let over = loop {
         t += 20;
-        client
-            .send(json!({"type": "input", "action": "hard_drop", "edge": "press", "t": t}))
-            .await;
-        client
-            .send(json!({"type": "input", "action": "hard_drop", "edge": "release", "t": t}))
-            .await;
-        // Two states come back; an `over` follows the state that ended the game.
-        let (mut states, mut done, mut over) = (0, None, None);
-        while states < 2 || done.is_some() && over.is_none() {
-            let reply = client.recv().await;
-            match reply["type"].as_str() {
-                Some("state") => {
-                    states += 1;
-                    if reply["playing"] == false && done.is_none() {
-                        done = Some(reply);
-                    }
-                }
-                Some("over") => over = Some(reply),
-                _ => panic!("unexpected {reply}"),
-            }
-        }
-        if let (Some(state), Some(over)) = (done, over) {
+        let (state, over) = drop_and_read(&mut client, t).await;
+        if let Some(over) = over {
             assert!(
                 state["over"] == "block_out" || state["over"] == "lock_out",
                 "{state}"
@@ -508,8 +488,9 @@ async fn hints_show_the_bots_placement_and_mark_the_score() {
     assert!(after.get("hint").is_none(), "{after}");
 }
 
-/// Hard-drops once at `t`; returns the last state and the `over` message if
-/// the drop ended the game.
+/// Hard-drops once at `t` (a press and a release: two states come back, and
+/// an `over` after the state that ended the game). Returns the state that
+/// ended the game, or else the last one, and the `over` message.
 async fn drop_and_read(client: &mut Client, t: u64) -> (Value, Option<Value>) {
     client
         .send(json!({"type": "input", "action": "hard_drop", "edge": "press", "t": t}))
@@ -523,8 +504,10 @@ async fn drop_and_read(client: &mut Client, t: u64) -> (Value, Option<Value>) {
         match reply["type"].as_str() {
             Some("state") => {
                 states += 1;
-                ended |= reply["playing"] == false;
-                last = reply;
+                if !ended {
+                    ended = reply["playing"] == false;
+                    last = reply;
+                }
             }
             Some("over") => over = Some(reply),
             _ => panic!("unexpected {reply}"),

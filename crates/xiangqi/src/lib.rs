@@ -33,6 +33,7 @@ mod attacks;
 pub mod engine;
 mod fen;
 mod game;
+mod lines;
 mod movegen;
 mod moves;
 pub mod notation;

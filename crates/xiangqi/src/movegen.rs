@@ -474,8 +474,9 @@ impl Position {
             return out;
         }
         if p.board[target] == 0 {
-            // A placeholder enemy soldier makes the square capturable.
-            p.board[target] = SOLDIER | color_bit(!by);
+            // A placeholder enemy soldier makes the square capturable (placed
+            // with `set`, which keeps the occupancy sets in step).
+            p.set(sq, Some(crate::piece::Piece::new(!by, Role::Soldier)));
         }
         p.turn = by;
         let mut list = MoveList::new();

@@ -1,6 +1,7 @@
 //! The position: board, side to move, counters and Zobrist key, with make/unmake.
 
 use crate::engine::pst::PST;
+use crate::lines::COLUMN_BIT;
 use crate::moves::Move;
 use crate::piece::{Color, Piece, Role};
 use crate::square::{NUM_SQUARES, Square};
@@ -40,6 +41,9 @@ pub struct Position {
     /// Occupancy per piece code (role | colour << 3), one bit per square, so
     /// the evaluation visits only the pieces it weighs and counts the rest.
     pub(crate) pieces: [u128; 16],
+    /// Occupancy of both colours file by file (bit `file * 10 + rank`), so
+    /// that a file's pieces are one shift away (see `lines.rs`).
+    pub(crate) columns: u128,
     /// Material plus piece-square value per colour (the evaluation's
     /// [`PST`]), kept up to date by every change of the board.
     pub(crate) psq: [i32; 2],
@@ -97,6 +101,7 @@ impl Position {
             board: [0; NUM_SQUARES],
             occupied: [0; 2],
             pieces: [0; 16],
+            columns: 0,
             psq: [0; 2],
             generals: [0; 2],
             turn: Color::Red,
@@ -168,6 +173,7 @@ impl Position {
             self.key ^= piece_key(old, i);
             self.occupied[((old >> 3) & 1) as usize] &= !(1u128 << i);
             self.pieces[(old & 15) as usize] &= !(1u128 << i);
+            self.columns &= !COLUMN_BIT[i];
             self.psq[((old >> 3) & 1) as usize] -= PST[(old & 15) as usize][i];
         }
         let new = piece.map_or(0, |p| p.code());
@@ -176,6 +182,7 @@ impl Position {
             self.key ^= piece_key(new, i);
             self.occupied[p.color.index()] |= 1u128 << i;
             self.pieces[new as usize] |= 1u128 << i;
+            self.columns |= COLUMN_BIT[i];
             self.psq[p.color.index()] += PST[new as usize][i];
             if p.role == Role::General {
                 self.generals[p.color.index()] = i as u8;
@@ -231,6 +238,7 @@ impl Position {
             self.key ^= piece_key(piece, from) ^ piece_key(piece, to);
             self.occupied[us] ^= (1u128 << from) | (1u128 << to);
             self.pieces[code] ^= (1u128 << from) | (1u128 << to);
+            self.columns = self.columns & !COLUMN_BIT[from] | COLUMN_BIT[to];
             self.psq[us] += PST[code][to] - PST[code][from];
             if piece & 7 == Role::General as u8 {
                 self.generals[us] = to as u8;
@@ -262,6 +270,10 @@ impl Position {
             self.key ^= piece_key(piece, from) ^ piece_key(piece, to);
             self.occupied[us] ^= (1u128 << from) | (1u128 << to);
             self.pieces[code] ^= (1u128 << from) | (1u128 << to);
+            self.columns |= COLUMN_BIT[from];
+            if undo.captured == 0 {
+                self.columns &= !COLUMN_BIT[to];
+            }
             self.psq[us] -= PST[code][to] - PST[code][from];
             if piece & 7 == Role::General as u8 {
                 self.generals[us] = from as u8;

@@ -86,15 +86,9 @@ pub fn evaluate(pos: &Position) -> i32 {
             let s = chariots.trailing_zeros() as usize;
             chariots &= chariots - 1;
             side.chariots += 1;
-            let mut mob = 0;
-            for ray in &RAYS[s] {
-                for &t in &ray.squares[..ray.len as usize] {
-                    mob += 1;
-                    if b[t as usize] != 0 {
-                        break;
-                    }
-                }
-            }
+            // Squares it reaches: the empty ones and the first piece each way.
+            let (file, rank) = (pos.file_line(s), pos.rank_line(s));
+            let mob = file.empty() + file.blocked() + rank.empty() + rank.blocked();
             side.score += mob * 3;
             if near_palace(s) {
                 side.attack += 4;
@@ -132,15 +126,8 @@ pub fn evaluate(pos: &Position) -> i32 {
             let s = cannons.trailing_zeros() as usize;
             cannons &= cannons - 1;
             side.cannons += 1;
-            let mut mob = 0;
-            for ray in &RAYS[s] {
-                for &t in &ray.squares[..ray.len as usize] {
-                    if b[t as usize] != 0 {
-                        break;
-                    }
-                    mob += 1;
-                }
-            }
+            // Empty squares it can move to.
+            let mob = pos.file_line(s).empty() + pos.rank_line(s).empty();
             side.score += mob * 2;
             if near_palace(s) {
                 side.attack += 3;

@@ -259,9 +259,31 @@ pub fn player_names(vs: Option<(Color, usize)>) -> [String; 2] {
     }
 }
 
-/// How the engine thinks about a hint: at full strength, within a second.
-pub fn hint_limits() -> (u8, Limits) {
-    (MAX_SKILL, Limits::movetime(1000))
+/// Why the engine is searching.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Purpose {
+    /// Its own move in the game.
+    Move,
+    /// A hint for the player.
+    Hint,
+}
+
+/// Skill and limits of a search: a hint at full strength within a second;
+/// the engine's own move at its strength, planned from its clock if there is one.
+pub fn search_limits(
+    purpose: Purpose,
+    level: &Level,
+    clocks: Option<&Clocks>,
+    turn: Color,
+) -> (u8, Limits) {
+    match purpose {
+        Purpose::Hint => (MAX_SKILL, Limits::movetime(1000)),
+        Purpose::Move => {
+            let clock = clocks.map(|c| (c.left(turn), c.increment()));
+            (level.skill, level.limits(clock))
+        }
+    }
 }
 
 pub fn side_name(c: Color) -> &'static str {

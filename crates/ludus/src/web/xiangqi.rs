@@ -23,7 +23,7 @@ use super::protocol::{self, ErrorCode, Refusal, with_seq};
 use super::sessions::lock;
 use crate::store::settings;
 use crate::store::xiangqi as saved;
-use crate::xiangqi_flow::{self as flow, CLOCKS, Clocks, LEVELS, Notation};
+use crate::xiangqi_flow::{self as flow, CLOCKS, Clocks, LEVELS, Notation, Purpose};
 
 /// Transposition table of one search's engine, in megabytes: an engine
 /// lives for one search, and at most one search runs per core.
@@ -239,14 +239,6 @@ impl Request {
             | Request::Ping { seq } => *seq,
         }
     }
-}
-
-/// Why the engine is searching.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-enum Purpose {
-    Move,
-    Hint,
 }
 
 struct Thinking {
@@ -1062,15 +1054,9 @@ fn search(
         purpose,
         stop: Arc::clone(&stop),
     });
-    let (skill, limits) = match purpose {
-        Purpose::Hint => flow::hint_limits(),
-        Purpose::Move => {
-            let level = flow::level(g.engine.map_or(0, |(_, l)| l));
-            let turn = g.game.position().turn();
-            let clock = g.clocks.as_ref().map(|c| (c.left(turn), c.increment()));
-            (level.skill, level.limits(clock))
-        }
-    };
+    let level = flow::level(g.engine.map_or(0, |(_, l)| l));
+    let turn = g.game.position().turn();
+    let (skill, limits) = flow::search_limits(purpose, level, g.clocks.as_ref(), turn);
     let job = Job {
         id,
         purpose,

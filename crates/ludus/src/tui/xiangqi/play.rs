@@ -21,7 +21,7 @@ use super::{Notation, level};
 use crate::protocol::engine::{EngineThread, Event, Job, SearchJob, Setting};
 use crate::tui::app::{Action, Ctx, Screen};
 use crate::tui::widgets::{clock, key_hints, popup};
-use crate::xiangqi_flow::{self, Clocks, describe, score_text, side_name};
+use crate::xiangqi_flow::{self, Clocks, Purpose, describe, score_text, side_name};
 
 /// Every key of the play screen, for the help overlay (and the README).
 pub const KEYS: [(&str, &str); 17] = [
@@ -58,13 +58,6 @@ pub enum Opponent {
     Engine { human: Color, level: usize },
     /// Two players on one terminal.
     Humans,
-}
-
-/// Why the engine is searching.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Purpose {
-    Move,
-    Hint,
 }
 
 struct Thinking {
@@ -300,15 +293,9 @@ impl Play {
             Opponent::Engine { level, .. } => *level_of(level),
             Opponent::Humans => *level_of(usize::MAX),
         };
-        let (skill, limits) = match purpose {
-            // Hints come at full strength, within a second.
-            Purpose::Hint => xiangqi_flow::hint_limits(),
-            Purpose::Move => {
-                let turn = self.game.position().turn();
-                let clock = self.clocks.as_ref().map(|c| (c.left(turn), c.increment()));
-                (level.skill, level.limits(clock))
-            }
-        };
+        let turn = self.game.position().turn();
+        let (skill, limits) =
+            xiangqi_flow::search_limits(purpose, &level, self.clocks.as_ref(), turn);
         self.next_id += 1;
         let id = self.next_id;
         let game = self.game.clone();

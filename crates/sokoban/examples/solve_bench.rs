@@ -2,7 +2,10 @@
 //! level and a summary per file.
 //!
 //! `cargo run --release -p sokoban --example solve_bench -- [--mode fast|pushes|moves]
-//! [--time-limit SECS] [--nodes N] [--memory MB] [--levels A-B] FILES...`
+//! [--time-limit SECS] [--cpu] [--nodes N] [--memory MB] [--levels A-B] FILES...`
+//!
+//! `--cpu` measures and limits the process's CPU time (Linux, from
+//! `/proc/self/stat`) instead of wall time: steadier on a loaded machine.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -13,6 +16,7 @@ use sokoban::solver::{self, Control, Mode, Options, Outcome};
 struct Args {
     mode: Mode,
     time_limit: f64,
+    cpu: bool,
     memory_mb: usize,
     range: Option<(usize, usize)>,
     nodes: Option<u64>,
@@ -23,6 +27,7 @@ fn parse_args() -> Result<Args, String> {
     let mut args = Args {
         mode: Mode::Fast,
         time_limit: 10.0,
+        cpu: false,
         memory_mb: 1024,
         range: None,
         nodes: None,
@@ -43,6 +48,7 @@ fn parse_args() -> Result<Args, String> {
             "--time-limit" => {
                 args.time_limit = value()?.parse().map_err(|e| format!("--time-limit: {e}"))?
             }
+            "--cpu" => args.cpu = true,
             "--nodes" => args.nodes = Some(value()?.parse().map_err(|e| format!("--nodes: {e}"))?),
             "--memory" => {
                 args.memory_mb = value()?.parse().map_err(|e| format!("--memory: {e}"))?
@@ -58,6 +64,40 @@ fn parse_args() -> Result<Args, String> {
         }
     }
     Ok(args)
+}
+
+/// CPU seconds this process has used so far (user + system), from
+/// `/proc/self/stat` (clock ticks, 100 per second on Linux); 0 if unreadable.
+fn cpu_seconds() -> f64 {
+    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
+        return 0.0;
+    };
+    // Fields after the command name (which may hold spaces) in parentheses.
+    let Some((_, rest)) = stat.rsplit_once(')') else {
+        return 0.0;
+    };
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ticks = |i: usize| {
+        fields
+            .get(i)
+            .and_then(|f| f.parse::<f64>().ok())
+            .unwrap_or(0.0)
+    };
+    // utime and stime are fields 14 and 15 of the line, 12 and 13 here.
+    (ticks(11) + ticks(12)) / 100.0
+}
+
+/// Seconds since `start`: wall time, or CPU time with `--cpu`.
+fn clock(cpu: bool) -> impl Fn() -> f64 {
+    let wall = Instant::now();
+    let used = cpu_seconds();
+    move || {
+        if cpu {
+            cpu_seconds() - used
+        } else {
+            wall.elapsed().as_secs_f64()
+        }
+    }
 }
 
 fn main() {
@@ -98,11 +138,11 @@ fn main() {
             let done = Arc::new(AtomicBool::new(false));
             let watchdog = {
                 let (cancel, done) = (cancel.clone(), done.clone());
-                let limit = Duration::from_secs_f64(args.time_limit);
+                let (limit, cpu) = (args.time_limit, args.cpu);
                 std::thread::spawn(move || {
-                    let start = Instant::now();
+                    let elapsed = clock(cpu);
                     while !done.load(Ordering::Relaxed) {
-                        if start.elapsed() >= limit {
+                        if elapsed() >= limit {
                             cancel.store(true, Ordering::Relaxed);
                             return;
                         }
@@ -110,10 +150,10 @@ fn main() {
                     }
                 })
             };
-            let start = Instant::now();
+            let elapsed = clock(args.cpu);
             let mut control = Control::new().cancel_flag(&cancel);
             let (outcome, stats) = solver::solve_with_stats(level, &options, &mut control);
-            let seconds = start.elapsed().as_secs_f64();
+            let seconds = elapsed();
             done.store(true, Ordering::Relaxed);
             let _ = watchdog.join();
             times.push(seconds);

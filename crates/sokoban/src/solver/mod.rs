@@ -2,8 +2,9 @@
 //! proves levels unsolvable.
 //!
 //! One best-first engine over push positions (`search`) serves every mode:
-//! Fast mode runs a portfolio of greedy, weighted and plain A* searches
-//! (one greedy search steered by the goal packing order, `packing`);
+//! Fast mode runs a portfolio of greedy and A* searches (one greedy search
+//! steered by the goal packing order, `packing`, one over feature space,
+//! `features`);
 //! Pushes mode proves the fewest pushes with A*, then runs a second pass
 //! for the fewest moves among those. The lower bound is a min-cost matching
 //! of boxes to goals (`lower_bound`) over push distances in which boxes
@@ -31,6 +32,7 @@ mod bits;
 mod board;
 mod corral;
 mod deadlock;
+mod features;
 mod fixed;
 mod learn;
 mod lower_bound;
@@ -278,29 +280,33 @@ pub fn solve_with_stats(
     if board.start_boxes.len() > lower_bound::MAX_BOXES {
         return (Outcome::Unsupported, Stats::default());
     }
-    // Fast mode runs a portfolio, alternating slices: greedy best-first
-    // finds long solutions that A* cannot afford, plain A* finds short ones
-    // that greedy search wanders past, and weight 2 sits in between. Each is
-    // complete, so any exhausting proves the level unsolvable.
-    let weights: &[u64] = match options.mode {
-        Mode::Fast => &[0, 1, 2],
-        Mode::Pushes | Mode::Moves => &[1],
+    // Fast mode runs a portfolio, alternating slices (see `PORTFOLIO`).
+    // Each search is complete, so any exhausting proves the level
+    // unsolvable.
+    let kinds: &[(Kind, u64, u64)] = match options.mode {
+        Mode::Fast => &PORTFOLIO,
+        Mode::Pushes | Mode::Moves => &[(Kind::AStar, 1, 1)],
     };
-    // One share more in Fast mode for the packing-order search.
-    let memory = options.memory_mb / (weights.len() + usize::from(options.mode == Mode::Fast));
-    let mut searches: Vec<Search<'_>> = weights
-        .iter()
-        .map(|&w| Search::new(&board, options.mode, w, memory))
-        .collect();
-    // Fast mode adds a second greedy search steered by the goal packing
-    // order, when the goals have one (see `packing`).
-    if options.mode == Mode::Fast
-        && let Some(search) =
-            Search::new(&board, options.mode, 0, memory).with_packing(PACKING_PENALTY)
-    {
-        searches.push(search);
+    let memory = options.memory_mb / kinds.len();
+    let mut searches = Vec::new();
+    let mut shares = Vec::new();
+    for &(kind, early, late) in kinds {
+        let search = Search::new(&board, options.mode, u64::from(kind == Kind::AStar), memory);
+        let search = match kind {
+            Kind::Greedy | Kind::AStar => Some(search),
+            Kind::Packing => search.with_packing(PACKING_PENALTY),
+            Kind::Features => search.with_features(),
+        };
+        if let Some(search) = search {
+            searches.push(search);
+            shares.push(Shares { early, late });
+        }
     }
-    let (end, winner) = drive(&mut searches, options.node_limit, control);
+    let schedule = Schedule {
+        shares,
+        early_nodes: EARLY_WORK / board.start_boxes.len().max(1) as u64,
+    };
+    let (end, winner) = drive(&mut searches, &schedule, options.node_limit, control);
     let mut stats = Stats {
         expanded: searches.iter().map(|s| s.expanded).sum(),
         stored: searches.iter().map(|s| s.store.len() as u64).sum(),
@@ -353,7 +359,7 @@ fn fewest_moves(
     let (end, _) = if node_limit == Some(0) {
         (Ended::LimitReached, None)
     } else {
-        drive(&mut second, node_limit, control)
+        drive(&mut second, &Schedule::single(), node_limit, control)
     };
     let [second] = second;
     let stats = Stats {
@@ -393,24 +399,73 @@ enum Ended {
 /// of Microban II than 2 or 20.
 const PACKING_PENALTY: u64 = 6;
 
-/// How many slices greedy search gets per slice of A*.
-const GREEDY_SHARE: u64 = 3;
+/// The searches of Fast mode.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// Greedy best-first on the bound: finds long solutions that A* cannot
+    /// afford; most levels fall to it.
+    Greedy,
+    /// Plain A*: finds short ones that greedy search wanders past.
+    AStar,
+    /// Greedy, steered by the goal packing order (see `packing`); only
+    /// when the goals have one.
+    Packing,
+    /// Greedy over feature space (see `features`): the strongest on hard
+    /// levels, but slower than greedy and packing on most easy ones.
+    Features,
+}
 
-/// Plain greedy search that has expanded this many nodes without a
-/// solution gets no larger share than A* any more: past it, A* wins most
-/// levels. Below it nothing changes (all of Microban I and Boxoban).
-/// Measured: Microban II #130 689 k nodes instead of 1.22 M, IV #93 918 k
-/// instead of 1.79 M.
-const GREEDY_LONG: u64 = 200_000;
+/// Fast mode's portfolio: each search with its slices per turn in the
+/// early phase and after it (see [`EARLY_WORK`]). Measured on 22 hard
+/// Microban levels: the feature search with 6 of 11 slices from the start
+/// solves eight levels that none solved in 30 s before, but loses
+/// Microban I #93 and #153 at 1 s (greedy and packing search need 125 k and
+/// 129 k nodes there) and II #124 (A*, 220 k nodes). Weighted A* (weight 2)
+/// is left out: it won none of them.
+const PORTFOLIO: [(Kind, u64, u64); 4] = [
+    (Kind::Greedy, 3, 1),
+    (Kind::AStar, 1, 3),
+    (Kind::Packing, 6, 1),
+    (Kind::Features, 1, 8),
+];
 
-/// A*'s share once greedy search has run long, when there is no packing
-/// search (with one, IV #69 lost the packing search's turns and its 10 s).
-const LONG_ASTAR_SHARE: u64 = 2;
+/// Work (nodes times boxes, as a node's cost grows with its boxes: the
+/// matching) of the early phase, in which the fast searches of easy levels
+/// get most slices. Microban I is all solved within it (#93: 209 k nodes
+/// of 8 boxes); Microban II #131 (44 boxes) leaves it after 68 k nodes,
+/// and is solved in 90 k instead of 214 k with a fixed 250 k-node phase.
+const EARLY_WORK: u64 = 3_000_000;
 
-/// Slices for the greedy search that follows a packing order. Measured on
-/// nine hard Microban levels: 6 takes 4.1 M nodes in all, 3 takes 4.4 M
-/// (Microban I #153: 238 k instead of 345 k).
-const PACKING_SHARE: u64 = 6;
+/// Slices per turn of one search, in the early phase and after it.
+#[derive(Clone, Copy)]
+struct Shares {
+    early: u64,
+    late: u64,
+}
+
+/// Who gets how many slices when.
+struct Schedule {
+    /// One per search.
+    shares: Vec<Shares>,
+    /// Nodes (all searches together) in the early phase.
+    early_nodes: u64,
+}
+
+impl Schedule {
+    /// A single search.
+    fn single() -> Schedule {
+        Schedule {
+            shares: vec![Shares { early: 1, late: 1 }],
+            early_nodes: 0,
+        }
+    }
+
+    fn share(&self, search: usize, early: bool) -> u64 {
+        self.shares
+            .get(search)
+            .map_or(1, |s| if early { s.early } else { s.late })
+    }
+}
 
 /// Nodes a search expands before the next one gets its turn.
 const SLICE: u64 = 256;
@@ -418,6 +473,7 @@ const SLICE: u64 = 256;
 /// Runs the searches in turns until one decides; also returns which one.
 fn drive(
     searches: &mut [Search<'_>],
+    schedule: &Schedule,
     node_limit: Option<u64>,
     control: &mut Control<'_>,
 ) -> (Ended, Option<usize>) {
@@ -430,30 +486,18 @@ fn drive(
         }
     }
     let mut reported = 0u64;
+    let mut early = true;
     loop {
         if active.is_empty() {
             return (Ended::Search(End::OutOfMemory), None);
         }
+        let round_start: u64 = searches.iter().map(|s| s.expanded).sum();
         let mut k = 0;
         while k < active.len() {
             let i = active[k];
             let total: u64 = searches.iter().map(|s| s.expanded).sum();
-            // Greedy gets the larger share: most levels fall to it.
-            // Once plain greedy has run long without a solution, it gets
-            // no more than A*, and without a packing search (which wins
-            // most long levels that have one) A* gets the larger share.
-            let long = searches
-                .iter()
-                .any(|s| s.weight() == 0 && !s.packed() && s.expanded >= GREEDY_LONG);
-            let share = if searches[i].packed() {
-                PACKING_SHARE
-            } else if searches[i].weight() == 0 {
-                if long { 1 } else { GREEDY_SHARE }
-            } else if searches[i].weight() == 1 && long && !searches.iter().any(|s| s.packed()) {
-                LONG_ASTAR_SHARE
-            } else {
-                1
-            };
+            early &= total < schedule.early_nodes;
+            let share = schedule.share(i, early);
             let slice = SLICE.min(control.every) * share;
             let budget = match node_limit {
                 Some(limit) if total >= limit => return (Ended::LimitReached, None),
@@ -481,6 +525,11 @@ fn drive(
                     return (Ended::Search(End::Cancelled), None);
                 }
             }
+        }
+        // A round without progress: only searches without early slices
+        // are left, so the early phase is over.
+        if searches.iter().map(|s| s.expanded).sum::<u64>() == round_start {
+            early = false;
         }
     }
 }

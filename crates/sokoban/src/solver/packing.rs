@@ -77,6 +77,12 @@ impl Packing {
         Some(Packing { blockers })
     }
 
+    /// Goals filled while no goal they block is empty.
+    pub fn in_order(&self, board: &Board, boxes: &[u64]) -> u32 {
+        let filled = board.goals.iter().filter(|&&g| bits::has(boxes, g)).count() as u32;
+        filled - self.out_of_order(board, boxes)
+    }
+
     /// Goals filled while a goal they block is still empty.
     pub fn out_of_order(&self, board: &Board, boxes: &[u64]) -> u32 {
         let mut filled = 0u64;

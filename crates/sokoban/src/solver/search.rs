@@ -10,6 +10,7 @@ use super::bits;
 use super::board::{Board, NONE};
 use super::corral::Corrals;
 use super::deadlock;
+use super::features::{FeatureOpen, Features};
 use super::fixed::Fixed;
 use super::learn::Learner;
 use super::lower_bound::Matching;
@@ -61,6 +62,9 @@ pub(crate) struct Search<'a> {
     zobrist: Zobrist,
     pub store: Store,
     open: BinaryHeap<(Reverse<u128>, u32)>,
+    /// Feature-space search only: its features and open list, used
+    /// instead of `open`.
+    features: Option<(Features, FeatureOpen)>,
     matching: Matching,
     /// For a child whose cost table differs from its parent's.
     scratch: Matching,
@@ -130,6 +134,7 @@ impl<'a> Search<'a> {
             // the fixed-goal distance tables, the rest for nodes.
             store: Store::new(board.words, memory_mb - memory_mb / 8 - memory_mb / 16),
             open: BinaryHeap::new(),
+            features: None,
             matching: Matching::new(board.start_boxes.len(), board.goals.len(), board.cells),
             scratch: Matching::new(board.start_boxes.len(), board.goals.len(), board.cells),
             fixed: Fixed::new(board, memory_mb.saturating_mul(1 << 20) / 16),
@@ -158,15 +163,6 @@ impl<'a> Search<'a> {
         }
     }
 
-    pub fn weight(&self) -> u64 {
-        self.weight
-    }
-
-    /// Whether this search follows a packing order.
-    pub fn packed(&self) -> bool {
-        self.packing.is_some()
-    }
-
     /// Greedy search only: adds `weight` per goal filled out of packing
     /// order to the priority (see [`Packing`]). `None` when there is no
     /// packing order to follow.
@@ -177,6 +173,35 @@ impl<'a> Search<'a> {
         self.packing = Some(Packing::new(self.board)?);
         self.pack_weight = weight;
         Some(self)
+    }
+
+    /// Greedy search only: turns it into a feature-space search (see
+    /// [`Features`]).
+    pub fn with_features(mut self) -> Option<Search<'a>> {
+        if self.order != Order::Fast || self.weight != 0 {
+            return None;
+        }
+        self.features = Some((Features::new(self.board), FeatureOpen::default()));
+        Some(self)
+    }
+
+    /// Adds a node to the open list (of its feature cell, if any).
+    fn enqueue(&mut self, priority: u128, id: u32, boxes: &[u64]) {
+        match &mut self.features {
+            Some((features, open)) => {
+                let cell = features.cell(self.board, boxes);
+                open.push(cell, (Reverse(priority), id));
+            }
+            None => self.open.push((Reverse(priority), id)),
+        }
+    }
+
+    /// The next node to expand.
+    fn dequeue(&mut self) -> Option<(Reverse<u128>, u32)> {
+        match &mut self.features {
+            Some((_, open)) => open.pop(),
+            None => self.open.pop(),
+        }
     }
 
     /// Only move counts depend on where exactly the player stands; for
@@ -285,8 +310,7 @@ impl<'a> Search<'a> {
         if bound == 0 {
             return Some(End::Found(root));
         }
-        self.open
-            .push((Reverse(self.priority(0, bound, &boxes)), root));
+        self.enqueue(self.priority(0, bound, &boxes), root, &boxes);
         None
     }
 
@@ -297,13 +321,13 @@ impl<'a> Search<'a> {
         let mut list = std::mem::take(&mut self.rows);
         boxes.resize(board.words, 0);
         let stop_at = self.expanded + budget;
-        let mut end = Some(End::Exhausted);
-        while let Some((Reverse(key), id)) = self.open.pop() {
+        let end = loop {
             if self.expanded >= stop_at {
-                self.open.push((Reverse(key), id));
-                end = None;
-                break;
+                break None;
             }
+            let Some((Reverse(key), id)) = self.dequeue() else {
+                break Some(End::Exhausted);
+            };
             if self.store.closed[id as usize] {
                 continue;
             }
@@ -322,28 +346,24 @@ impl<'a> Search<'a> {
             list.clear();
             list.extend_from_slice(self.matching.rows());
             if bound == 0 {
-                end = Some(End::Found(id));
-                break;
+                break Some(End::Found(id));
             }
             self.expanded += 1;
             self.depth = (cost >> if self.order == Order::Fast { 0 } else { SHIFT }) as u32;
             self.bound = bound;
             if control.cancelled() {
-                end = Some(End::Cancelled);
-                break;
+                break Some(End::Cancelled);
             }
             match self.expand(id, &mut boxes, &list, cost) {
                 Ok(Some(goal)) => {
-                    end = Some(End::Found(goal));
-                    break;
+                    break Some(End::Found(goal));
                 }
                 Ok(None) => {}
                 Err(()) => {
-                    end = Some(End::OutOfMemory);
-                    break;
+                    break Some(End::OutOfMemory);
                 }
             }
-        }
+        };
         self.boxes = boxes;
         self.rows = list;
         end
@@ -613,16 +633,14 @@ impl<'a> Search<'a> {
                 if bound == 0 && self.order == Order::Fast {
                     return Ok(Some(id));
                 }
-                self.open
-                    .push((Reverse(self.priority(child_cost, bound, boxes)), id));
+                self.enqueue(self.priority(child_cost, bound, boxes), id, boxes);
                 Ok(None)
             }
             Some(Found::Old(id)) => {
                 if self.order != Order::Fast && child_cost < self.store.cost[id as usize] {
                     self.store.relink(id, parent, push, child_cost);
                     self.store.closed[id as usize] = false;
-                    self.open
-                        .push((Reverse(self.priority(child_cost, bound, boxes)), id));
+                    self.enqueue(self.priority(child_cost, bound, boxes), id, boxes);
                 }
                 Ok(None)
             }

@@ -1,0 +1,149 @@
+//! Feature-space search, after FESS (Shoham and Schaeffer, "The FESS
+//! Algorithm: A Feature Based Approach to Single-Agent Search", 2020).
+//!
+//! Greedy search on the bound alone sinks its effort into the many
+//! positions that look close to solved: goals filled early, the player
+//! walled off from the boxes still to bring in. Here every position is
+//! projected onto a few features, and the open list is one heap per
+//! feature cell, taken in turn: positions that pack fewer goals, or keep the
+//! board more open, still get their share of expansions.
+//!
+//! The features:
+//! - packed: goals filled in packing order (see [`Packing`]), or simply
+//!   filled goals when the goals have no order;
+//! - connectivity: how many pieces the free cells fall into around the boxes.
+
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap};
+
+use super::bits;
+use super::board::{Board, NONE};
+use super::packing::Packing;
+
+type Entry = (Reverse<u128>, u32);
+
+/// The open list of the feature-space search: one heap per feature cell,
+/// popped in turn.
+#[derive(Default)]
+pub(crate) struct FeatureOpen {
+    index: HashMap<u32, usize>,
+    heaps: Vec<BinaryHeap<Entry>>,
+    turn: usize,
+}
+
+impl FeatureOpen {
+    pub fn push(&mut self, cell: u32, entry: Entry) {
+        let next = self.heaps.len();
+        let i = *self.index.entry(cell).or_insert(next);
+        if i == next {
+            self.heaps.push(BinaryHeap::new());
+        }
+        self.heaps[i].push(entry);
+    }
+
+    /// The best entry of the next non-empty cell in turn.
+    pub fn pop(&mut self) -> Option<Entry> {
+        for _ in 0..self.heaps.len() {
+            self.turn = (self.turn + 1) % self.heaps.len();
+            if let Some(entry) = self.heaps[self.turn].pop() {
+                return Some(entry);
+            }
+        }
+        None
+    }
+}
+
+/// Computes the feature cell of a position.
+pub(crate) struct Features {
+    packing: Option<Packing>,
+    seen: Vec<u32>,
+    stamp: u32,
+    stack: Vec<u16>,
+}
+
+impl Features {
+    pub fn new(board: &Board) -> Features {
+        Features {
+            packing: Packing::new(board),
+            seen: vec![0; board.cells],
+            stamp: 0,
+            stack: Vec::new(),
+        }
+    }
+
+    /// The feature cell of the position with boxes `boxes`.
+    pub fn cell(&mut self, board: &Board, boxes: &[u64]) -> u32 {
+        let packed = match &self.packing {
+            Some(packing) => packing.in_order(board, boxes),
+            None => board.goals.iter().filter(|&&g| bits::has(boxes, g)).count() as u32,
+        };
+        (packed << 8) | self.pieces(board, boxes).min(255)
+    }
+
+    /// How many connected pieces the cells without boxes form.
+    fn pieces(&mut self, board: &Board, boxes: &[u64]) -> u32 {
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.seen.iter_mut().for_each(|s| *s = 0);
+            self.stamp = 1;
+        }
+        let stamp = self.stamp;
+        let mut pieces = 0;
+        for start in 0..board.cells as u16 {
+            if self.seen[usize::from(start)] == stamp || bits::has(boxes, start) {
+                continue;
+            }
+            pieces += 1;
+            self.seen[usize::from(start)] = stamp;
+            self.stack.clear();
+            self.stack.push(start);
+            while let Some(c) = self.stack.pop() {
+                for &n in &board.neighbors[usize::from(c)] {
+                    if n != NONE && self.seen[usize::from(n)] != stamp && !bits::has(boxes, n) {
+                        self.seen[usize::from(n)] = stamp;
+                        self.stack.push(n);
+                    }
+                }
+            }
+        }
+        pieces
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    #[test]
+    fn cells_take_turns_best_first_within_each() {
+        let mut open = FeatureOpen::default();
+        open.push(7, (Reverse(5), 1));
+        open.push(7, (Reverse(1), 2));
+        open.push(3, (Reverse(9), 3));
+        let order: Vec<u32> = std::iter::from_fn(|| open.pop())
+            .map(|(_, id)| id)
+            .collect();
+        assert_eq!(order, vec![3, 2, 1]);
+    }
+
+    #[test]
+    fn a_box_in_a_corridor_splits_the_free_cells() {
+        let text = "#########\n#@ $ $ .#\n#      .#\n#########";
+        let level = crate::Level::from_xsb(text).unwrap();
+        let board = Board::new(level.map(), level.player(), level.boxes()).unwrap();
+        let mut features = Features::new(&board);
+        let cell = |column: usize, row: usize| board.compact[level.map().index(column, row)];
+        let with = |cells: &[u16]| {
+            let mut set = vec![0u64; board.words];
+            cells.iter().for_each(|&c| bits::set(&mut set, c));
+            set
+        };
+        assert_eq!(features.pieces(&board, &with(&[cell(3, 1)])), 1);
+        // Boxes on (1, 2) and (2, 1) cut off the corner (1, 1).
+        assert_eq!(features.pieces(&board, &with(&[cell(1, 2), cell(2, 1)])), 2);
+        // Two goals filled: the packed feature counts them.
+        let filled = with(&[cell(7, 1), cell(7, 2)]);
+        assert_eq!(features.cell(&board, &filled) >> 8, 2);
+    }
+}

@@ -4,7 +4,9 @@
 //! a move can only expose its own general if it is a general move, if the side is
 //! already in check, or if the origin or destination shares a line with the
 //! general or the origin is a horse leg next to it. Everything else is legal
-//! without a test, which keeps perft fast.
+//! without a test, which keeps perft fast. The search skips the list filter and
+//! tests each move the same way when it comes to it
+//! ([`Position::pseudo_legal_is_legal`]).
 
 use crate::attacks::{
     ADVISOR_MOVES, ELEPHANT_MOVES, GENERAL_MOVES, HORSE_ATTACKERS, HORSE_MOVES, RAYS,

@@ -3,7 +3,9 @@
 //! Alpha-beta with aspiration windows, a transposition table, quiescence search,
 //! null-move pruning (not in check, not in pure-defence endings, not twice in a
 //! row), reverse futility, futility and move-count pruning near the leaves,
-//! late-move reductions, check extensions and mate-distance pruning.
+//! late-move reductions, check extensions and mate-distance pruning. Moves are
+//! generated pseudo-legally and tested for legality one at a time, just before
+//! they are searched.
 //!
 //! Rules inside the search: a repeated position (first repetition) is judged as
 //! [`crate::Game`] judges it, so perpetual check and perpetual chase lose and

@@ -29,7 +29,16 @@ pub(crate) struct FeatureOpen {
     index: HashMap<u32, usize>,
     heaps: Vec<BinaryHeap<Entry>>,
     turn: usize,
+    /// Pops left in the current cell's turn.
+    left: u32,
 }
+
+/// Nodes a feature cell gives per turn. Consecutive nodes of one cell tend
+/// to be alike, which keeps the matching's incremental update cheap.
+/// Measured on seven hard Microban levels at 10 s CPU: 4 solves all seven
+/// (IV #99 in 141 k nodes, 1.6 s), 1 misses IV #99, 2 and 3 miss one or
+/// two, 8 and 16 miss II #131 and III #47.
+const PER_TURN: u32 = 4;
 
 impl FeatureOpen {
     pub fn push(&mut self, cell: u32, entry: Entry) {
@@ -41,8 +50,16 @@ impl FeatureOpen {
         self.heaps[i].push(entry);
     }
 
-    /// The best entry of the next non-empty cell in turn.
+    /// The best entry of the current cell while its turn lasts, else of the
+    /// next non-empty cell in turn.
     pub fn pop(&mut self) -> Option<Entry> {
+        if self.left > 0 {
+            self.left -= 1;
+            if let Some(entry) = self.heaps.get_mut(self.turn).and_then(|h| h.pop()) {
+                return Some(entry);
+            }
+        }
+        self.left = PER_TURN - 1;
         for _ in 0..self.heaps.len() {
             self.turn = (self.turn + 1) % self.heaps.len();
             if let Some(entry) = self.heaps[self.turn].pop() {

@@ -14,7 +14,7 @@ use crate::attacks::{
 };
 use crate::moves::{Move, MoveList};
 use crate::piece::{Color, Role};
-use crate::position::Position;
+use crate::position::{Position, set_bits};
 use crate::square::Square;
 
 const GENERAL: u8 = Role::General as u8;
@@ -270,10 +270,7 @@ impl Position {
         let us = self.turn.index();
         let own = color_bit(self.turn);
         let b = &self.board;
-        let mut bb = self.occupied[us];
-        while bb != 0 {
-            let s = bb.trailing_zeros() as usize;
-            bb &= bb - 1;
+        for s in set_bits(self.occupied[us]) {
             let from = Square::idx(s as u8);
             let steps = |list: &mut MoveList, st: &Steps, blocked: bool| {
                 push_steps(list, b, from, st, blocked, own, captures_only)

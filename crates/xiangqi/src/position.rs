@@ -146,15 +146,7 @@ impl Position {
 
     /// Squares occupied by a colour, in index order.
     pub fn squares_of(&self, color: Color) -> impl Iterator<Item = Square> + '_ {
-        let mut bb = self.occupied[color.index()];
-        std::iter::from_fn(move || {
-            if bb == 0 {
-                return None;
-            }
-            let s = bb.trailing_zeros() as u8;
-            bb &= bb - 1;
-            Some(Square::idx(s))
-        })
+        set_bits(self.occupied[color.index()]).map(|s| Square::idx(s as u8))
     }
 
     /// Number of pieces of a kind.
@@ -328,4 +320,16 @@ impl Position {
         p.fullmoves = self.fullmoves;
         p
     }
+}
+
+/// The indices of the bits set in a square set, lowest first.
+pub(crate) fn set_bits(mut bb: u128) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        if bb == 0 {
+            return None;
+        }
+        let s = bb.trailing_zeros() as usize;
+        bb &= bb - 1;
+        Some(s)
+    })
 }

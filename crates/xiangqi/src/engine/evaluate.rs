@@ -13,7 +13,7 @@
 
 use crate::attacks::{HORSE_MOVES, RAYS};
 use crate::piece::{Color, Piece, Role};
-use crate::position::Position;
+use crate::position::{Position, set_bits};
 
 /// Squares per colour (as a bit set) across the river from its own side.
 static CROSSED: [u128; 2] = [region(0, 8, 5, 9), region(0, 8, 0, 4)];
@@ -81,10 +81,7 @@ pub fn evaluate(pos: &Position) -> i32 {
         // Material and square bonuses are kept up to date by the position.
         side.score = pos.psq[c];
         let own_soldier = bit | Role::Soldier as u8;
-        let mut chariots = pieces(Role::Chariot);
-        while chariots != 0 {
-            let s = chariots.trailing_zeros() as usize;
-            chariots &= chariots - 1;
+        for s in set_bits(pieces(Role::Chariot)) {
             side.chariots += 1;
             // Squares it reaches: the empty ones and the first piece each way.
             let (file, rank) = (pos.file_line(s), pos.rank_line(s));
@@ -102,10 +99,7 @@ pub fn evaluate(pos: &Position) -> i32 {
                 side.score += 15;
             }
         }
-        let mut horses = pieces(Role::Horse);
-        while horses != 0 {
-            let s = horses.trailing_zeros() as usize;
-            horses &= horses - 1;
+        for s in set_bits(pieces(Role::Horse)) {
             side.horses += 1;
             let st = &HORSE_MOVES[s];
             let mut mob = 0;
@@ -121,10 +115,7 @@ pub fn evaluate(pos: &Position) -> i32 {
                 side.horses_near += 1;
             }
         }
-        let mut cannons = pieces(Role::Cannon);
-        while cannons != 0 {
-            let s = cannons.trailing_zeros() as usize;
-            cannons &= cannons - 1;
+        for s in set_bits(pieces(Role::Cannon)) {
             side.cannons += 1;
             // Empty squares it can move to.
             let mob = pos.file_line(s).empty() + pos.rank_line(s).empty();

@@ -98,15 +98,7 @@ const fn pst(role: Role, file: i32, rank: i32) -> i32 {
 }
 
 const fn build_psts() -> [[i32; 90]; 16] {
-    let roles = [
-        Role::General,
-        Role::Advisor,
-        Role::Elephant,
-        Role::Horse,
-        Role::Chariot,
-        Role::Cannon,
-        Role::Soldier,
-    ];
+    let roles = Role::ALL;
     let mut t = [[0; 90]; 16];
     let mut i = 0;
     while i < 7 {

@@ -127,6 +127,9 @@ pub fn clock(index: usize) -> Option<(Duration, Duration)> {
 #[derive(Clone, Debug)]
 pub struct Clocks {
     left: [Duration; 2],
+    /// The time both had left when each move so far began (the first entry
+    /// is the start), so a take-back gives the time back with the move.
+    at_move: Vec<[Duration; 2]>,
     increment: Duration,
     /// When the side to move was last charged; `None` while stopped.
     since: Option<Instant>,
@@ -136,6 +139,7 @@ impl Clocks {
     pub fn new(base: Duration, increment: Duration) -> Clocks {
         Clocks {
             left: [base, base],
+            at_move: vec![[base, base]],
             increment,
             since: None,
         }
@@ -175,6 +179,19 @@ impl Clocks {
     /// `mover` has just moved: it gets the increment.
     pub fn moved(&mut self, mover: Color) {
         self.left[mover.index()] += self.increment;
+        self.at_move.push(self.left);
+    }
+
+    /// `plies` moves were taken back: both clocks show what they showed when
+    /// the position came about again (a fallen flag rises with them). Moves
+    /// played before the clocks were set give back nothing. The clocks stop.
+    pub fn take_back(&mut self, plies: usize) {
+        let keep = self.at_move.len().saturating_sub(plies).max(1);
+        self.at_move.truncate(keep);
+        if let Some(&left) = self.at_move.last() {
+            self.left = left;
+        }
+        self.since = None;
     }
 }
 
@@ -496,6 +513,28 @@ mod tests {
             clocks(1).map(|c| c.increment()),
             Some(Duration::from_secs(1))
         );
+    }
+
+    #[test]
+    fn taking_back_moves_gives_their_time_back() {
+        let t0 = Instant::now();
+        let at = |ms| t0 + Duration::from_millis(ms);
+        let mut c = Clocks::new(Duration::from_secs(10), Duration::from_secs(1));
+        c.run(Color::Red, at(0));
+        c.run(Color::Red, at(3000));
+        c.moved(Color::Red); // Red 8 s
+        c.run(Color::Black, at(5000));
+        c.moved(Color::Black); // Black 9 s
+        assert!(c.run(Color::Red, at(20_000)), "Red's flag falls");
+        // Taking back Black's move: as when Red's move had just been made.
+        c.take_back(1);
+        assert!(!c.running(), "a take-back stops the clocks");
+        assert_eq!(c.left(Color::Red), Duration::from_secs(8));
+        assert_eq!(c.left(Color::Black), Duration::from_secs(10));
+        assert!(!c.run(Color::Black, at(20_000)), "the flag rose again");
+        c.take_back(5); // more than were timed: back to the start
+        assert_eq!(c.left(Color::Red), Duration::from_secs(10));
+        assert_eq!(c.left(Color::Black), Duration::from_secs(10));
     }
 
     #[test]

@@ -717,7 +717,10 @@ fn handle(
             }
             g.cancel_search();
             let engine = g.engine.map(|(c, _)| c);
-            flow::take_back(&mut g.game, engine);
+            let removed = flow::take_back(&mut g.game, engine);
+            if let Some(c) = &mut g.clocks {
+                c.take_back(removed);
+            }
             g.over = None;
             g.recorded = None;
             if g.after_change() {

@@ -459,6 +459,9 @@ impl Play {
         self.recorded = None;
         let engine = self.engine_color();
         let removed = xiangqi_flow::take_back(&mut self.game, engine);
+        if let Some(c) = &mut self.clocks {
+            c.take_back(removed);
+        }
         self.say(
             format!(
                 "Took back {removed} {}",

@@ -20,7 +20,7 @@ use super::bits;
 use super::board::{Board, NONE};
 use super::packing::Packing;
 
-type Entry = (Reverse<u128>, u32);
+type Entry = (Reverse<u64>, u32);
 
 /// The open list of the feature-space search: one heap per feature cell,
 /// popped in turn.

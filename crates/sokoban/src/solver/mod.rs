@@ -4,7 +4,8 @@
 //! One best-first engine over push positions (`search`) serves every mode:
 //! Fast mode runs a portfolio of greedy and A* searches (one greedy search
 //! steered by the goal packing order, `packing`, one over feature space,
-//! `features`);
+//! `features`, which also pushes boxes entering a goal room on to their
+//! goals in one macro move, `room`);
 //! Pushes mode proves the fewest pushes with A*, then runs a second pass
 //! for the fewest moves among those. The lower bound is a min-cost matching
 //! of boxes to goals (`lower_bound`) over push distances in which boxes
@@ -37,6 +38,7 @@ mod fixed;
 mod learn;
 mod lower_bound;
 mod packing;
+mod room;
 mod search;
 mod store;
 mod zobrist;
@@ -295,7 +297,7 @@ pub fn solve_with_stats(
         let search = match kind {
             Kind::Greedy | Kind::AStar => Some(search),
             Kind::Packing => search.with_packing(PACKING_PENALTY),
-            Kind::Features => search.with_features(),
+            Kind::Features => search.with_features().map(Search::with_rooms),
         };
         if let Some(search) = search {
             searches.push(search);
@@ -309,7 +311,7 @@ pub fn solve_with_stats(
     let (end, winner) = drive(&mut searches, &schedule, options.node_limit, control);
     let mut stats = Stats {
         expanded: searches.iter().map(|s| s.expanded).sum(),
-        stored: searches.iter().map(|s| s.store.len() as u64).sum(),
+        stored: searches.iter().map(|s| s.store.stored() as u64).sum(),
     };
     let outcome = match (end, winner.and_then(|i| searches.get(i))) {
         (Ended::Search(End::Found(goal)), Some(search)) if options.mode == Mode::Pushes => {
@@ -411,7 +413,8 @@ enum Kind {
     /// when the goals have one.
     Packing,
     /// Greedy over feature space (see `features`): the strongest on hard
-    /// levels, but slower than greedy and packing on most easy ones.
+    /// levels, but slower than greedy and packing on most easy ones. It
+    /// takes the goal-room macro (see `room`), so it is not complete.
     Features,
 }
 
@@ -507,10 +510,25 @@ fn drive(
                 Some(limit) => slice.min(limit - total),
                 None => slice,
             };
-            match searches[i].advance(control, budget) {
+            let end = match searches[i].advance(control, budget) {
+                // An incomplete search running dry proves nothing: it is
+                // out like one out of memory.
+                Some(End::Exhausted) if !searches[i].complete() => Some(End::OutOfMemory),
+                end => end,
+            };
+            match end {
                 None => k += 1,
                 Some(End::OutOfMemory) => {
                     active.remove(k);
+                    // The memory budget is one: what a lost search held
+                    // goes to those still running.
+                    let freed = searches[i].store.release();
+                    if !active.is_empty() {
+                        let each = freed / active.len();
+                        for &j in &active {
+                            searches[j].store.grant(each);
+                        }
+                    }
                 }
                 Some(end) => return (Ended::Search(end), Some(i)),
             }
@@ -520,7 +538,7 @@ fn drive(
                 let last = &searches[i];
                 let progress = Progress {
                     expanded: total,
-                    stored: searches.iter().map(|s| s.store.len() as u64).sum(),
+                    stored: searches.iter().map(|s| s.store.stored() as u64).sum(),
                     depth: last.depth,
                     lower_bound: last.bound,
                 };
@@ -550,27 +568,32 @@ fn finish(level: &Level, board: &Board, search: &Search<'_>, goal: u32, mode: Mo
     let map = level.map();
     let mut game = Game::new(level.clone());
     for push in pushes {
-        let Some(&from) = board.original.get(usize::from(push.from)) else {
-            return Outcome::Internal("push from an unknown cell".into());
+        let Some(runs) = search.runs(push) else {
+            return Outcome::Internal("an unknown macro".into());
         };
-        let Some(&dir) = Direction::ALL.get(usize::from(push.dir)) else {
-            return Outcome::Internal("push in an unknown direction".into());
-        };
-        let Some(behind) = map.neighbor(from, dir.opposite()) else {
-            return Outcome::Internal("push from off the board".into());
-        };
-        let Some(walk) = path::walk_to(&game, behind) else {
-            return Outcome::Internal(format!("no walk to cell {behind}"));
-        };
-        for step in walk {
-            if game.step(step).is_err() {
-                return Outcome::Internal("walk blocked".into());
+        for (from, dir, count) in runs {
+            let Some(&from) = board.original.get(usize::from(from)) else {
+                return Outcome::Internal("push from an unknown cell".into());
+            };
+            let Some(&dir) = Direction::ALL.get(usize::from(dir)) else {
+                return Outcome::Internal("push in an unknown direction".into());
+            };
+            let Some(behind) = map.neighbor(from, dir.opposite()) else {
+                return Outcome::Internal("push from off the board".into());
+            };
+            let Some(walk) = path::walk_to(&game, behind) else {
+                return Outcome::Internal(format!("no walk to cell {behind}"));
+            };
+            for step in walk {
+                if game.step(step).is_err() {
+                    return Outcome::Internal("walk blocked".into());
+                }
             }
-        }
-        for _ in 0..push.count {
-            match game.step(dir) {
-                Ok(step) if step.push => {}
-                _ => return Outcome::Internal("push did not push".into()),
+            for _ in 0..count {
+                match game.step(dir) {
+                    Ok(step) if step.push => {}
+                    _ => return Outcome::Internal("push did not push".into()),
+                }
             }
         }
     }

@@ -4,7 +4,7 @@
 //! list is ordered.
 
 use std::cmp::Reverse;
-use std::collections::BinaryHeap;
+use std::collections::{BinaryHeap, HashMap};
 
 use super::bits;
 use super::board::{Board, NONE};
@@ -15,6 +15,7 @@ use super::fixed::Fixed;
 use super::learn::Learner;
 use super::lower_bound::Matching;
 use super::packing::Packing;
+use super::room::Rooms;
 use super::store::{Found, NO_PARENT, Push, Store};
 use super::zobrist::Zobrist;
 use super::{Control, Mode};
@@ -61,7 +62,7 @@ pub(crate) struct Search<'a> {
     refine: Option<Refine<'a>>,
     zobrist: Zobrist,
     pub store: Store,
-    open: BinaryHeap<(Reverse<u128>, u32)>,
+    open: BinaryHeap<(Reverse<u64>, u32)>,
     /// Feature-space search only: its features and open list, used
     /// instead of `open`.
     features: Option<(Features, FeatureOpen)>,
@@ -96,6 +97,13 @@ pub(crate) struct Search<'a> {
     boxes: Vec<u64>,
     rows: Vec<u16>,
     child_cells: Vec<u16>,
+    /// Goal-room macro paths (box cell, direction per push), by the index
+    /// in their [`Push`].
+    macros: Vec<Vec<(u16, u8)>>,
+    macro_index: HashMap<Vec<(u16, u8)>, u32>,
+    /// Fast mode's feature search: the goal rooms whose macro replaces a
+    /// push into them (see [`Rooms`]).
+    rooms: Option<Rooms>,
 }
 
 impl<'a> Search<'a> {
@@ -132,7 +140,11 @@ impl<'a> Search<'a> {
             zobrist: Zobrist::new(board.cells),
             // An eighth of the budget for learned patterns, a sixteenth for
             // the fixed-goal distance tables, the rest for nodes.
-            store: Store::new(board.words, memory_mb - memory_mb / 8 - memory_mb / 16),
+            store: Store::new(
+                board.words,
+                board.cells,
+                memory_mb - memory_mb / 8 - memory_mb / 16,
+            ),
             open: BinaryHeap::new(),
             features: None,
             matching: Matching::new(board.start_boxes.len(), board.goals.len(), board.cells),
@@ -160,6 +172,9 @@ impl<'a> Search<'a> {
             boxes: Vec::new(),
             rows: Vec::new(),
             child_cells: Vec::new(),
+            macros: Vec::new(),
+            macro_index: HashMap::new(),
+            rooms: None,
         }
     }
 
@@ -185,8 +200,35 @@ impl<'a> Search<'a> {
         Some(self)
     }
 
+    /// Greedy searches only: pushes boxes that enter a goal room (or goal
+    /// area) on to their goals in one move (see [`Rooms`]); unchanged when
+    /// the board has none.
+    pub fn with_rooms(mut self) -> Search<'a> {
+        if self.order == Order::Fast && self.weight == 0 {
+            self.rooms = Rooms::new(self.board);
+        }
+        self
+    }
+
+    /// Whether running out of nodes proves the level unsolvable: not when
+    /// goal-room macros replace pushes.
+    pub fn complete(&self) -> bool {
+        self.rooms.is_none()
+    }
+
+    /// The number of a macro path, kept once.
+    fn macro_number(&mut self, path: Vec<(u16, u8)>) -> u32 {
+        if let Some(&n) = self.macro_index.get(&path) {
+            return n;
+        }
+        let n = self.macros.len() as u32;
+        self.macros.push(path.clone());
+        self.macro_index.insert(path, n);
+        n
+    }
+
     /// Adds a node to the open list (of its feature cell, if any).
-    fn enqueue(&mut self, priority: u128, id: u32, boxes: &[u64]) {
+    fn enqueue(&mut self, priority: u64, id: u32, boxes: &[u64]) {
         match &mut self.features {
             Some((features, open)) => {
                 let cell = features.cell(self.board, boxes);
@@ -197,10 +239,21 @@ impl<'a> Search<'a> {
     }
 
     /// The next node to expand.
-    fn dequeue(&mut self) -> Option<(Reverse<u128>, u32)> {
+    fn dequeue(&mut self) -> Option<(Reverse<u64>, u32)> {
         match &mut self.features {
             Some((_, open)) => open.pop(),
             None => self.open.pop(),
+        }
+    }
+
+    /// The straight runs (box cell before, direction, count) of a push.
+    pub fn runs(&self, push: Push) -> Option<Vec<(u16, u8, u16)>> {
+        match push.kind() {
+            Ok(run) => Some(vec![run]),
+            Err(index) => {
+                let path = self.macros.get(index as usize)?;
+                Some(path.iter().map(|&(from, dir)| (from, dir, 1)).collect())
+            }
         }
     }
 
@@ -253,7 +306,8 @@ impl<'a> Search<'a> {
         lowest
     }
 
-    fn priority(&self, cost: u64, bound: u32, boxes: &[u64]) -> u128 {
+    /// The open-list key (lowest first), in 64 bits.
+    fn priority(&self, cost: u64, bound: u32, boxes: &[u64]) -> u64 {
         match self.order {
             // Greedy: the bound (plus the packing penalty), shorter paths
             // first among equals.
@@ -261,16 +315,18 @@ impl<'a> Search<'a> {
                 let penalty = self.packing.as_ref().map_or(0, |p| {
                     self.pack_weight * u64::from(p.out_of_order(self.board, boxes))
                 });
-                (u128::from(u64::from(bound) + penalty) << 64) | u128::from(cost)
+                (u64::from(bound) + penalty) << 32 | cost.min(u64::from(u32::MAX))
             }
             Order::Fast => {
                 // Weighted A*; among equals, the closer to the goal.
-                (u128::from(cost + self.weight * u64::from(bound)) << 64) | u128::from(bound)
+                (cost + self.weight * u64::from(bound)) << 32 | u64::from(bound)
             }
             Order::Pushes | Order::PushesThenMoves | Order::MovesThenPushes => {
-                let f = cost + (u64::from(bound) << SHIFT);
-                // Among equal f, the deepest first.
-                (u128::from(f) << 64) | u128::from(u64::MAX - cost)
+                // f in the high 48 bits (both its fields are below 2^24);
+                // among equal f, the deepest first.
+                let f = (cost + (u64::from(bound) << SHIFT)).min((1 << 48) - 1);
+                let depth = (cost >> SHIFT).min(0xffff);
+                f << 16 | (0xffff - depth)
             }
         }
     }
@@ -325,16 +381,15 @@ impl<'a> Search<'a> {
             if self.expanded >= stop_at {
                 break None;
             }
-            let Some((Reverse(key), id)) = self.dequeue() else {
+            let Some((_, id)) = self.dequeue() else {
                 break Some(End::Exhausted);
             };
+            // An entry left behind when the node was reached more cheaply
+            // comes after the newer one (same bound, higher f), which closed it.
             if self.store.closed[id as usize] {
                 continue;
             }
             let cost = self.store.cost[id as usize];
-            if self.order != Order::Fast && u64::MAX - (key as u64) != cost {
-                continue; // a stale entry: the node was reached more cheaply since
-            }
             self.store.closed[id as usize] = true;
             boxes.copy_from_slice(self.store.boxes(id));
             bits::cells(&boxes, &mut list);
@@ -441,7 +496,52 @@ impl<'a> Search<'a> {
             let walk = self.node_walk[usize::from(behind)];
             bits::clear(boxes, from);
             bits::set(boxes, to);
-            let child = self.child(id, boxes, row, from, to, dir, 1, walk, cost, boxes_hash);
+            // Goal-room macro: a box pushed into a goal room (onto its door,
+            // or onto a goal of a goal area) goes on to the room's next goal
+            // in order, in place of the single push.
+            let path = match self.rooms.as_mut() {
+                Some(rooms) => match rooms.entered(from, to) {
+                    Some(room) => rooms.macro_path(board, boxes, room, to, from),
+                    None => None,
+                },
+                None => None,
+            };
+            let took_macro = path.is_some();
+            let child = match path {
+                Some(path) => {
+                    let (last, last_dir) = path.last().copied().unwrap_or((from, dir as u8));
+                    let end = board.neighbor(last, usize::from(last_dir));
+                    let mut full = Vec::with_capacity(path.len() + 1);
+                    full.push((from, dir as u8));
+                    full.extend(path);
+                    let count = full.len() as u16;
+                    let push = Push::macro_path(self.macro_number(full));
+                    bits::clear(boxes, to);
+                    bits::set(boxes, end);
+                    let child = self.child(
+                        id,
+                        boxes,
+                        row,
+                        from,
+                        end,
+                        usize::from(last_dir),
+                        count,
+                        walk,
+                        cost,
+                        boxes_hash,
+                        push,
+                    );
+                    bits::clear(boxes, end);
+                    bits::set(boxes, to);
+                    child
+                }
+                None => {
+                    let push = Push::straight(from, dir as u8, 1);
+                    self.child(
+                        id, boxes, row, from, to, dir, 1, walk, cost, boxes_hash, push,
+                    )
+                }
+            };
             bits::clear(boxes, to);
             bits::set(boxes, from);
             match child {
@@ -454,11 +554,12 @@ impl<'a> Search<'a> {
             // keeps the run open behind it. Added as an extra child (a real
             // push sequence), so nothing is lost.
             let (end, count) = self.goal_tunnel_end(boxes, to, dir);
-            if count > 1 {
+            if count > 1 && !took_macro {
                 bits::clear(boxes, from);
                 bits::set(boxes, end);
+                let push = Push::straight(from, dir as u8, count);
                 let child = self.child(
-                    id, boxes, row, from, end, dir, count, walk, cost, boxes_hash,
+                    id, boxes, row, from, end, dir, count, walk, cost, boxes_hash, push,
                 );
                 bits::clear(boxes, end);
                 bits::set(boxes, from);
@@ -551,6 +652,7 @@ impl<'a> Search<'a> {
         walk: u32,
         cost: u64,
         boxes_hash: u64,
+        push: Push,
     ) -> Result<Option<u32>, ()> {
         let board = self.board;
         if deadlock::frozen(board, boxes, to) {
@@ -618,11 +720,6 @@ impl<'a> Search<'a> {
                 return Ok(None);
             }
         }
-        let push = Push {
-            from,
-            dir: dir as u8,
-            count,
-        };
         match self
             .store
             .find_or_insert(hash, boxes, player, parent, push, child_cost)

@@ -3,21 +3,55 @@
 //! here) with an open-addressing hash index. Its size is capped by a memory
 //! budget; when the cap is reached the search stops with "out of memory"
 //! instead of letting the process be killed.
+//!
+//! Hashes are not kept per node: the index compares the player cell and
+//! the boxes, and growing it recomputes each node's hash from its boxes.
 
-/// The push that made a node from its parent: the box's cell before it,
-/// the direction, and how many cells it travelled (macros push further).
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct Push {
-    pub from: u16,
-    pub dir: u8,
-    pub count: u16,
+use super::zobrist::Zobrist;
+
+/// The push that made a node from its parent, in 32 bits: either a straight
+/// run (the box's cell before it, the direction, how many cells it
+/// travelled: tunnel macros push further) or a goal-room macro (an index
+/// into the search's list of macro paths).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Push(u32);
+
+/// Bit of [`Push`] marking a macro index.
+const MACRO: u32 = 1 << 31;
+
+impl Push {
+    /// `count` pushes of the box on `from` in direction `dir` (0..4);
+    /// `count` below 2^13.
+    pub fn straight(from: u16, dir: u8, count: u16) -> Push {
+        Push(u32::from(from) | u32::from(dir & 3) << 16 | u32::from(count & 0x1fff) << 18)
+    }
+
+    /// The goal-room macro number `index` (below 2^31).
+    pub fn macro_path(index: u32) -> Push {
+        Push(MACRO | (index & !MACRO))
+    }
+
+    /// (box cell before, direction, count) of a straight run, or the
+    /// macro index.
+    pub fn kind(self) -> Result<(u16, u8, u16), u32> {
+        if self.0 & MACRO != 0 {
+            Err(self.0 & !MACRO)
+        } else {
+            Ok((
+                self.0 as u16,
+                (self.0 >> 16 & 3) as u8,
+                (self.0 >> 18) as u16,
+            ))
+        }
+    }
 }
 
 pub(crate) const NO_PARENT: u32 = u32::MAX;
 
-/// Bytes one node costs beyond its bitset: fields, two index slots, and
-/// about one open-list entry.
-const NODE_OVERHEAD: usize = 2 + 4 + 8 + 6 + 1 + 8 + 2 * 4 + 32;
+/// Bytes one node costs beyond its bitset: player 2, parent 4, cost 8,
+/// push 4, closed 1, two index slots of 4 (the index is at most half
+/// full), one open-list entry of 16, its fixed-goal table 2.
+pub(crate) const NODE_OVERHEAD: usize = 2 + 4 + 8 + 4 + 1 + 2 * 4 + 16 + 2;
 
 pub(crate) struct Store {
     words: usize,
@@ -27,10 +61,12 @@ pub(crate) struct Store {
     pub cost: Vec<u64>,
     push: Vec<Push>,
     pub closed: Vec<bool>,
-    hash: Vec<u64>,
+    zobrist: Zobrist,
     /// Node id + 1, or 0 for an empty slot; length a power of two.
     index: Vec<u32>,
     capacity: usize,
+    /// Nodes stored before [`Store::release`] emptied the store.
+    released: usize,
 }
 
 pub(crate) enum Found {
@@ -39,7 +75,7 @@ pub(crate) enum Found {
 }
 
 impl Store {
-    pub fn new(words: usize, memory_mb: usize) -> Store {
+    pub fn new(words: usize, cells: usize, memory_mb: usize) -> Store {
         let bytes = memory_mb.saturating_mul(1 << 20);
         let capacity = (bytes / (words * 8 + NODE_OVERHEAD)).min(u32::MAX as usize - 1);
         Store {
@@ -50,14 +86,50 @@ impl Store {
             cost: Vec::new(),
             push: Vec::new(),
             closed: Vec::new(),
-            hash: Vec::new(),
+            zobrist: Zobrist::new(cells),
             index: vec![0; 1024],
             capacity,
+            released: 0,
         }
     }
 
     pub fn len(&self) -> usize {
         self.player.len()
+    }
+
+    /// Nodes stored in all, also those dropped by [`Store::release`].
+    pub fn stored(&self) -> usize {
+        self.len() + self.released
+    }
+
+    /// Bytes of budget per node.
+    fn node_bytes(&self) -> usize {
+        self.words * 8 + NODE_OVERHEAD
+    }
+
+    /// Drops every node (the search is over and lost) and returns the
+    /// budget it held, in bytes, for other searches to use.
+    pub fn release(&mut self) -> usize {
+        let bytes = self.capacity.saturating_mul(self.node_bytes());
+        self.released += self.len();
+        self.boxes = Vec::new();
+        self.player = Vec::new();
+        self.parent = Vec::new();
+        self.cost = Vec::new();
+        self.push = Vec::new();
+        self.closed = Vec::new();
+        self.index = vec![0; 1024];
+        self.capacity = 0;
+        bytes
+    }
+
+    /// Raises the budget by `bytes`.
+    pub fn grant(&mut self, bytes: usize) {
+        let more = bytes / self.node_bytes();
+        self.capacity = self
+            .capacity
+            .saturating_add(more)
+            .min(u32::MAX as usize - 1);
     }
 
     pub fn boxes(&self, id: u32) -> &[u64] {
@@ -89,10 +161,7 @@ impl Store {
         let mut slot = (hash as usize) & mask;
         loop {
             let id = self.index[slot].checked_sub(1)?;
-            if self.hash[id as usize] == hash
-                && self.player[id as usize] == player
-                && self.boxes(id) == boxes
-            {
+            if self.player[id as usize] == player && self.boxes(id) == boxes {
                 return Some(id);
             }
             slot = (slot + 1) & mask;
@@ -101,7 +170,7 @@ impl Store {
 
     /// Bytes in use, about (what the budget counts).
     pub fn bytes(&self) -> usize {
-        self.len() * (self.words * 8 + NODE_OVERHEAD)
+        self.len() * self.node_bytes()
     }
 
     /// Looks the position up, adding it if new. `None`: the budget is spent.
@@ -122,10 +191,7 @@ impl Store {
                 break;
             }
             let id = entry - 1;
-            if self.hash[id as usize] == hash
-                && self.player[id as usize] == player
-                && self.boxes(id) == boxes
-            {
+            if self.player[id as usize] == player && self.boxes(id) == boxes {
                 return Some(Found::Old(id));
             }
             slot = (slot + 1) & mask;
@@ -140,7 +206,6 @@ impl Store {
         self.cost.push(cost);
         self.push.push(push);
         self.closed.push(false);
-        self.hash.push(hash);
         self.index[slot] = id + 1;
         if self.len() * 2 > self.index.len() {
             self.grow();
@@ -152,7 +217,17 @@ impl Store {
         let size = self.index.len() * 2;
         let mask = size - 1;
         let mut index = vec![0u32; size];
-        for (id, &hash) in self.hash.iter().enumerate() {
+        for id in 0..self.len() {
+            let mut hash = self.zobrist.player(self.player[id]);
+            for (i, &word) in self.boxes(id as u32).iter().enumerate() {
+                let mut w = word;
+                while w != 0 {
+                    hash ^= self
+                        .zobrist
+                        .boxed((i * 64 + w.trailing_zeros() as usize) as u16);
+                    w &= w - 1;
+                }
+            }
             let mut slot = (hash as usize) & mask;
             while index[slot] != 0 {
                 slot = (slot + 1) & mask;

@@ -4,7 +4,9 @@
 use proptest::prelude::*;
 use std::cell::Cell;
 use std::sync::atomic::AtomicBool;
-use xiangqi::engine::{Book, Engine, Limits, Score, SearchInfo, evaluate};
+use xiangqi::engine::{
+    Book, Engine, Limits, PARAMS, Score, SearchInfo, evaluate, evaluate_with, param,
+};
 use xiangqi::{Game, Move, Position};
 
 /// Whether the side to move can force the opponent out of legal moves
@@ -388,6 +390,37 @@ fn known_draws_are_scored_near_zero() {
     assert!(v > 500, "{v}");
     let v = evaluate(&Position::from_fen("3k5/4a4/9/9/9/9/9/9/4N4/4K4 w").unwrap());
     assert!(v > 200, "{v}");
+}
+
+#[test]
+fn lines_through_the_general_are_weighed() {
+    // (position, Red to move; the weight that applies to it, against Black
+    // unless said otherwise).
+    for (fen, weight, against_red) in [
+        // An enemy cannon behind Black's advisor and elephant: both pinned.
+        ("4k4/4a4/4b4/9/9/9/9/4C4/9/4K4 w", param::PIN_CANNON, false),
+        // Black's advisor pinned by Red's chariot.
+        ("4k4/4a4/9/9/9/9/9/4R4/9/3K5 w", param::PIN_CHARIOT, false),
+        // Red's horse in front of Red's chariot on Black's file: a discovered check.
+        ("4k4/9/9/9/9/9/9/4N4/9/3KR4 w", param::DISCOVERED, false),
+        // Red's cannon facing Black's general along the back rank.
+        ("4k3C/9/9/9/9/9/9/9/9/3K5 w", param::HOLLOW_RANK, false),
+        // Red's horse on its palace centre square.
+        ("3k5/9/9/9/9/9/9/9/4N4/4K4 w", param::HEART_HORSE, true),
+    ] {
+        let pos = Position::from_fen(fen).unwrap();
+        let mut without = PARAMS;
+        without[weight] = 0;
+        let diff = evaluate_with(&pos, &PARAMS) - evaluate_with(&pos, &without);
+        let expected = if against_red {
+            -PARAMS[weight]
+        } else {
+            PARAMS[weight]
+        };
+        assert!(PARAMS[weight] > 0, "{fen}");
+        assert_eq!(diff, expected, "{fen}");
+        assert_eq!(evaluate(&pos), evaluate_with(&pos, &PARAMS), "{fen}");
+    }
 }
 
 /// Game 10 of the 500 ms match against Fairy-Stockfish 11.1 (Ludus Black):

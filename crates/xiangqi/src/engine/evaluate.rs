@@ -5,11 +5,17 @@
 //! chariots, horses and cannons; chariots on open files; cannons worth more and
 //! horses less while many pieces remain; king safety (attackers near the palace
 //! weighed against missing advisors and elephants, the "empty-head cannon",
-//! horse and cannon attacking together); soldiers (value grows across the
-//! river, central and connected soldiers); a small tempo bonus; and endgame
-//! scaling for known draws (no attacking material, a lone chariot against full
-//! defenders or a single horse or cannon against them, a single soldier against
-//! two advisors, chariot against chariot).
+//! horse and cannon attacking together, and on the general's file and rank: a
+//! piece pinned by an enemy chariot, an enemy piece ready to uncover its
+//! chariot's check, an enemy cannon behind two pieces, an enemy cannon facing
+//! the general along its rank; a horse on its own palace centre); soldiers
+//! (value grows across the river, central and connected soldiers); a small
+//! tempo bonus; and endgame scaling for known draws (no attacking material, a
+//! lone chariot against full defenders or a single horse or cannon against
+//! them, a single soldier against two advisors, chariot against chariot).
+//!
+//! The weights of these terms are [`PARAMS`]; [`evaluate_with`] takes others
+//! (for tuning tools).
 
 use crate::attacks::{HORSE_MOVES, RAYS};
 use crate::piece::{Color, Piece, Role};
@@ -24,6 +30,100 @@ static NEAR_PALACE: [u128; 2] = [region(2, 6, 5, 9), region(2, 6, 0, 4)];
 static SOLDIER_ATTACK: [u128; 2] = [region(2, 6, 5, 8), region(2, 6, 1, 4)];
 /// The squares of file i.
 static LAST_FILE: u128 = region(8, 8, 0, 9);
+/// The enemy palace per colour (the squares its general can stand on).
+static ENEMY_PALACE: [u128; 2] = [region(3, 5, 7, 9), region(3, 5, 0, 2)];
+
+/// Weights of the evaluation terms, by index into [`Params`]. The tuning tool
+/// (`examples/tune.rs`) varies them; the engine uses [`PARAMS`].
+pub mod param {
+    pub const CHARIOT_MOB: usize = 0;
+    pub const CHARIOT_NEAR: usize = 1;
+    pub const CHARIOT_OPEN: usize = 2;
+    pub const HORSE_MOB: usize = 3;
+    pub const HORSE_STUCK: usize = 4;
+    pub const HORSE_NEAR: usize = 5;
+    pub const CANNON_MOB: usize = 6;
+    pub const CANNON_NEAR: usize = 7;
+    pub const CONNECTED: usize = 8;
+    pub const SOLDIER_NEAR: usize = 9;
+    pub const DANGER_BASE: usize = 10;
+    pub const MISSING_ADVISOR: usize = 11;
+    pub const MISSING_ELEPHANT: usize = 12;
+    pub const ATTACK_CAP: usize = 13;
+    pub const HORSE_CANNON: usize = 14;
+    pub const HOLLOW: usize = 15;
+    pub const CANNON_PHASE: usize = 16;
+    pub const HORSE_PHASE: usize = 17;
+    pub const IDLE_DEFENDER: usize = 18;
+    pub const TEMPO: usize = 19;
+    pub const PIN_CHARIOT: usize = 20;
+    pub const DISCOVERED: usize = 21;
+    pub const PIN_CANNON: usize = 22;
+    pub const HEART_HORSE: usize = 23;
+    pub const HOLLOW_RANK: usize = 24;
+    pub const HOLLOW_CHARIOT: usize = 25;
+    pub const ACROSS_MISSING: usize = 26;
+    pub const DISPLACED: usize = 27;
+    pub const IN_PALACE: usize = 28;
+    pub const M_CHARIOT: usize = 29;
+    pub const M_HORSE: usize = 30;
+    pub const M_CANNON: usize = 31;
+    pub const M_ADVISOR: usize = 32;
+    pub const M_ELEPHANT: usize = 33;
+    pub const M_SOLDIER_CROSSED: usize = 34;
+    pub const M_SOLDIER_HOME: usize = 35;
+    pub const COUNT: usize = 36;
+    /// Names, for the tuning tool.
+    pub const NAMES: [&str; COUNT] = [
+        "chariot_mob",
+        "chariot_near",
+        "chariot_open",
+        "horse_mob",
+        "horse_stuck",
+        "horse_near",
+        "cannon_mob",
+        "cannon_near",
+        "connected",
+        "soldier_near",
+        "danger_base",
+        "missing_advisor",
+        "missing_elephant",
+        "attack_cap",
+        "horse_cannon",
+        "hollow",
+        "cannon_phase",
+        "horse_phase",
+        "idle_defender",
+        "tempo",
+        "pin_chariot",
+        "discovered",
+        "pin_cannon",
+        "heart_horse",
+        "hollow_rank",
+        "hollow_chariot",
+        "across_missing",
+        "displaced",
+        "in_palace",
+        "m_chariot",
+        "m_horse",
+        "m_cannon",
+        "m_advisor",
+        "m_elephant",
+        "m_soldier_crossed",
+        "m_soldier_home",
+    ];
+}
+
+/// Evaluation weights (see [`param`]).
+pub type Params = [i32; param::COUNT];
+
+/// The weights the engine plays with.
+pub const PARAMS: Params = [
+    3, 4, 15, 6, 20, 3, 2, 3, 15, 2, // mobility, attack, soldiers
+    4, 2, 1, 12, 25, 60, 4, 3, 60, 10, // king safety, phase, tempo
+    40, 30, 30, 30, 20, 0, 0, 0, 0, // lines through the general
+    0, 0, 0, 0, 0, 0, 0, // material corrections
+];
 
 /// The bit set of the squares in a rectangle of files and ranks (inclusive).
 const fn region(file_lo: usize, file_hi: usize, rank_lo: usize, rank_hi: usize) -> u128 {
@@ -53,6 +153,8 @@ struct Side {
     /// Horses and cannons near the enemy palace (they combine well in attack).
     horses_near: i32,
     cannons_near: i32,
+    /// Chariots (two each), horses and cannons across the river.
+    across: i32,
 }
 
 impl Side {
@@ -72,12 +174,21 @@ impl Side {
 /// assert_eq!(evaluate(&red), evaluate(&black));
 /// ```
 pub fn evaluate(pos: &Position) -> i32 {
+    evaluate_with(pos, &PARAMS)
+}
+
+/// [`evaluate`] with the given weights.
+#[inline(always)]
+pub fn evaluate_with(pos: &Position, w: &Params) -> i32 {
+    use param::*;
     let mut sides = [Side::default(); 2];
     let b = &pos.board;
     for (c, side) in sides.iter_mut().enumerate() {
         let bit = (c as u8) << 3;
         let pieces = |role: Role| pos.pieces[(role as u8 | bit) as usize];
         let near_palace = |s: usize| NEAR_PALACE[c] >> s & 1 != 0;
+        let in_palace = |s: usize| ENEMY_PALACE[c] >> s & 1 != 0;
+        let crossed = |s: usize| CROSSED[c] >> s & 1 != 0;
         // Material and square bonuses are kept up to date by the position.
         side.score = pos.psq[c];
         let own_soldier = bit | Role::Soldier as u8;
@@ -86,9 +197,15 @@ pub fn evaluate(pos: &Position) -> i32 {
             // Squares it reaches: the empty ones and the first piece each way.
             let (file, rank) = (pos.file_line(s), pos.rank_line(s));
             let mob = file.empty() + file.blocked() + rank.empty() + rank.blocked();
-            side.score += mob * 3;
+            side.score += mob * w[CHARIOT_MOB];
             if near_palace(s) {
-                side.attack += 4;
+                side.attack += w[CHARIOT_NEAR];
+            }
+            if in_palace(s) {
+                side.attack += w[IN_PALACE];
+            }
+            if crossed(s) {
+                side.across += 2;
             }
             // Open file ahead: no own soldier in front of the chariot.
             let fwd = &RAYS[s][c];
@@ -96,7 +213,7 @@ pub fn evaluate(pos: &Position) -> i32 {
                 .iter()
                 .any(|&t| b[t as usize] == own_soldier)
             {
-                side.score += 15;
+                side.score += w[CHARIOT_OPEN];
             }
         }
         for s in set_bits(pieces(Role::Horse)) {
@@ -109,20 +226,32 @@ pub fn evaluate(pos: &Position) -> i32 {
                     mob += 1;
                 }
             }
-            side.score += mob * 6 - if mob <= 1 { 20 } else { 0 };
+            side.score += mob * w[HORSE_MOB] - if mob <= 1 { w[HORSE_STUCK] } else { 0 };
             if near_palace(s) {
-                side.attack += 3;
+                side.attack += w[HORSE_NEAR];
                 side.horses_near += 1;
+            }
+            if in_palace(s) {
+                side.attack += w[IN_PALACE];
+            }
+            if crossed(s) {
+                side.across += 1;
             }
         }
         for s in set_bits(pieces(Role::Cannon)) {
             side.cannons += 1;
             // Empty squares it can move to.
             let mob = pos.file_line(s).empty() + pos.rank_line(s).empty();
-            side.score += mob * 2;
+            side.score += mob * w[CANNON_MOB];
             if near_palace(s) {
-                side.attack += 3;
+                side.attack += w[CANNON_NEAR];
                 side.cannons_near += 1;
+            }
+            if in_palace(s) {
+                side.attack += w[IN_PALACE];
+            }
+            if crossed(s) {
+                side.across += 1;
             }
         }
         let soldiers = pieces(Role::Soldier);
@@ -130,21 +259,76 @@ pub fn evaluate(pos: &Position) -> i32 {
         // Connected soldiers side by side across the river (the right-hand
         // neighbour of a soldier off the last file is one square up).
         let connected = soldiers & (soldiers >> 1) & CROSSED[c] & !LAST_FILE;
-        side.score += connected.count_ones() as i32 * 15;
-        side.attack += (soldiers & SOLDIER_ATTACK[c]).count_ones() as i32 * 2;
+        side.score += connected.count_ones() as i32 * w[CONNECTED];
+        side.attack += (soldiers & SOLDIER_ATTACK[c]).count_ones() as i32 * w[SOLDIER_NEAR];
         side.advisors = pieces(Role::Advisor).count_ones() as i32;
         side.elephants = pieces(Role::Elephant).count_ones() as i32;
+        // Corrections to the material values (zero in play; for tuning).
+        let crossed_soldiers = (soldiers & CROSSED[c]).count_ones() as i32;
+        side.score += side.chariots * w[M_CHARIOT]
+            + side.horses * w[M_HORSE]
+            + side.cannons * w[M_CANNON]
+            + side.advisors * w[M_ADVISOR]
+            + side.elephants * w[M_ELEPHANT]
+            + crossed_soldiers * w[M_SOLDIER_CROSSED]
+            + (side.soldiers - crossed_soldiers) * w[M_SOLDIER_HOME];
     }
     for c in 0..2 {
         let color = if c == 0 { Color::Red } else { Color::Black };
         let them = sides[1 - c];
         // King safety: attackers near our palace weigh more when defenders are gone.
-        let missing = (2 - sides[c].advisors) * 2 + (2 - sides[c].elephants);
-        let danger = them.attack * (4 + missing) * (them.attack.min(12)) / 8;
+        let missing = (2 - sides[c].advisors) * w[MISSING_ADVISOR]
+            + (2 - sides[c].elephants) * w[MISSING_ELEPHANT];
+        let danger =
+            them.attack * (w[DANGER_BASE] + missing) * (them.attack.min(w[ATTACK_CAP])) / 8;
         sides[c].score -= danger;
+        sides[c].score -= w[ACROSS_MISSING] * them.across * missing / 4;
+        let grank = pos.general(color).rank() as i32;
+        let displaced = if c == 0 { grank } else { 9 - grank };
+        sides[c].score -= w[DISPLACED] * them.chariots * displaced;
         // Horse and cannon attacking together.
         if sides[c].horses_near > 0 && sides[c].cannons_near > 0 {
-            sides[c].score += 25;
+            sides[c].score += w[HORSE_CANNON];
+        }
+        // Lines through our general: pieces pinned against it and discovered
+        // checks the enemy has ready.
+        let enemy = ((1 - c) as u8) << 3;
+        let own = (c as u8) << 3;
+        let gs = pos.general(color).index();
+        for (dir, ray) in RAYS[gs].iter().enumerate() {
+            let mut found = [0u8; 3];
+            let mut k = 0;
+            for &t in &ray.squares[..ray.len as usize] {
+                let p = b[t as usize];
+                if p != 0 {
+                    found[k] = p;
+                    k += 1;
+                    if k == 3 {
+                        break;
+                    }
+                }
+            }
+            let [p1, p2, p3] = found;
+            let e_chariot = enemy | Role::Chariot as u8;
+            let e_cannon = enemy | Role::Cannon as u8;
+            if p1 != 0 && p2 == e_chariot {
+                if p1 & 8 == own {
+                    sides[c].score -= w[PIN_CHARIOT];
+                } else {
+                    sides[c].score -= w[DISCOVERED];
+                }
+            }
+            if dir >= 2 && p1 == e_cannon {
+                sides[c].score -= w[HOLLOW_RANK];
+            }
+            if p3 == e_cannon {
+                sides[c].score -= w[PIN_CANNON];
+            }
+        }
+        // A horse in the palace centre blocks its own general.
+        let heart = if c == 0 { 13 } else { 76 };
+        if b[heart] == own | Role::Horse as u8 {
+            sides[c].score -= w[HEART_HORSE];
         }
         // Empty-head cannon: our cannon on the enemy general's file with nothing between.
         let g = pos.general(!color);
@@ -155,7 +339,7 @@ pub fn evaluate(pos: &Position) -> i32 {
                     continue;
                 }
                 if p == Piece::new(color, Role::Cannon).code() {
-                    sides[c].score += 60;
+                    sides[c].score += w[HOLLOW] + w[HOLLOW_CHARIOT] * sides[c].chariots;
                 }
                 break;
             }
@@ -169,10 +353,11 @@ pub fn evaluate(pos: &Position) -> i32 {
     for c in 0..2 {
         let them = sides[1 - c];
         let side = &mut sides[c];
-        side.score += side.cannons * (phase - 8) * 4 - side.horses * (phase - 8) * 3;
+        side.score += side.cannons * (phase - 8) * w[CANNON_PHASE]
+            - side.horses * (phase - 8) * w[HORSE_PHASE];
         // Defenders matter less once the opponent cannot attack any more.
         if them.attackers() == 0 {
-            side.score -= (side.advisors + side.elephants) * 60;
+            side.score -= (side.advisors + side.elephants) * w[IDLE_DEFENDER];
         }
     }
     let (red, black) = (sides[0], sides[1]);
@@ -209,11 +394,10 @@ pub fn evaluate(pos: &Position) -> i32 {
         }
     }
     // A small bonus for having the move.
-    const TEMPO: i32 = 10;
     if pos.turn() == Color::Red {
-        score + TEMPO
+        score + w[TEMPO]
     } else {
-        -score + TEMPO
+        -score + w[TEMPO]
     }
 }
 

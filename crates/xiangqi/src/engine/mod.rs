@@ -23,7 +23,7 @@ mod time;
 mod tt;
 
 pub use book::{Book, BookError};
-pub use evaluate::evaluate;
+pub use evaluate::{PARAMS, Params, evaluate, evaluate_with, param};
 pub use pst::{VALUES, value};
 pub use search::{Engine, MATE, MATE_BOUND, MAX_SKILL, Score, SearchInfo, SearchResult};
 pub use time::{Limits, TimeBudget};

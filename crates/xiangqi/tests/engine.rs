@@ -407,6 +407,8 @@ fn lines_through_the_general_are_weighed() {
         ("4k3C/9/9/9/9/9/9/9/9/3K5 w", param::HOLLOW_RANK, false),
         // Red's horse on its palace centre square.
         ("3k5/9/9/9/9/9/9/9/4N4/4K4 w", param::HEART_HORSE, true),
+        // Red's horse reaching into Black's palace (d7 from b6).
+        ("5k3/9/9/1N7/9/9/9/9/9/3K5 w", param::HORSE_PALACE, false),
     ] {
         let pos = Position::from_fen(fen).unwrap();
         let mut without = PARAMS;

@@ -5,10 +5,11 @@
 //! chariots, horses and cannons; chariots on open files; cannons worth more and
 //! horses less while many pieces remain; king safety (attackers near the palace
 //! weighed against missing advisors and elephants, the "empty-head cannon",
-//! horse and cannon attacking together, and on the general's file and rank: a
-//! piece pinned by an enemy chariot, an enemy piece ready to uncover its
-//! chariot's check, an enemy cannon behind two pieces, an enemy cannon facing
-//! the general along its rank; a horse on its own palace centre); soldiers
+//! horse and cannon attacking together, horses reaching into the enemy
+//! palace, and on the general's file and rank: a piece pinned by an enemy
+//! chariot, an enemy piece ready to uncover its chariot's check, an enemy
+//! cannon behind two pieces, an enemy cannon facing the general along its
+//! rank; a horse on its own palace centre); soldiers
 //! (value grows across the river, central and connected soldiers); a small
 //! tempo bonus; and endgame scaling for known draws (no attacking material, a
 //! lone chariot against full defenders or a single horse or cannon against
@@ -72,7 +73,8 @@ pub mod param {
     pub const M_ELEPHANT: usize = 33;
     pub const M_SOLDIER_CROSSED: usize = 34;
     pub const M_SOLDIER_HOME: usize = 35;
-    pub const COUNT: usize = 36;
+    pub const HORSE_PALACE: usize = 36;
+    pub const COUNT: usize = 37;
     /// Names, for the tuning tool.
     pub const NAMES: [&str; COUNT] = [
         "chariot_mob",
@@ -111,6 +113,7 @@ pub mod param {
         "m_elephant",
         "m_soldier_crossed",
         "m_soldier_home",
+        "horse_palace",
     ];
 }
 
@@ -122,8 +125,34 @@ pub const PARAMS: Params = [
     3, 4, 15, 6, 20, 3, 2, 3, 15, 2, // mobility, attack, soldiers
     4, 2, 1, 12, 25, 60, 4, 3, 60, 10, // king safety, phase, tempo
     40, 30, 30, 30, 20, 0, 0, 0, 0, // lines through the general
-    0, 0, 0, 0, 0, 0, 0, // material corrections
+    0, 0, 0, 0, 0, 0, 0,  // material corrections
+    15, // horse attacks on the enemy palace
 ];
+
+/// The squares of each ray of [`RAYS`] as a bit set.
+static RAY_BITS: [[u128; 4]; 90] = ray_bits();
+
+const fn ray_bits() -> [[u128; 4]; 90] {
+    // North, south, east, west, as in RAYS.
+    const STEPS: [(i32, i32); 4] = [(0, 1), (0, -1), (1, 0), (-1, 0)];
+    let mut t = [[0u128; 4]; 90];
+    let mut s = 0;
+    while s < 90 {
+        let mut d = 0;
+        while d < 4 {
+            let (df, dr) = STEPS[d];
+            let (mut f, mut r) = ((s % 9) as i32 + df, (s / 9) as i32 + dr);
+            while f >= 0 && f < 9 && r >= 0 && r < 10 {
+                t[s][d] |= 1u128 << (r * 9 + f);
+                f += df;
+                r += dr;
+            }
+            d += 1;
+        }
+        s += 1;
+    }
+    t
+}
 
 /// The bit set of the squares in a rectangle of files and ranks (inclusive).
 const fn region(file_lo: usize, file_hi: usize, rank_lo: usize, rank_hi: usize) -> u128 {
@@ -220,13 +249,22 @@ pub fn evaluate_with(pos: &Position, w: &Params) -> i32 {
             side.horses += 1;
             let st = &HORSE_MOVES[s];
             let mut mob = 0;
+            // Squares it reaches, and those of them in the enemy palace.
+            let mut palace = 0;
             for j in 0..st.len as usize {
-                let t = b[st.to[j] as usize];
-                if b[st.block[j] as usize] == 0 && (t == 0 || t & 8 != bit) {
-                    mob += 1;
+                let to = st.to[j] as usize;
+                let t = b[to];
+                if b[st.block[j] as usize] == 0 {
+                    if t == 0 || t & 8 != bit {
+                        mob += 1;
+                    }
+                    if in_palace(to) {
+                        palace += 1;
+                    }
                 }
             }
             side.score += mob * w[HORSE_MOB] - if mob <= 1 { w[HORSE_STUCK] } else { 0 };
+            side.score += palace * w[HORSE_PALACE];
             if near_palace(s) {
                 side.attack += w[HORSE_NEAR];
                 side.horses_near += 1;
@@ -295,7 +333,13 @@ pub fn evaluate_with(pos: &Position, w: &Params) -> i32 {
         let enemy = ((1 - c) as u8) << 3;
         let own = (c as u8) << 3;
         let gs = pos.general(color).index();
+        // Every term needs an enemy chariot or cannon on the ray.
+        let line_pieces = pos.pieces[(enemy | Role::Chariot as u8) as usize]
+            | pos.pieces[(enemy | Role::Cannon as u8) as usize];
         for (dir, ray) in RAYS[gs].iter().enumerate() {
+            if line_pieces & RAY_BITS[gs][dir] == 0 {
+                continue;
+            }
             let mut found = [0u8; 3];
             let mut k = 0;
             for &t in &ray.squares[..ray.len as usize] {

@@ -305,4 +305,12 @@ fn solve_prints_a_line_per_level_and_a_summary() {
         "{}",
         stdout(&text)
     );
+    // With 1 MB the proof fits but the fewest-moves pass has no room: the
+    // push-optimal solution comes back, and the line says what stopped.
+    let text = ludus(&[&pushes_mode[..], &["--memory", "1"]].concat(), dir.path());
+    assert!(
+        stdout(&text).contains("pushes 2 optimal yes (pushes; moves not minimised: memory limit)"),
+        "{}",
+        stdout(&text)
+    );
 }

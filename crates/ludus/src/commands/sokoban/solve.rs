@@ -96,11 +96,13 @@ struct LevelResult {
     secondary_optimal: bool,
     /// What is proven, in words, for the printed line.
     #[serde(skip)]
-    proven: &'static str,
+    proven: String,
     seconds: f64,
     nodes: u64,
     lurd: Option<String>,
-    /// Why it was not solved, for statuses other than `solved`.
+    /// Why it was not solved, for statuses other than `solved`; for a
+    /// push-optimal solution whose moves were not minimised, what stopped
+    /// the fewest-moves pass.
     #[serde(skip_serializing_if = "Option::is_none")]
     reason: Option<String>,
 }
@@ -115,7 +117,7 @@ impl LevelResult {
             pushes: None,
             optimal: false,
             secondary_optimal: false,
-            proven: "no",
+            proven: "no".into(),
             seconds: report.elapsed.as_secs_f64(),
             nodes: report.stats.expanded,
             lurd: None,
@@ -129,11 +131,17 @@ impl LevelResult {
                 result.optimal = s.optimal;
                 result.secondary_optimal = s.secondary_optimal;
                 result.proven = match (mode, s.optimal, s.secondary_optimal) {
-                    (_, false, _) => "no",
-                    (solver::Mode::Pushes, true, true) => "yes (pushes, then moves)",
-                    (solver::Mode::Pushes, true, false) => "yes (pushes; moves not minimised)",
-                    (solver::Mode::Moves, true, true) => "yes (moves, then pushes)",
-                    (_, true, _) => "yes",
+                    (_, false, _) => "no".into(),
+                    (solver::Mode::Pushes, true, true) => "yes (pushes, then moves)".into(),
+                    (solver::Mode::Pushes, true, false) => {
+                        // The command sets no node limit and cancels only on time.
+                        let stop = if report.timed_out { "time" } else { "memory" };
+                        let reason = format!("moves not minimised: {stop} limit");
+                        result.reason = Some(reason.clone());
+                        format!("yes (pushes; {reason})")
+                    }
+                    (solver::Mode::Moves, true, true) => "yes (moves, then pushes)".into(),
+                    (_, true, _) => "yes".into(),
                 };
                 result.lurd = Some(s.lurd.clone());
             }

@@ -94,12 +94,16 @@ test('solve a level with mouse clicks', async () => {
   await page.click('#solved-next');
   await page.waitForFunction(() => window.__ludus.state.level === 2);
   await page.click('#b-prev');
-  await page.waitForFunction(() => window.__ludus.state.level === 1);
+  await page.waitForFunction(() => window.__ludus.state.level === 1 && !window.__ludus.animating);
   // Around the Corner: click the box, click the goal; right click undoes.
+  // Each step waits for its animation to end: a push started during one
+  // only hurries it on.
+  const settledAt = (moves) => page.waitForFunction(
+    (n) => window.__ludus.state.moves === n && !window.__ludus.animating, moves);
   await page.mouse.click(...(await cellPoint(page, 4, 1)));
-  await page.waitForFunction(() => window.__ludus.state.moves === 3);
+  await settledAt(3);
   await page.mouse.click(...(await cellPoint(page, 4, 1)), { button: 'right' });
-  await page.waitForFunction(() => window.__ludus.state.moves === 2);
+  await settledAt(2);
   const [bx, by] = await cellPoint(page, 2, 2);
   const [gx, gy] = await cellPoint(page, 3, 3);
   await page.mouse.move(bx, by);

@@ -22,6 +22,11 @@ pub(crate) fn clear(set: &mut [u64], cell: u16) {
     }
 }
 
+/// How many cells the set holds.
+pub(crate) fn count(set: &[u64]) -> usize {
+    set.iter().map(|w| w.count_ones() as usize).sum()
+}
+
 /// The cells in the set, ascending.
 pub(crate) fn cells(set: &[u64], out: &mut Vec<u16>) {
     out.clear();

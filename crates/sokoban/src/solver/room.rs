@@ -107,7 +107,7 @@ impl Rooms {
                 }
                 groups.push(group);
                 let piece = rooms.flood(board, n, &[], door);
-                let cells = count(&piece);
+                let cells = bits::count(&piece);
                 let goals = board
                     .goals
                     .iter()
@@ -146,7 +146,7 @@ impl Rooms {
             let area = rooms.flood_goals(board, g);
             done.iter_mut().zip(&area).for_each(|(d, a)| *d |= a);
             let empty = area.iter().zip(&start).all(|(a, s)| a & s == 0);
-            if count(&area) < MIN_GOALS || !empty || rooms.overlaps(&area, NONE) {
+            if bits::count(&area) < MIN_GOALS || !empty || rooms.overlaps(&area, NONE) {
                 continue;
             }
             if let Some(order) = rooms.fill_order(board, NONE, &area) {
@@ -274,6 +274,29 @@ impl Rooms {
         stamp
     }
 
+    /// Queues the states "box on `cell`, player on side e" for each side
+    /// the player reached (`stamp`) that this search has not seen yet; each
+    /// remembers the state it came from and carries `pulls`.
+    fn queue_sides(
+        &mut self,
+        board: &Board,
+        cell: u16,
+        stamp: u32,
+        search: u32,
+        from: u32,
+        pulls: u32,
+    ) {
+        for e in 0..4u8 {
+            let n = board.neighbor(cell, usize::from(e));
+            let state = usize::from(cell) * 4 + usize::from(e);
+            if n != NONE && self.mark[usize::from(n)] == stamp && self.seen[state] != search {
+                self.seen[state] = search;
+                self.from[state] = from;
+                self.queue.push_back((cell, e, pulls));
+            }
+        }
+    }
+
     fn next_search(&mut self) -> u32 {
         self.search_stamp = self.search_stamp.wrapping_add(1);
         if self.search_stamp == 0 {
@@ -340,13 +363,7 @@ impl Rooms {
         bits::clear(&mut walls, goal);
         let search = self.next_search();
         let stamp = self.reach(board, outside, &walls, goal);
-        for s in 0..4u8 {
-            let p = board.neighbor(goal, usize::from(s));
-            if p != NONE && self.mark[usize::from(p)] == stamp {
-                self.seen[usize::from(goal) * 4 + usize::from(s)] = search;
-                self.queue.push_back((goal, s, 0));
-            }
-        }
+        self.queue_sides(board, goal, stamp, search, u32::MAX, 0);
         while let Some((b, s, pulls)) = self.queue.pop_front() {
             // The player steps from `p` to `q`; the box follows onto `p`.
             let p = board.neighbor(b, usize::from(s));
@@ -361,14 +378,7 @@ impl Rooms {
                 continue;
             }
             let stamp = self.reach(board, &[q], &walls, p);
-            for e in 0..4u8 {
-                let n = board.neighbor(p, usize::from(e));
-                let state = usize::from(p) * 4 + usize::from(e);
-                if n != NONE && self.mark[usize::from(n)] == stamp && self.seen[state] != search {
-                    self.seen[state] = search;
-                    self.queue.push_back((p, e, pulls + 1));
-                }
-            }
+            self.queue_sides(board, p, stamp, search, u32::MAX, pulls + 1);
         }
         None
     }
@@ -403,15 +413,7 @@ impl Rooms {
         let cells = r.cells.clone();
         let search = self.next_search();
         let stamp = self.reach(board, &[player], &others, at);
-        for s in 0..4u8 {
-            let p = board.neighbor(at, usize::from(s));
-            let state = usize::from(at) * 4 + usize::from(s);
-            if p != NONE && self.mark[usize::from(p)] == stamp {
-                self.seen[state] = search;
-                self.from[state] = u32::MAX;
-                self.queue.push_back((at, s, 0));
-            }
-        }
+        self.queue_sides(board, at, stamp, search, u32::MAX, 0);
         while let Some((b, s, _)) = self.queue.pop_front() {
             // The player on side `s` pushes the box the other way.
             let dir = (s + 2) % 4;
@@ -438,23 +440,10 @@ impl Rooms {
                 return Some(path);
             }
             let stamp = self.reach(board, &[b], &others, t);
-            for e in 0..4u8 {
-                let n = board.neighbor(t, usize::from(e));
-                let state = usize::from(t) * 4 + usize::from(e);
-                if n != NONE && self.mark[usize::from(n)] == stamp && self.seen[state] != search {
-                    self.seen[state] = search;
-                    self.from[state] = here;
-                    self.queue.push_back((t, e, 0));
-                }
-            }
+            self.queue_sides(board, t, stamp, search, here, 0);
         }
         None
     }
-}
-
-/// Cells in a bitset.
-fn count(set: &[u64]) -> usize {
-    set.iter().map(|w| w.count_ones() as usize).sum()
 }
 
 #[cfg(test)]

@@ -61,6 +61,7 @@ pub(crate) struct Store {
     pub cost: Vec<u64>,
     push: Vec<Push>,
     pub closed: Vec<bool>,
+    /// The search's keys (the same fixed stream), to rehash on growing.
     zobrist: Zobrist,
     /// Node id + 1, or 0 for an empty slot; length a power of two.
     index: Vec<u32>,
@@ -218,16 +219,8 @@ impl Store {
         let mask = size - 1;
         let mut index = vec![0u32; size];
         for id in 0..self.len() {
-            let mut hash = self.zobrist.player(self.player[id]);
-            for (i, &word) in self.boxes(id as u32).iter().enumerate() {
-                let mut w = word;
-                while w != 0 {
-                    hash ^= self
-                        .zobrist
-                        .boxed((i * 64 + w.trailing_zeros() as usize) as u16);
-                    w &= w - 1;
-                }
-            }
+            let hash =
+                self.zobrist.player(self.player[id]) ^ self.zobrist.set_hash(self.boxes(id as u32));
             let mut slot = (hash as usize) & mask;
             while index[slot] != 0 {
                 slot = (slot + 1) & mask;

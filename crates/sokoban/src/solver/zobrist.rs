@@ -37,4 +37,17 @@ impl Zobrist {
     pub fn boxes_hash(&self, boxes: &[u16]) -> u64 {
         boxes.iter().fold(0, |h, &b| h ^ self.boxed(b))
     }
+
+    /// The same hash for boxes given as a bitset.
+    pub fn set_hash(&self, set: &[u64]) -> u64 {
+        let mut hash = 0;
+        for (i, &word) in set.iter().enumerate() {
+            let mut w = word;
+            while w != 0 {
+                hash ^= self.boxed((i * 64 + w.trailing_zeros() as usize) as u16);
+                w &= w - 1;
+            }
+        }
+        hash
+    }
 }

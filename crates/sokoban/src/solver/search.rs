@@ -499,13 +499,10 @@ impl<'a> Search<'a> {
             // Goal-room macro: a box pushed into a goal room (onto its door,
             // or onto a goal of a goal area) goes on to the room's next goal
             // in order, in place of the single push.
-            let path = match self.rooms.as_mut() {
-                Some(rooms) => match rooms.entered(from, to) {
-                    Some(room) => rooms.macro_path(board, boxes, room, to, from),
-                    None => None,
-                },
-                None => None,
-            };
+            let path = self.rooms.as_mut().and_then(|rooms| {
+                let room = rooms.entered(from, to)?;
+                rooms.macro_path(board, boxes, room, to, from)
+            });
             let took_macro = path.is_some();
             let child = match path {
                 Some(path) => {

@@ -31,6 +31,8 @@ static NEAR_PALACE: [u128; 2] = [region(2, 6, 5, 9), region(2, 6, 0, 4)];
 static SOLDIER_ATTACK: [u128; 2] = [region(2, 6, 5, 8), region(2, 6, 1, 4)];
 /// The squares of file i.
 static LAST_FILE: u128 = region(8, 8, 0, 9);
+/// The palace centre per colour, e1 and e8 (square indices: rank * 9 + file).
+const PALACE_CENTRE: [usize; 2] = [9 + 4, 8 * 9 + 4];
 /// The enemy palace per colour (the squares its general can stand on).
 static ENEMY_PALACE: [u128; 2] = [region(3, 5, 7, 9), region(3, 5, 0, 2)];
 
@@ -370,8 +372,7 @@ pub fn evaluate_with(pos: &Position, w: &Params) -> i32 {
             }
         }
         // A horse in the palace centre blocks its own general.
-        let heart = if c == 0 { 13 } else { 76 };
-        if b[heart] == own | Role::Horse as u8 {
+        if b[PALACE_CENTRE[c]] == own | Role::Horse as u8 {
             sides[c].score -= w[HEART_HORSE];
         }
         // Empty-head cannon: our cannon on the enemy general's file with nothing between.

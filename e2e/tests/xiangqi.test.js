@@ -38,6 +38,13 @@ const engineAnswered = (n) => (page) => page.waitForFunction(
 test('play by clicks and by drag and drop against the engine', async () => {
   const page = await newPage(env.browser);
   await newEngineGame(page);
+  // The pieces' characters come from the fonts the page ships, whatever the
+  // machine has installed.
+  const faces = await page.waitForFunction(() => {
+    const loaded = [...document.fonts].filter((f) => f.status === 'loaded').map((f) => f.family.replace(/"/g, ''));
+    return loaded.includes('Ludus Xiangqi Pieces') && loaded.includes('Ludus Xiangqi Text') && loaded;
+  });
+  assert.ok(await faces.jsonValue());
   // Click the cannon on h2, then e2: 炮二平五.
   await page.mouse.click(...(await point(page, 'h2')));
   assert.equal(await page.evaluate(() => window.__ludus.selected), 'h2');

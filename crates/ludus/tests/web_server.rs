@@ -19,6 +19,9 @@ async fn pages_and_assets_with_their_types() {
         ("/js/sokoban.js", "javascript"),
         ("/js/sprites.js", "javascript"),
         ("/favicon.svg", "image/svg+xml"),
+        ("/fonts/xiangqi-pieces.woff2", "font/woff2"),
+        ("/fonts/xiangqi-text.woff2", "font/woff2"),
+        ("/fonts/OFL.txt", "text/plain"),
         ("/api/sokoban/collections", "application/json"),
         ("/api/summary", "application/json"),
     ] {

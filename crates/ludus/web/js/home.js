@@ -2,7 +2,7 @@
 // player's progress from the shared data dir.
 
 import { drawThumb } from './sprites.js';
-import { FONT, drawPiece } from './xiangqi-board.js';
+import { FONT, drawPiece, fontsReady } from './xiangqi-board.js';
 import { scaledContext } from './canvas.js';
 
 const $ = (id) => document.getElementById(id);
@@ -73,6 +73,7 @@ async function main() {
   drawThumb($('art-sokoban'), SAMPLE);
   drawTetris($('art-tetris'));
   drawXiangqi($('art-xiangqi'));
+  fontsReady.then(() => drawXiangqi($('art-xiangqi')));
   try {
     const summary = await (await fetch('/api/summary')).json();
     const s = summary.sokoban;

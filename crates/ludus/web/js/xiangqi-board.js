@@ -12,7 +12,20 @@ export const CHARS = {
 };
 const FILES = 'abcdefghi';
 const CHINESE_DIGITS = ['一', '二', '三', '四', '五', '六', '七', '八', '九'];
-export const FONT = '"Kaiti SC", KaiTi, STKaiti, "AR PL UKai CN", "Noto Serif CJK SC", "Source Han Serif SC", "WenQuanYi Micro Hei", serif';
+// A brush (Kaiti) face where the system has one, else the subset of Noto
+// Serif CJK that the page ships (fonts/, see ludus.css), so the pieces carry
+// their characters on a machine with no Chinese fonts at all.
+export const FONT = '"Kaiti SC", KaiTi, STKaiti, "AR PL UKai CN", "Ludus Xiangqi Pieces", serif';
+const TEXT_FONT = 'system-ui, "Ludus Xiangqi Text", sans-serif';
+
+// Resolves once the shipped faces are loaded: a canvas keeps what it drew
+// with a fallback face, so callers draw again then.
+export const fontsReady = document.fonts
+  ? Promise.all([
+    document.fonts.load('bold 20px "Ludus Xiangqi Pieces"', '帥'),
+    document.fonts.load('20px "Ludus Xiangqi Text"', '帥'),
+  ]).catch(() => [])
+  : Promise.resolve([]);
 
 // The board of a FEN: { cells: Map square → letter, turn: 'w' | 'b' }.
 export function parseFen(fen) {
@@ -115,7 +128,7 @@ export function drawGrid(g, geo) {
   // numerals, right to left as Red sees it; Black in digits), ICCS letters
   // under the bottom edge and rank digits on the left.
   g.fillStyle = '#5a3a1a';
-  g.font = `${Math.round(s * 0.3)}px system-ui, sans-serif`;
+  g.font = `${Math.round(s * 0.3)}px ${TEXT_FONT}`;
   for (let col = 0; col < 9; col++) {
     const x = ox + col * s;
     const f = geo.flipped ? 8 - col : col;
@@ -126,7 +139,7 @@ export function drawGrid(g, geo) {
     g.font = `${Math.round(s * 0.24)}px ui-monospace, monospace`;
     g.fillText(FILES[f], x, oy + 9 * s + s * 1.05);
     g.fillStyle = '#5a3a1a';
-    g.font = `${Math.round(s * 0.3)}px system-ui, sans-serif`;
+    g.font = `${Math.round(s * 0.3)}px ${TEXT_FONT}`;
   }
   g.fillStyle = '#8a6a40';
   g.font = `${Math.round(s * 0.24)}px ui-monospace, monospace`;

@@ -6,7 +6,7 @@
 
 import { GameSocket } from './net.js';
 import { scaledContext } from './canvas.js';
-import { CHARS, parseFen, boardFen, isRed, fitBoard, drawBoard, drawPiece } from './xiangqi-board.js';
+import { CHARS, parseFen, boardFen, isRed, fitBoard, drawBoard, drawPiece, fontsReady } from './xiangqi-board.js';
 
 const $ = (id) => document.getElementById(id);
 const SESSION_KEY = 'ludus.xiangqi.session';
@@ -767,6 +767,12 @@ $('keys-box').addEventListener('toggle', () => {
   render();
 });
 buildPalette();
+// The canvases drew with a fallback face until the shipped ones arrived.
+fontsReady.then(() => {
+  $('palette').replaceChildren();
+  buildPalette();
+  if (!$('view-play').hidden) render(); else renderEditor();
+});
 
 document.addEventListener('keydown', (e) => {
   if (e.ctrlKey || e.metaKey || e.altKey) return;

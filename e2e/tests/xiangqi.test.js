@@ -99,6 +99,84 @@ test('play by clicks and by drag and drop against the engine', async () => {
   await page.context().close();
 });
 
+// The page coordinates of a point on the position editor's board.
+async function editorPoint(page, sq) {
+  const box = await page.locator('#editor-board').boundingBox();
+  const [x, y] = await page.evaluate((sq) => window.__ludus.editor.geo.point(sq), sq);
+  return [box.x + x, box.y + y];
+}
+
+test('set up a position, mate in it, take back, flip, export and import', async () => {
+  const page = await newPage(env.browser);
+  await page.goto(`${env.server.url}xiangqi`);
+  await page.waitForSelector('#new-dialog[open]');
+  await page.click('#new-cancel');
+  // The editor: generals only, then two red chariots from the palette and
+  // the red general moved to d0 (placing a general moves it).
+  await page.keyboard.press('e');
+  await page.waitForSelector('#view-editor:not([hidden])');
+  await page.click('#ed-clear');
+  await page.click('#palette button[data-piece="R"]');
+  await page.mouse.click(...(await editorPoint(page, 'b8')));
+  await page.mouse.click(...(await editorPoint(page, 'a1')));
+  await page.click('#palette button[data-piece="K"]');
+  await page.mouse.click(...(await editorPoint(page, 'd0')));
+  assert.equal(await page.inputValue('#ed-fen'), '4k4/1R7/9/9/9/9/9/9/R8/3K5 w');
+  await page.waitForFunction(() => !document.getElementById('ed-humans').disabled);
+  assert.match(await page.textContent('#editor-message'), /legal position/i);
+  // A red chariot on e-file checks with the generals facing: the editor says what is wrong.
+  await page.fill('#ed-fen', '4k4/9/9/9/9/9/9/9/9/4K4 b');
+  await page.dispatchEvent('#ed-fen', 'change');
+  await page.waitForFunction(() => document.getElementById('ed-humans').disabled);
+  assert.notEqual((await page.textContent('#editor-message')).trim(), '');
+  await page.fill('#ed-fen', '4k4/1R7/9/9/9/9/9/9/R8/3K5 w');
+  await page.dispatchEvent('#ed-fen', 'change');
+  await page.waitForFunction(() => !document.getElementById('ed-humans').disabled);
+  await shot(page, 'xiangqi-editor');
+  await page.click('#ed-humans');
+  await page.waitForFunction(() => window.__ludus.state && window.__ludus.state.mode === 'humans'
+    && window.__ludus.state.fen.startsWith('4k4/1R7/'));
+
+  // Red mates on the back rank: 俥九进八 (a1a9).
+  await page.mouse.click(...(await point(page, 'a1')));
+  await page.mouse.click(...(await point(page, 'a9')));
+  await page.waitForSelector('#over-dialog[open]');
+  assert.match(await page.textContent('#over-text'), /checkmate/i);
+  assert.match(await page.textContent('#over-text'), /Red wins/i);
+  await page.click('#over-close');
+
+  // Export the game as PGN: it starts from the set-up position.
+  await page.click('#b-export');
+  await page.click('#export-pgn');
+  const pgn = await page.inputValue('#export-text');
+  assert.match(pgn, /\[FEN "4k4\/1R7\/9\/9\/9\/9\/9\/9\/R8\/3K5 w/);
+  assert.match(pgn, /\[Result "1-0"\]/);
+  await page.click('#export-close');
+
+  // Take the mate back: the game goes on, then the board turns round.
+  await page.keyboard.press('u');
+  await page.waitForFunction(() => window.__ludus.state.moves.length === 0 && !window.__ludus.state.over);
+  assert.equal(await page.evaluate(() => window.__ludus.pieceAt('a1')), 'R');
+  await page.keyboard.press('f');
+  assert.equal(await page.evaluate(() => window.__ludus.geo.flipped), true);
+  const [ax, ay] = await point(page, 'a1');
+  const [ix, iy] = await point(page, 'i9');
+  assert.ok(ax > ix && ay < iy, 'flipped: a1 at the top right');
+
+  // Import the exported PGN: the same game, over again.
+  await page.keyboard.press('i');
+  await page.waitForSelector('#import-dialog[open]');
+  await page.fill('#import-text', 'not a game');
+  await page.click('#import-ok');
+  await page.waitForSelector('#import-error:not([hidden])');
+  await page.fill('#import-text', pgn);
+  await page.click('#import-ok');
+  await page.waitForFunction(() => window.__ludus.state.moves.length === 1 && window.__ludus.state.over);
+  assert.equal(await page.evaluate(() => window.__ludus.state.moves[0].uci), 'a1a9');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
 test('the page at phone width', async () => {
   const page = await newPage(env.browser, { width: 390, height: 844 });
   await newEngineGame(page);

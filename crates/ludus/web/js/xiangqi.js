@@ -40,7 +40,7 @@ const app = {
   notation: 'chinese',
   confirm: null, // 'resign' or 'draw' waiting for a second press
   overShown: null,
-  editor: { cells: new Map(), turn: 'w', tool: 'R' },
+  editor: { cells: new Map(), turn: 'w', tool: 'R', geo: null },
   exportFormat: 'pgn',
 };
 window.__ludus = app;
@@ -608,7 +608,6 @@ $('graph').addEventListener('click', (e) => {
 // ---------------------------------------------------------------- editor
 
 const PALETTE = ['K', 'A', 'B', 'N', 'R', 'C', 'P', 'k', 'a', 'b', 'n', 'r', 'c', 'p', 'x'];
-let editorGeo = null;
 
 function showEditor(on) {
   $('view-editor').hidden = !on;
@@ -640,8 +639,8 @@ async function editorChanged() {
 function renderEditor() {
   const wrap = $('editor-wrap');
   const [g, geometry] = fitBoard($('editor-board'), wrap.clientWidth, wrap.clientHeight, false);
-  editorGeo = geometry;
-  drawBoard(g, editorGeo, { cells: app.editor.cells });
+  app.editor.geo = geometry;
+  drawBoard(g, geometry, { cells: app.editor.cells });
   for (const b of $('palette').children) b.classList.toggle('active', b.dataset.piece === app.editor.tool);
 }
 
@@ -666,9 +665,10 @@ function buildPalette() {
 }
 
 $('editor-board').addEventListener('pointerdown', (e) => {
-  if (!editorGeo) return;
+  const geo = app.editor.geo;
+  if (!geo) return;
   const rect = $('editor-board').getBoundingClientRect();
-  const sq = editorGeo.square(e.clientX - rect.left, e.clientY - rect.top);
+  const sq = geo.square(e.clientX - rect.left, e.clientY - rect.top);
   if (!sq) return;
   const cells = app.editor.cells;
   if (e.button === 2 || app.editor.tool === 'x' || cells.get(sq) === app.editor.tool) cells.delete(sq);

@@ -50,11 +50,14 @@ impl Perimeter {
         let mut depth = 0;
         let mut cells = Vec::new();
         let mut in_reach = vec![false; board.cells];
+        let mut reach = Vec::new();
+        let mut pulled = vec![0u64; board.words];
         while !layer.is_empty() {
             let mut next = Vec::new();
             for (boxes, region) in &layer {
                 flood.run(board, boxes, *region);
-                let reach = flood.reached.clone();
+                reach.clear();
+                reach.extend_from_slice(&flood.reached);
                 for &c in &reach {
                     in_reach[usize::from(c)] = true;
                 }
@@ -70,15 +73,22 @@ impl Perimeter {
                         if q == NONE || bits::has(boxes, q) {
                             continue;
                         }
-                        let mut pulled = boxes.clone();
+                        pulled.copy_from_slice(boxes);
                         bits::clear(&mut pulled, b);
                         bits::set(&mut pulled, p);
                         let region = flood.run(board, &pulled, q);
-                        let regions = known.entry(pulled.clone()).or_default();
-                        if regions.iter().all(|&(r, _)| r != region) {
-                            regions.push((region, depth + 1));
+                        // Looked up by reference first: most pulls lead to
+                        // positions already held, and need no copy.
+                        let held_already = known
+                            .get(pulled.as_slice())
+                            .is_some_and(|regions| regions.iter().any(|&(r, _)| r == region));
+                        if !held_already {
+                            known
+                                .entry(pulled.clone())
+                                .or_default()
+                                .push((region, depth + 1));
                             held += 1;
-                            next.push((pulled, region));
+                            next.push((pulled.clone(), region));
                         }
                     }
                 }

@@ -1,8 +1,7 @@
 //! Admissibility checks on small levels: every position reachable from the
 //! start is enumerated, its true fewest remaining pushes found by a
 //! breadth-first search backwards from the solved positions, and the lower
-//! bound (the matching over the fixed-goal table it would use, and the
-//! perimeter of the solved positions, cut short and complete) compared
+//! bound (the matching over the fixed-goal table it would use) compared
 //! with it at every position. A bound above the truth, or a deadlock claimed
 //! for a solvable position, breaks pushes mode's proofs. New bound terms
 //! belong in [`check`].
@@ -16,7 +15,6 @@ use super::board::{Board, NONE};
 use super::deadlock;
 use super::fixed::Fixed;
 use super::lower_bound::Matching;
-use super::perimeter::Perimeter;
 
 /// A position: boxes and the lowest cell of the player's region.
 type State = (Vec<u64>, u16);
@@ -121,24 +119,11 @@ fn check(text: &str) -> usize {
     let board = Board::new(level.map(), level.player(), level.boxes()).unwrap();
     let mut fixed = Fixed::new(&board, 64 << 20);
     let mut matching = Matching::new(board.start_boxes.len(), board.goals.len(), board.cells);
-    // Cut short after a few positions, and complete: exact everywhere.
-    let short = Perimeter::new(&board, 20);
-    let complete = Perimeter::new(&board, usize::MAX);
     let mut solvable = 0;
-    for ((boxes, player), truth) in exact_distances(&board) {
-        if let Some(complete) = &complete {
-            assert_eq!(complete.bound(&boxes, player), truth, "{text}");
-        }
+    for ((boxes, _player), truth) in exact_distances(&board) {
         let Some(truth) = truth else {
             continue;
         };
-        if let Some(short) = &short {
-            let far = short.bound(&boxes, player);
-            assert!(
-                far.is_some_and(|b| b <= truth),
-                "perimeter {far:?} above {truth}\n{text}"
-            );
-        }
         solvable += 1;
         let mut cells = Vec::new();
         bits::cells(&boxes, &mut cells);

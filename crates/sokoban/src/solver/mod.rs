@@ -9,9 +9,7 @@
 //! Pushes mode proves the fewest pushes with A*, then runs a second pass
 //! for the fewest moves among those. The lower bound is a min-cost matching
 //! of boxes to goals (`lower_bound`) over push distances in which boxes
-//! fixed on goals count as walls (`fixed`), and in Pushes mode, once the
-//! search has run a while, the exact distances of the positions near the
-//! solved ones (`perimeter`); pruning uses dead squares,
+//! fixed on goals count as walls (`fixed`); pruning uses dead squares,
 //! freeze and bipartite deadlocks (`deadlock`), PI-corrals (`corral`) and
 //! small searches on box clusters and corrals (`learn`).
 //!
@@ -42,7 +40,6 @@ mod fixed;
 mod learn;
 mod lower_bound;
 mod packing;
-mod perimeter;
 mod room;
 mod search;
 mod store;

@@ -15,7 +15,6 @@ use super::fixed::Fixed;
 use super::learn::Learner;
 use super::lower_bound::Matching;
 use super::packing::Packing;
-use super::perimeter::Perimeter;
 use super::room::Rooms;
 use super::store::{Found, NO_PARENT, Push, Store};
 use super::zobrist::Zobrist;
@@ -24,16 +23,6 @@ use super::{Control, Mode};
 /// Costs in the optimal modes are `primary << SHIFT | secondary`
 /// (pushes then moves, or moves then pushes).
 pub(crate) const SHIFT: u32 = 24;
-
-/// Positions the perimeter search may hold.
-const PERIMETER_NODES: usize = 300_000;
-/// Bytes one perimeter position costs, about (key, bitset, map slot).
-const PERIMETER_BYTES: usize = 96;
-/// Pushes mode searches the perimeter only after this many nodes: most
-/// levels are proven sooner, and the pull search costs about 1 s CPU
-/// (Microban I #123: 60 k nodes took 1.3 s with it after 50 k, 0.3 s
-/// without).
-const PERIMETER_AFTER: u64 = 50_000;
 
 /// How a search prices its steps and orders its open list.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -86,12 +75,6 @@ pub(crate) struct Search<'a> {
     pack_weight: u64,
     /// The cost table (see [`Fixed`]) of each stored node.
     tables: Vec<u16>,
-    /// Pushes mode only: the solved positions' perimeter (see
-    /// [`Perimeter`]), searched once this search has expanded
-    /// [`PERIMETER_AFTER`] nodes; the positions it may hold (0 once
-    /// searched, and in the other modes).
-    perimeter: Option<Perimeter>,
-    perimeter_nodes: usize,
     /// Flood-fill scratch: `seen[c] == stamp` marks reached cells.
     seen: Vec<u32>,
     stamp: u32,
@@ -160,9 +143,7 @@ impl<'a> Search<'a> {
             store: Store::new(
                 board.words,
                 board.cells,
-                memory_mb
-                    - memory_mb / 8
-                    - memory_mb / 16 * (1 + usize::from(order == Order::Pushes)),
+                memory_mb - memory_mb / 8 - memory_mb / 16,
             ),
             open: BinaryHeap::new(),
             features: None,
@@ -172,12 +153,6 @@ impl<'a> Search<'a> {
             packing: None,
             pack_weight: 0,
             tables: Vec::new(),
-            perimeter: None,
-            perimeter_nodes: if order == Order::Pushes {
-                (memory_mb.saturating_mul(1 << 20) / 16 / PERIMETER_BYTES).min(PERIMETER_NODES)
-            } else {
-                0
-            },
             seen: vec![0; board.cells],
             stamp: 0,
             walk: vec![0; board.cells],
@@ -406,11 +381,7 @@ impl<'a> Search<'a> {
             if self.expanded >= stop_at {
                 break None;
             }
-            if self.perimeter_nodes > 0 && self.expanded >= PERIMETER_AFTER {
-                self.perimeter = Perimeter::new(board, self.perimeter_nodes);
-                self.perimeter_nodes = 0;
-            }
-            let Some((Reverse(key), id)) = self.dequeue() else {
+            let Some((_, id)) = self.dequeue() else {
                 break Some(End::Exhausted);
             };
             // An entry left behind when the node was reached more cheaply
@@ -426,20 +397,6 @@ impl<'a> Search<'a> {
             let Some(bound) = self.matching.solve_near(costs, &list) else {
                 continue;
             };
-            if let Some(perimeter) = &self.perimeter
-                && bound != 0
-            {
-                let Some(far) = perimeter.bound(&boxes, self.store.player(id)) else {
-                    continue;
-                };
-                // Nodes queued before the perimeter was known: back into
-                // the open list at their true place.
-                if far > bound && self.priority(cost, far, &boxes) > key {
-                    self.store.closed[id as usize] = false;
-                    self.enqueue(self.priority(cost, far, &boxes), id, &boxes);
-                    continue;
-                }
-            }
             // Children are generated per matching row.
             list.clear();
             list.extend_from_slice(self.matching.rows());
@@ -736,11 +693,6 @@ impl<'a> Search<'a> {
                 }
                 None => self.flood(boxes, stand),
             }
-        };
-        let bound = match self.perimeter.as_ref().map(|p| p.bound(boxes, player)) {
-            Some(Some(far)) => bound.max(far),
-            Some(None) => return Ok(None),
-            None => bound,
         };
         let boxes_hash = boxes_hash ^ self.zobrist.boxed(from) ^ self.zobrist.boxed(to);
         let hash = boxes_hash ^ self.zobrist.player(player);

@@ -2,7 +2,11 @@
 //! level and a summary per file.
 //!
 //! `cargo run --release -p sokoban --example solve_bench -- [--mode fast|pushes|moves]
-//! [--time-limit SECS] [--cpu] [--nodes N] [--memory MB] [--levels A-B] FILES...`
+//! [--time-limit SECS] [--cpu] [--nodes N] [--memory MB] [--levels A-B] [--trace] [--lurd] FILES...`
+//!
+//! `--trace` prints the highest f (pushes + bound) expanded so far each time
+//! it rises, with the nodes expanded by then (how far a proof has got);
+//! `--lurd` prints each solution.
 //!
 //! `--cpu` measures and limits the process's CPU time (Linux, from
 //! `/proc/self/stat`) instead of wall time: steadier on a loaded machine.
@@ -20,6 +24,8 @@ struct Args {
     memory_mb: usize,
     range: Option<(usize, usize)>,
     nodes: Option<u64>,
+    trace: bool,
+    lurd: bool,
     files: Vec<String>,
 }
 
@@ -31,6 +37,8 @@ fn parse_args() -> Result<Args, String> {
         memory_mb: 1024,
         range: None,
         nodes: None,
+        trace: false,
+        lurd: false,
         files: Vec::new(),
     };
     let mut it = std::env::args().skip(1);
@@ -49,6 +57,8 @@ fn parse_args() -> Result<Args, String> {
                 args.time_limit = value()?.parse().map_err(|e| format!("--time-limit: {e}"))?
             }
             "--cpu" => args.cpu = true,
+            "--trace" => args.trace = true,
+            "--lurd" => args.lurd = true,
             "--nodes" => args.nodes = Some(value()?.parse().map_err(|e| format!("--nodes: {e}"))?),
             "--memory" => {
                 args.memory_mb = value()?.parse().map_err(|e| format!("--memory: {e}"))?
@@ -152,6 +162,16 @@ fn main() {
             };
             let elapsed = clock(args.cpu);
             let mut control = Control::new().cancel_flag(&cancel);
+            if args.trace {
+                let mut highest = 0;
+                control = control.on_progress(1024, move |p| {
+                    let f = p.depth + p.lower_bound;
+                    if f > highest {
+                        highest = f;
+                        eprintln!("  f {f} at {} nodes", p.expanded);
+                    }
+                });
+            }
             let (outcome, stats) = solver::solve_with_stats(level, &options, &mut control);
             let seconds = elapsed();
             done.store(true, Ordering::Relaxed);
@@ -160,6 +180,9 @@ fn main() {
             let line = match &outcome {
                 Outcome::Solved(s) => {
                     solved += 1;
+                    if args.lurd {
+                        println!("{}", s.lurd);
+                    }
                     format!(
                         "solved   moves {:5} pushes {:4} optimal {} secondary {}",
                         s.moves, s.pushes, s.optimal, s.secondary_optimal

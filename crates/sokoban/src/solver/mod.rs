@@ -29,6 +29,8 @@
 //! # Ok::<(), sokoban::ParseError>(())
 //! ```
 
+#[cfg(test)]
+mod admissible;
 mod bits;
 mod board;
 mod corral;

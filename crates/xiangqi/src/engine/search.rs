@@ -128,6 +128,8 @@ struct Search<'a> {
     /// with what is needed to take it back when judging a cycle.
     moves: Vec<Option<(Move, Undo)>>,
     pv: Vec<Vec<Move>>,
+    /// Static evaluation at each ply of the current line (-INF in check).
+    evals: Vec<i32>,
 }
 
 impl Engine {
@@ -269,6 +271,7 @@ impl Engine {
             moves,
             root_moves: legal.clone(),
             pv: vec![Vec::new(); MAX_PLY + 1],
+            evals: vec![-INF; MAX_PLY + 1],
         };
         let mut max_depth = limits
             .depth
@@ -559,9 +562,21 @@ impl Search<'_> {
             }
         }
         let static_eval = if in_check { -INF } else { self.eval(pos) };
+        if let Some(e) = self.evals.get_mut(ply) {
+            *e = static_eval;
+        }
+        // Improving: the side to move stands better than two plies ago (taken
+        // as so when that position was in check), so cut-offs are likelier and
+        // late moves deserve less suspicion.
+        let improving = !in_check
+            && match ply.checked_sub(2).and_then(|p| self.evals.get(p)) {
+                Some(&e) if e > -INF => static_eval > e,
+                _ => true,
+            };
         if !pv_node && !in_check && ply > 0 {
             // Reverse futility: far above beta near the leaves.
-            if depth <= 3 && static_eval - 120 * depth >= beta && beta.abs() < MATE_BOUND {
+            let margin = 120 * depth - if improving { 60 } else { 0 };
+            if depth <= 3 && static_eval - margin >= beta && beta.abs() < MATE_BOUND {
                 return static_eval;
             }
             // Null move: give the opponent a free move; if still above beta, cut.
@@ -635,6 +650,9 @@ impl Search<'_> {
                     let mut r = lmr(depth, n);
                     if pv_node {
                         r -= 1;
+                    }
+                    if !improving {
+                        r += 1;
                     }
                     r.clamp(0, depth - 2)
                 } else {

@@ -767,11 +767,16 @@ $('keys-box').addEventListener('toggle', () => {
   render();
 });
 buildPalette();
+
+// Draws whichever view is showing: the game or the position editor.
+function renderView() {
+  if (!$('view-play').hidden) render(); else renderEditor();
+}
 // The canvases drew with a fallback face until the shipped ones arrived.
 fontsReady.then(() => {
   $('palette').replaceChildren();
   buildPalette();
-  if (!$('view-play').hidden) render(); else renderEditor();
+  renderView();
 });
 
 document.addEventListener('keydown', (e) => {
@@ -795,5 +800,5 @@ document.addEventListener('keydown', (e) => {
   action();
 });
 
-new ResizeObserver(() => { if (!$('view-play').hidden) render(); else renderEditor(); }).observe(document.querySelector('main'));
+new ResizeObserver(renderView).observe(document.querySelector('main'));
 render();

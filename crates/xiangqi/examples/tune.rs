@@ -7,9 +7,19 @@
 //! game's result for Red. The tool fits the scale `K` of
 //! `1 / (1 + 10^(-K * eval / 400))` to the results, then changes one weight at
 //! a time (by a step that halves when neither direction helps) while the mean
-//! squared error on nine games in ten falls, for up to twelve rounds, and keeps
-//! the round whose weights predict the tenth (held out) best. It prints those
-//! weights in [`PARAMS`]'s layout.
+//! squared error on nine games in ten falls, for up to twelve rounds
+//! (`TUNE_ROUNDS`), and keeps the round whose weights predict the tenth (held
+//! out) best. It prints those weights in [`PARAMS`]'s layout.
+//!
+//! Game results label positions poorly (one result for a hundred positions),
+//! so the tool can also learn from another engine's judgement:
+//! `tune --dump GAMES.pgn… > positions.tsv` writes every fourth quiet position
+//! as `FEN<TAB>result`; a script has the other engine score each one (for
+//! Red, in its own units) and appends the score as a third column; `tune
+//! --labels scored.tsv` then fits the other engine's scale to the results and
+//! uses its predicted result as each position's target (`TUNE_MIX=0.5` would
+//! take half the game result instead). BENCHMARKS.md has how the weights in
+//! play were made this way from ElephantEye's scores.
 
 use xiangqi::engine::{PARAMS, Params, evaluate_with, param};
 use xiangqi::pgn::parse_all;
@@ -126,9 +136,97 @@ fn error(samples: &[Sample], all: &[i32; ALL], k: f64) -> f64 {
     sum / samples.len().max(1) as f64
 }
 
+/// `--dump GAMES…`: every fourth quiet position as "FEN<TAB>result" lines, to
+/// be scored by another engine.
+fn dump(paths: &[String]) {
+    let (train, test) = load(paths);
+    for (i, s) in train.iter().chain(test.iter()).enumerate() {
+        if i % 4 == 0 {
+            println!("{}\t{}", s.pos.to_fen(), s.result);
+        }
+    }
+}
+
+/// `--labels FILE`: lines "FEN<TAB>result<TAB>score" with another engine's
+/// score for Red; the target of each position becomes that engine's
+/// predicted result, on the scale that fits its scores to the results best.
+fn load_labels(path: &str) -> (Vec<Sample>, Vec<Sample>) {
+    let Ok(text) = std::fs::read_to_string(path) else {
+        eprintln!("cannot read {path}");
+        return (Vec::new(), Vec::new());
+    };
+    let mut rows = Vec::new();
+    for line in text.lines() {
+        let f: Vec<&str> = line.split('\t').collect();
+        if f.len() < 3 {
+            continue;
+        }
+        let (Ok(pos), Ok(result), Ok(score)) = (
+            Position::from_fen(f[0]),
+            f[1].parse::<f64>(),
+            f[2].parse::<f64>(),
+        ) else {
+            continue;
+        };
+        // Mate scores and won positions say nothing about the weights.
+        if score.abs() > 1500.0 {
+            continue;
+        }
+        rows.push((pos, result, score));
+    }
+    let err = |k: f64| {
+        rows.iter()
+            .map(|(_, r, s)| {
+                let p = 1.0 / (1.0 + 10f64.powf(-k * s / 400.0));
+                (r - p) * (r - p)
+            })
+            .sum::<f64>()
+    };
+    let mut k = 1.0f64;
+    for step in [0.5, 0.1, 0.02] {
+        loop {
+            if err(k + step) < err(k) {
+                k += step;
+            } else if k - step > 0.0 && err(k - step) < err(k) {
+                k -= step;
+            } else {
+                break;
+            }
+        }
+    }
+    eprintln!("labels: {} positions, their scale {k:.2}", rows.len());
+    let mix = std::env::var("TUNE_MIX")
+        .ok()
+        .and_then(|v| v.parse::<f64>().ok())
+        .unwrap_or(1.0);
+    let (mut train, mut test) = (Vec::new(), Vec::new());
+    for (i, (pos, r, s)) in rows.into_iter().enumerate() {
+        let p = 1.0 / (1.0 + 10f64.powf(-k * s / 400.0));
+        let sample = Sample {
+            feat: features(&pos),
+            pos,
+            result: mix * p + (1.0 - mix) * r,
+        };
+        if i % 10 == 9 {
+            test.push(sample);
+        } else {
+            train.push(sample);
+        }
+    }
+    (train, test)
+}
+
 fn main() {
-    let paths: Vec<String> = std::env::args().skip(1).collect();
-    let (train, test) = load(&paths);
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().is_some_and(|a| a == "--dump") {
+        dump(&args[1..]);
+        return;
+    }
+    let (train, test) = if args.first().is_some_and(|a| a == "--labels") && args.len() > 1 {
+        load_labels(&args[1])
+    } else {
+        load(&args)
+    };
     if train.is_empty() {
         eprintln!("no positions");
         return;
@@ -171,7 +269,11 @@ fn main() {
         .collect();
     // Early stopping: the weights of the round with the lowest held-out error.
     let mut kept = (error(&test, &w, k), w);
-    for round in 0..12 {
+    let rounds = std::env::var("TUNE_ROUNDS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(12);
+    for round in 0..rounds {
         let mut changed = false;
         for i in 0..ALL {
             let step = steps[i];

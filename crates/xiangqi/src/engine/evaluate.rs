@@ -124,11 +124,11 @@ pub type Params = [i32; param::COUNT];
 
 /// The weights the engine plays with.
 pub const PARAMS: Params = [
-    3, 4, 15, 6, 20, 3, 2, 3, 15, 2, // mobility, attack, soldiers
-    4, 2, 1, 12, 25, 60, 4, 3, 60, 10, // king safety, phase, tempo
-    40, 30, 30, 30, 20, 0, 0, 0, 0, // lines through the general
-    0, 0, 0, 0, 0, 0, 0,  // material corrections
-    15, // horse attacks on the enemy palace
+    8, 5, 67, 13, -24, 4, 2, 0, 19, 6, // mobility, attack, soldiers
+    4, 3, 1, 13, 3, 47, -8, 3, -45, 8, // king safety, phase, tempo
+    4, 86, 76, 142, 42, 60, 28, 35, -1, // lines through the general
+    15, 0, 13, -47, -32, -42, -2, // material corrections
+    -3, // horse attacks on the enemy palace
 ];
 
 /// The squares of each ray of [`RAYS`] as a bit set.

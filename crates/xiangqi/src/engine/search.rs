@@ -580,13 +580,15 @@ impl Search<'_> {
                 return static_eval;
             }
             // Null move: give the opponent a free move; if still above beta, cut.
+            // The reduction starts at 2 (as ElephantEye's): xiangqi threats
+            // often take a quiet move to set up, which a deeper cut hides.
             if allow_null
                 && depth >= 3
                 && static_eval >= beta
                 && beta.abs() < MATE_BOUND
                 && has_attackers(pos, pos.turn())
             {
-                let r = 3 + depth / 6;
+                let r = 2 + depth / 6;
                 let h = pos.make_null();
                 self.push(pos.key(), false, true, None);
                 let v = -self.negamax(pos, depth - 1 - r, -beta, -beta + 1, ply + 1, false);

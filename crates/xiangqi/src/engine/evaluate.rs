@@ -122,7 +122,10 @@ pub mod param {
 /// Evaluation weights (see [`param`]).
 pub type Params = [i32; param::COUNT];
 
-/// The weights the engine plays with.
+/// The weights the engine plays with: fitted by `examples/tune.rs --labels`
+/// to ElephantEye's scores of 43,015 quiet positions (BENCHMARKS.md), the
+/// material corrections included (advisors, elephants and crossed soldiers
+/// are worth a little less than their base values).
 pub const PARAMS: Params = [
     8, 5, 67, 13, -24, 4, 2, 0, 19, 6, // mobility, attack, soldiers
     4, 3, 1, 13, 3, 47, -8, 3, -45, 8, // king safety, phase, tempo

@@ -117,6 +117,34 @@ fn load(paths: &[String]) -> (Vec<Sample>, Vec<Sample>) {
     (train, test)
 }
 
+/// The result (for Red) a score predicts, on the scale `k`.
+fn expected_result(k: f64, score: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-k * score / 400.0))
+}
+
+/// The scale, from 1 by ever finer steps, with the lowest `err`, and that
+/// error.
+fn fit_scale(err: impl Fn(f64) -> f64) -> (f64, f64) {
+    let mut k = 1.0;
+    let mut best = err(k);
+    for step in [0.5, 0.1, 0.02] {
+        loop {
+            let up = err(k + step);
+            let down = err(k - step);
+            if up < best {
+                k += step;
+                best = up;
+            } else if down < best {
+                k -= step;
+                best = down;
+            } else {
+                break;
+            }
+        }
+    }
+    (k, best)
+}
+
 fn error(samples: &[Sample], all: &[i32; ALL], k: f64) -> f64 {
     let mut w: Params = [0; param::COUNT];
     w.copy_from_slice(&all[..param::COUNT]);
@@ -129,7 +157,7 @@ fn error(samples: &[Sample], all: &[i32; ALL], k: f64) -> f64 {
             for (c, &n) in corr.iter().zip(s.feat.iter()) {
                 red += c * n as i32;
             }
-            let p = 1.0 / (1.0 + 10f64.powf(-k * red as f64 / 400.0));
+            let p = expected_result(k, red as f64);
             (s.result - p) * (s.result - p)
         })
         .sum();
@@ -174,26 +202,11 @@ fn load_labels(path: &str) -> (Vec<Sample>, Vec<Sample>) {
         }
         rows.push((pos, result, score));
     }
-    let err = |k: f64| {
+    let (k, _) = fit_scale(|k| {
         rows.iter()
-            .map(|(_, r, s)| {
-                let p = 1.0 / (1.0 + 10f64.powf(-k * s / 400.0));
-                (r - p) * (r - p)
-            })
+            .map(|(_, r, s)| (r - expected_result(k, *s)).powi(2))
             .sum::<f64>()
-    };
-    let mut k = 1.0f64;
-    for step in [0.5, 0.1, 0.02] {
-        loop {
-            if err(k + step) < err(k) {
-                k += step;
-            } else if k - step > 0.0 && err(k - step) < err(k) {
-                k -= step;
-            } else {
-                break;
-            }
-        }
-    }
+    });
     eprintln!("labels: {} positions, their scale {k:.2}", rows.len());
     let mix = std::env::var("TUNE_MIX")
         .ok()
@@ -201,7 +214,7 @@ fn load_labels(path: &str) -> (Vec<Sample>, Vec<Sample>) {
         .unwrap_or(1.0);
     let (mut train, mut test) = (Vec::new(), Vec::new());
     for (i, (pos, r, s)) in rows.into_iter().enumerate() {
-        let p = 1.0 / (1.0 + 10f64.powf(-k * s / 400.0));
+        let p = expected_result(k, s);
         let sample = Sample {
             feat: features(&pos),
             pos,
@@ -234,23 +247,7 @@ fn main() {
     let mut w = [0i32; ALL];
     w[..param::COUNT].copy_from_slice(&PARAMS);
     // The scale that fits the current weights best.
-    let mut k = 1.0;
-    let mut best = error(&train, &w, k);
-    for step in [0.5, 0.1, 0.02] {
-        loop {
-            let up = error(&train, &w, k + step);
-            let down = error(&train, &w, k - step);
-            if up < best {
-                k += step;
-                best = up;
-            } else if down < best {
-                k -= step;
-                best = down;
-            } else {
-                break;
-            }
-        }
-    }
+    let (k, mut best) = fit_scale(|k| error(&train, &w, k));
     eprintln!(
         "K {k:.2}: training error {best:.6}, held out {:.6}",
         error(&test, &w, k)

@@ -142,59 +142,73 @@ fn general_attacked(b: &[u8; 90], k: usize, them: u8) -> bool {
     false
 }
 
-/// Whether a piece of the colour with bit `them` could capture on `sq` by its
+/// Whether a piece of the colour with bit `them` could capture on `k` by its
 /// movement rules (pseudo-legal; the flying general is not an attack here).
 fn square_attacked(b: &[u8; 90], k: usize, them: u8) -> bool {
+    least_valuable_attacker(b, k, them).is_some()
+}
+
+/// The square of the least valuable piece of the colour with bit `them` that
+/// could capture on `k` by its movement rules (pseudo-legal: pins and the
+/// attacker's own general are not considered), for exchanges on one square:
+/// soldiers first, then advisors, elephants, horses, cannons, chariots and the
+/// general.
+pub(crate) fn least_valuable_attacker(b: &[u8; 90], k: usize, them: u8) -> Option<usize> {
+    let (f, r) = (k % 9, k / 9);
+    let soldier = SOLDIER | them;
+    let soldier_from = if them == 8 {
+        // Black soldiers move down the board and sideways once on ranks 0..=4.
+        [
+            (r < 9).then(|| k + 9),
+            (r <= 4 && f > 0).then(|| k - 1),
+            (r <= 4 && f < 8).then(|| k + 1),
+        ]
+    } else {
+        [
+            (r > 0).then(|| k - 9),
+            (r >= 5 && f > 0).then(|| k - 1),
+            (r >= 5 && f < 8).then(|| k + 1),
+        ]
+    };
+    if let Some(s) = soldier_from
+        .into_iter()
+        .flatten()
+        .find(|&s| b[s] == soldier)
+    {
+        return Some(s);
+    }
+    let stepper = |st: &Steps, role: u8, blocked: bool| {
+        (0..st.len as usize)
+            .find(|&j| {
+                b[st.to[j] as usize] == (role | them) && (!blocked || b[st.block[j] as usize] == 0)
+            })
+            .map(|j| st.to[j] as usize)
+    };
+    if let Some(s) = stepper(&ADVISOR_MOVES[k], ADVISOR, false)
+        .or_else(|| stepper(&ELEPHANT_MOVES[k], ELEPHANT, true))
+        .or_else(|| stepper(&HORSE_ATTACKERS[k], HORSE, true))
+    {
+        return Some(s);
+    }
+    // Along the four lines: the first piece may be a chariot, the second a cannon.
+    let mut chariot = None;
     for ray in &RAYS[k] {
-        let n = ray.len as usize;
-        let sq = &ray.squares[..n];
-        let mut i = 0;
-        while i < n && b[sq[i] as usize] == 0 {
-            i += 1;
-        }
-        if i == n {
-            continue;
-        }
-        if b[sq[i] as usize] == (CHARIOT | them) {
-            return true;
-        }
-        i += 1;
-        while i < n && b[sq[i] as usize] == 0 {
-            i += 1;
-        }
-        if i < n && b[sq[i] as usize] == (CANNON | them) {
-            return true;
-        }
-    }
-    let h = &HORSE_ATTACKERS[k];
-    for j in 0..h.len as usize {
-        if b[h.to[j] as usize] == (HORSE | them) && b[h.block[j] as usize] == 0 {
-            return true;
-        }
-    }
-    let e = &ELEPHANT_MOVES[k];
-    for j in 0..e.len as usize {
-        if b[e.to[j] as usize] == (ELEPHANT | them) && b[e.block[j] as usize] == 0 {
-            return true;
-        }
-    }
-    for (table, role) in [(&ADVISOR_MOVES[k], ADVISOR), (&GENERAL_MOVES[k], GENERAL)] {
-        for j in 0..table.len as usize {
-            if b[table.to[j] as usize] == (role | them) {
-                return true;
+        let mut pieces = ray.squares[..ray.len as usize]
+            .iter()
+            .map(|&t| t as usize)
+            .filter(|&t| b[t] != 0);
+        if let Some(first) = pieces.next() {
+            if b[first] == (CHARIOT | them) && chariot.is_none() {
+                chariot = Some(first);
+            }
+            if let Some(second) = pieces.next()
+                && b[second] == (CANNON | them)
+            {
+                return Some(second);
             }
         }
     }
-    // Soldiers: the rules are the same as for attacks on a general.
-    let (f, r) = (k % 9, k / 9);
-    let soldier = SOLDIER | them;
-    if them == 8 {
-        (r < 9 && b[k + 9] == soldier)
-            || (r <= 4 && ((f > 0 && b[k - 1] == soldier) || (f < 8 && b[k + 1] == soldier)))
-    } else {
-        (r > 0 && b[k - 9] == soldier)
-            || (r >= 5 && ((f > 0 && b[k - 1] == soldier) || (f < 8 && b[k + 1] == soldier)))
-    }
+    chariot.or_else(|| stepper(&GENERAL_MOVES[k], GENERAL, false))
 }
 
 /// Pushes the moves of a stepping piece on `from` (`blocked`: the steps have

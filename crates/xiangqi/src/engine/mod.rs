@@ -19,6 +19,7 @@ mod evaluate;
 mod ordering;
 pub(crate) mod pst;
 mod search;
+mod see;
 mod time;
 mod tt;
 
@@ -26,5 +27,6 @@ pub use book::{Book, BookError};
 pub use evaluate::{PARAMS, Params, evaluate, evaluate_with, param};
 pub use pst::{VALUES, value};
 pub use search::{Engine, MATE, MATE_BOUND, MAX_SKILL, Score, SearchInfo, SearchResult};
+pub use see::see;
 pub use time::{Limits, TimeBudget};
 pub use tt::{Bound, Hit, MAX_HASH_MB, TranspositionTable};

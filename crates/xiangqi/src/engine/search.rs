@@ -1,7 +1,7 @@
 //! Iterative deepening principal-variation search.
 //!
 //! Alpha-beta with aspiration windows, a transposition table, quiescence search
-//! (captures that lose the exchange on their square, by [`see`], left out),
+//! (captures that lose the exchange on their square, by [`super::see()`], left out),
 //! null-move pruning (not in check, not in pure-defence endings, not twice in a
 //! row), reverse futility, futility and move-count pruning near the leaves,
 //! late-move reductions, check extensions and mate-distance pruning. Moves are
@@ -17,7 +17,7 @@
 use super::evaluate::{evaluate, has_attackers};
 use super::ordering::{Heuristics, MAX_PLY, pick};
 use super::pst::value;
-use super::see::see;
+use super::see::loses_exchange;
 use super::time::{Limits, TimeBudget};
 use super::tt::{Bound, TranspositionTable};
 use crate::game::Game;
@@ -765,9 +765,7 @@ impl Search<'_> {
                 }
                 // A capture that loses material in the exchange on its
                 // square is left out: standing pat is at least as good.
-                let mover = crate::piece::Piece::from_code(pos.board[m.from.index()])
-                    .map_or(0, |p| value(p.role));
-                if gain < mover && see(pos, m) < 0 {
+                if loses_exchange(pos, m) {
                     continue;
                 }
             }

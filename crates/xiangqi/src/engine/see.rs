@@ -7,6 +7,7 @@
 use super::pst::VALUES;
 use crate::movegen::least_valuable_attacker;
 use crate::moves::Move;
+use crate::piece::Role;
 use crate::position::Position;
 
 /// The general, as a recapturer, counts as worth more than everything else:
@@ -15,9 +16,17 @@ const GENERAL_VALUE: i32 = 10_000;
 
 fn piece_value(code: u8) -> i32 {
     match code & 7 {
-        1 => GENERAL_VALUE,
+        g if g == Role::General as u8 => GENERAL_VALUE,
         role => VALUES[role as usize],
     }
+}
+
+/// Whether the capture `m` loses material in the exchange on its square.
+/// Taking a piece worth at least the capturer never does (the worst reply
+/// takes the capturer back), so only the other captures are played out.
+pub(crate) fn loses_exchange(pos: &Position, m: Move) -> bool {
+    let value = |code: u8| VALUES[(code & 7) as usize];
+    value(pos.board[m.to.index()]) < value(pos.board[m.from.index()]) && see(pos, m) < 0
 }
 
 /// The material the side to move wins by the capture `m` and the exchange

@@ -52,6 +52,8 @@ pub(crate) struct Matching {
     way: Vec<usize>,
     minv: Vec<i64>,
     used: Vec<bool>,
+    /// Columns in the order the last augmenting path reached them.
+    reached: Vec<usize>,
     saved_u: Vec<i64>,
     saved_v: Vec<i64>,
     saved_assigned: Vec<usize>,
@@ -78,6 +80,7 @@ impl Matching {
             way: vec![0; goals + 1],
             minv: vec![0; goals + 1],
             used: vec![false; goals + 1],
+            reached: Vec::with_capacity(goals),
             saved_u: vec![0; boxes + 1],
             saved_v: vec![0; goals + 1],
             saved_assigned: vec![0; goals + 1],
@@ -235,47 +238,64 @@ impl Matching {
     }
 
     /// One Dijkstra-like augmenting path that adds row `row` to the
-    /// assignment while keeping the potentials feasible.
+    /// assignment while keeping the potentials feasible. `minv[j]` holds
+    /// the shortest reduced distance from the new row to column `j`; the
+    /// potentials of the columns reached are settled once, at the end.
     fn augment(&mut self, row: usize) {
         let cols = self.cols;
         self.assigned[0] = row;
-        let mut j0 = 0usize;
-        self.minv.iter_mut().for_each(|x| *x = INFINITE);
         self.used.iter_mut().for_each(|x| *x = false);
+        self.reached.clear();
+        let mut j0 = 0usize;
+        let mut mu = 0i64;
+        let mut first = true;
         loop {
             self.used[j0] = true;
             let i0 = self.assigned[j0];
             let mut delta = INFINITE;
             let mut j1 = 0usize;
             let base = (i0 - 1) * cols;
-            for j in 1..=cols {
-                if !self.used[j] {
-                    let cur = self.cost[base + j - 1] - self.u[i0] - self.v[j];
-                    if cur < self.minv[j] {
-                        self.minv[j] = cur;
-                        self.way[j] = j0;
+            let from = mu - self.u[i0];
+            // Column j is index j - 1 of these (column 0 is the start).
+            let row_cost = &self.cost[base..base + cols];
+            let v = &self.v[1..=cols];
+            let used = &self.used[1..=cols];
+            let minv = &mut self.minv[1..=cols];
+            let way = &mut self.way[1..=cols];
+            for k in 0..cols {
+                if !used[k] {
+                    let cur = from + row_cost[k] - v[k];
+                    if first || cur < minv[k] {
+                        minv[k] = cur;
+                        way[k] = j0;
                     }
-                    if self.minv[j] < delta {
-                        delta = self.minv[j];
-                        j1 = j;
+                    if minv[k] < delta {
+                        delta = minv[k];
+                        j1 = k + 1;
                     }
                 }
             }
+            first = false;
             if j1 == 0 {
                 // No column left: cannot happen with rows ≤ columns.
                 break;
             }
-            for j in 0..=cols {
-                if self.used[j] {
-                    self.u[self.assigned[j]] += delta;
-                    self.v[j] -= delta;
-                } else {
-                    self.minv[j] -= delta;
-                }
-            }
+            mu = delta;
             j0 = j1;
+            self.reached.push(j1);
             if self.assigned[j0] == 0 {
                 break;
+            }
+        }
+        // Settle the potentials: the new row's by the path's length, each
+        // column reached (and its row) by how much shorter its distance was.
+        self.u[row] += mu;
+        for &j in &self.reached {
+            let delta = mu - self.minv[j];
+            self.v[j] -= delta;
+            let i = self.assigned[j];
+            if i != 0 {
+                self.u[i] += delta;
             }
         }
         loop {

@@ -43,7 +43,9 @@ pub(crate) struct Learner {
     set: Vec<u64>,
     seen: Vec<u32>,
     stamp: u32,
-    stack: Vec<u16>,
+    /// The small search's marks of the reach of the node it expands.
+    node_seen: Vec<u32>,
+    node_stamp: u32,
     /// Cells the last flood reached.
     reached: Vec<u16>,
     quick: Vec<Quick>,
@@ -60,7 +62,8 @@ impl Learner {
             set: vec![0; board.words],
             seen: vec![0; board.cells],
             stamp: 0,
-            stack: Vec::new(),
+            node_seen: vec![0; board.cells],
+            node_stamp: 0,
             reached: Vec::new(),
             quick: vec![Quick::default(); QUICK],
         }
@@ -164,31 +167,22 @@ impl Learner {
     }
 
     /// Floods from `from` around the boxes in `set`; reached cells get
-    /// `self.stamp`. Returns the lowest reached cell.
+    /// `self.stamp` and are listed in `self.reached`. Returns the lowest
+    /// reached cell.
     fn flood(&mut self, board: &Board, set: &[u64], from: u16) -> u16 {
         self.stamp = self.stamp.wrapping_add(1);
         if self.stamp == 0 {
             self.seen.iter_mut().for_each(|s| *s = 0);
             self.stamp = 1;
         }
-        let stamp = self.stamp;
-        self.stack.clear();
-        self.stack.push(from);
-        self.reached.clear();
-        self.reached.push(from);
-        self.seen[usize::from(from)] = stamp;
-        let mut lowest = from;
-        while let Some(c) = self.stack.pop() {
-            for &n in &board.neighbors[usize::from(c)] {
-                if n != NONE && self.seen[usize::from(n)] != stamp && !bits::has(set, n) {
-                    self.seen[usize::from(n)] = stamp;
-                    lowest = lowest.min(n);
-                    self.stack.push(n);
-                    self.reached.push(n);
-                }
-            }
-        }
-        lowest
+        flood_into(
+            board,
+            set,
+            from,
+            &mut self.seen,
+            self.stamp,
+            &mut self.reached,
+        )
     }
 
     fn region(&mut self, board: &Board, player: u16) -> u16 {
@@ -218,8 +212,6 @@ impl Learner {
         visited.insert((start.clone(), region));
         let mut open: Vec<Key> = vec![(start, region)];
         let mut set = vec![0u64; board.words];
-        let mut reach = vec![false; board.cells];
-        let mut reached_cells: Vec<u16> = Vec::new();
         let mut count = 0;
         while let Some((cells, player)) = open.pop() {
             count += 1;
@@ -230,22 +222,29 @@ impl Learner {
             for &c in &cells {
                 bits::set(&mut set, c);
             }
-            self.flood(board, &set, player);
-            for &c in &reached_cells {
-                reach[usize::from(c)] = false;
+            // The node's reach keeps its own marks: the children's floods
+            // below reuse `seen`.
+            self.node_stamp = self.node_stamp.wrapping_add(1);
+            if self.node_stamp == 0 {
+                self.node_seen.iter_mut().for_each(|s| *s = 0);
+                self.node_stamp = 1;
             }
-            reached_cells.clear();
-            for &c in &self.reached {
-                reach[usize::from(c)] = true;
-                reached_cells.push(c);
-            }
+            let node_stamp = self.node_stamp;
+            flood_into(
+                board,
+                &set,
+                player,
+                &mut self.node_seen,
+                node_stamp,
+                &mut self.reached,
+            );
             for (i, &from) in cells.iter().enumerate() {
                 for dir in 0..4 {
                     let to = board.neighbor(from, dir);
                     let behind = board.neighbor(from, (dir + 2) % 4);
                     if to == NONE
                         || behind == NONE
-                        || !reach[usize::from(behind)]
+                        || self.node_seen[usize::from(behind)] != node_stamp
                         || bits::has(&set, to)
                         || board.dead[usize::from(to)]
                     {
@@ -291,6 +290,35 @@ impl Learner {
         }
         true
     }
+}
+
+/// Floods from `from` around the boxes in `set`, marking reached cells in
+/// `seen` with `stamp` and listing them in `reached` (which serves as the
+/// queue). Returns the lowest reached cell.
+fn flood_into(
+    board: &Board,
+    set: &[u64],
+    from: u16,
+    seen: &mut [u32],
+    stamp: u32,
+    reached: &mut Vec<u16>,
+) -> u16 {
+    reached.clear();
+    reached.push(from);
+    seen[usize::from(from)] = stamp;
+    let mut lowest = from;
+    let mut head = 0;
+    while let Some(&c) = reached.get(head) {
+        head += 1;
+        for &n in &board.neighbors[usize::from(c)] {
+            if n != NONE && seen[usize::from(n)] != stamp && !bits::has(set, n) {
+                seen[usize::from(n)] = stamp;
+                lowest = lowest.min(n);
+                reached.push(n);
+            }
+        }
+    }
+    lowest
 }
 
 /// Success for the small search: every box on a goal, or no two boxes

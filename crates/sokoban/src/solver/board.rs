@@ -123,6 +123,55 @@ impl Board {
         self.neighbors[usize::from(cell)][dir]
     }
 
+    /// The player's region (its lowest cell) after a single push of the box
+    /// on `from` to `to` (`boxes` as after the push), from the region before
+    /// it (cells for which `reached` holds, lowest cell `lowest`) without a
+    /// flood, when that is easy to see: the freed cell `from` opens nothing
+    /// new, and `to` either was out of reach or does not cut the region (its
+    /// free neighbours stay joined around it). `None`: flood instead.
+    pub fn region_after_push(
+        &self,
+        boxes: &[u64],
+        reached: impl Fn(u16) -> bool,
+        from: u16,
+        to: u16,
+        lowest: u16,
+    ) -> Option<u16> {
+        let reached = |c: u16| c != NONE && reached(c);
+        let free = |c: u16| c != NONE && !bits::has(boxes, c);
+        for d in 0..4 {
+            let n = self.neighbor(from, d);
+            if free(n) && !reached(n) {
+                return None;
+            }
+        }
+        if reached(to) {
+            if lowest == to {
+                return None;
+            }
+            // Free orthogonal neighbours of `to`, and links between
+            // consecutive ones through a free corner.
+            let (mut open, mut links) = (0, 0);
+            for d in 0..4 {
+                let a = self.neighbor(to, d);
+                if !free(a) {
+                    continue;
+                }
+                open += 1;
+                let e = (d + 1) % 4;
+                let b = self.neighbor(to, e);
+                if free(b) && free(self.neighbor(a, e)) {
+                    links += 1;
+                }
+            }
+            let groups = if links == 4 { 1 } else { open - links };
+            if groups > 1 {
+                return None;
+            }
+        }
+        Some(lowest.min(from))
+    }
+
     /// Push distances as in [`Board::distance`] with the cells of `walls`
     /// (a box bitset, e.g. boxes fixed on goals for good) turned into walls;
     /// a goal under such a wall is at distance 0 from itself only.

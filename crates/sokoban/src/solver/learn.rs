@@ -230,7 +230,7 @@ impl Learner {
                 self.node_stamp = 1;
             }
             let node_stamp = self.node_stamp;
-            flood_into(
+            let lowest = flood_into(
                 board,
                 &set,
                 player,
@@ -265,11 +265,29 @@ impl Learner {
                         if done {
                             verdict = Some(false);
                         } else {
-                            let region = self.flood(board, &set, from);
+                            let node_seen = &self.node_seen;
+                            let in_node = |c: u16| node_seen[usize::from(c)] == node_stamp;
+                            let quick = board.region_after_push(&set, in_node, from, to, lowest);
+                            let region = match quick {
+                                Some(region) => region,
+                                None => self.flood(board, &set, from),
+                            };
+                            debug_assert!(
+                                quick.is_none_or(|r| r == self.flood(board, &set, from)),
+                                "the region without a flood differs"
+                            );
+                            // Without a flood the child's reach is the node's
+                            // less `to`, plus `from`.
+                            let node_seen = &self.node_seen;
+                            let reaches = |c: u16| match quick {
+                                Some(_) => {
+                                    c == from
+                                        || (c != to && node_seen[usize::from(c)] == node_stamp)
+                                }
+                                None => self.seen[usize::from(c)] == self.stamp,
+                            };
                             if let Some(cells) = opened
-                                && cells
-                                    .iter()
-                                    .any(|&c| self.seen[usize::from(c)] == self.stamp)
+                                && cells.iter().any(|&c| reaches(c))
                             {
                                 verdict = Some(false);
                             }

@@ -570,49 +570,6 @@ impl<'a> Search<'a> {
         Ok(None)
     }
 
-    /// The child's region (its lowest cell) after a single push of the box
-    /// on `from` to `to`, from the expanded node's region (`node_seen`,
-    /// lowest cell `lowest`) without a flood, when that is easy to see:
-    /// the freed cell `from` opens nothing new, and `to` either was out of
-    /// reach or does not cut the region (its free neighbours stay joined
-    /// around it). `None`: flood instead.
-    fn region_after_push(&self, boxes: &[u64], from: u16, to: u16, lowest: u16) -> Option<u16> {
-        let board = self.board;
-        let reached = |c: u16| c != NONE && self.node_seen[usize::from(c)] == self.node_stamp;
-        let free = |c: u16| c != NONE && !bits::has(boxes, c);
-        for d in 0..4 {
-            let n = board.neighbor(from, d);
-            if free(n) && !reached(n) {
-                return None;
-            }
-        }
-        if reached(to) {
-            if lowest == to {
-                return None;
-            }
-            // Free orthogonal neighbours of `to`, and links between
-            // consecutive ones through a free corner.
-            let (mut open, mut links) = (0, 0);
-            for d in 0..4 {
-                let a = board.neighbor(to, d);
-                if !free(a) {
-                    continue;
-                }
-                open += 1;
-                let e = (d + 1) % 4;
-                let b = board.neighbor(to, e);
-                if free(b) && free(board.neighbor(a, e)) {
-                    links += 1;
-                }
-            }
-            let groups = if links == 4 { 1 } else { open - links };
-            if groups > 1 {
-                return None;
-            }
-        }
-        Some(lowest.min(from))
-    }
-
     /// Where a box pushed onto goal `to` in direction `dir` can go on along
     /// free goals walled in on both sides; and how many pushes in all.
     fn goal_tunnel_end(&self, boxes: &[u64], to: u16, dir: usize) -> (u16, u16) {
@@ -682,7 +639,14 @@ impl<'a> Search<'a> {
             stand
         } else {
             let quick = if count == 1 {
-                self.region_after_push(boxes, from, to, self.store.player(parent))
+                let (seen, stamp) = (&self.node_seen, self.node_stamp);
+                board.region_after_push(
+                    boxes,
+                    |c| seen[usize::from(c)] == stamp,
+                    from,
+                    to,
+                    self.store.player(parent),
+                )
             } else {
                 None
             };

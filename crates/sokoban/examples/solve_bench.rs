@@ -2,7 +2,7 @@
 //! level and a summary per file.
 //!
 //! `cargo run --release -p sokoban --example solve_bench -- [--mode fast|pushes|moves]
-//! [--time-limit SECS] [--cpu] [--nodes N] [--memory MB] [--levels A-B] [--trace] [--lurd] FILES...`
+//! [--time-limit SECS] [--cpu] [--nodes N] [--memory MB] [--levels A-B] [--threads N] [--trace] [--lurd] FILES...`
 //!
 //! `--trace` prints the highest f (pushes + bound) expanded so far each time
 //! it rises, with the nodes expanded by then (how far a proof has got);
@@ -26,6 +26,7 @@ struct Args {
     nodes: Option<u64>,
     trace: bool,
     lurd: bool,
+    threads: usize,
     files: Vec<String>,
 }
 
@@ -39,6 +40,7 @@ fn parse_args() -> Result<Args, String> {
         nodes: None,
         trace: false,
         lurd: false,
+        threads: 1,
         files: Vec::new(),
     };
     let mut it = std::env::args().skip(1);
@@ -58,6 +60,9 @@ fn parse_args() -> Result<Args, String> {
             }
             "--cpu" => args.cpu = true,
             "--trace" => args.trace = true,
+            "--threads" => {
+                args.threads = value()?.parse().map_err(|e| format!("--threads: {e}"))?
+            }
             "--lurd" => args.lurd = true,
             "--nodes" => args.nodes = Some(value()?.parse().map_err(|e| format!("--nodes: {e}"))?),
             "--memory" => {
@@ -122,6 +127,7 @@ fn main() {
         mode: args.mode,
         node_limit: args.nodes,
         memory_mb: args.memory_mb,
+        threads: args.threads,
     };
     let mut grand = (0usize, 0usize);
     for file in &args.files {

@@ -84,6 +84,7 @@ pub fn generate(
             mode: Mode::Pushes,
             node_limit: Some(options.node_limit),
             memory_mb: options.memory_mb,
+            threads: 1,
         };
         let (outcome, stats) = solver::solve_with_stats(&level, &solve_options, control);
         match outcome {

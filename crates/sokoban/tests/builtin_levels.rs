@@ -157,6 +157,7 @@ fn stored_push_counts_are_proven_optimal() {
         mode: Mode::Pushes,
         node_limit: Some(3_000_000),
         memory_mb: 512,
+        ..Options::default()
     };
     let mut moves_proven = 0;
     for (i, level) in library().iter().enumerate() {

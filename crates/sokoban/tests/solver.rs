@@ -394,6 +394,41 @@ fn stop_check_and_node_limit() {
     assert_eq!(outcome, Outcome::LimitReached);
 }
 
+/// Fast mode on two threads (the feature search on its own): solutions
+/// replay, a blocked level is proven unsolvable, and the cancel flag and
+/// the node limit stop both threads.
+#[test]
+fn two_threads_solve_prove_and_stop() {
+    let two = Options {
+        threads: 2,
+        ..Options::default()
+    };
+    for text in HAND_MADE {
+        let level = Level::from_xsb(text).unwrap();
+        let outcome = solver::solve(&level, &two, &mut Control::new());
+        let one = solve(&level, Mode::Fast);
+        assert_eq!(
+            check_solution(&level, &outcome).is_some(),
+            check_solution(&level, &one).is_some(),
+            "{text}"
+        );
+    }
+    // The first box blocks the second: no push at all.
+    let blocked = Level::from_xsb("#######\n#@$$..#\n#######").unwrap();
+    let outcome = solver::solve(&blocked, &two, &mut Control::new());
+    assert_eq!(outcome, Outcome::Unsolvable);
+    let level = Level::from_xsb(HAND_MADE[2]).unwrap();
+    let cancel = AtomicBool::new(true);
+    let outcome = solver::solve(&level, &two, &mut Control::new().cancel_flag(&cancel));
+    assert_eq!(outcome, Outcome::Cancelled);
+    let limited = Options {
+        node_limit: Some(3),
+        ..two
+    };
+    let outcome = solver::solve(&level, &limited, &mut Control::new());
+    assert_eq!(outcome, Outcome::LimitReached);
+}
+
 #[test]
 fn tiny_memory_budget_runs_out_cleanly() {
     let level = Level::from_xsb(HAND_MADE[2]).unwrap();

@@ -45,7 +45,7 @@ mod search;
 mod store;
 mod zobrist;
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use crate::game::Game;
 use crate::level::Level;
@@ -75,6 +75,11 @@ pub struct Options {
     pub node_limit: Option<u64>,
     /// Memory for the node store; when spent: [`Outcome::OutOfMemory`].
     pub memory_mb: usize,
+    /// Threads for one solve. With 2 or more, Fast mode runs its feature
+    /// search on a thread of its own beside the rest of the portfolio (so
+    /// which search wins, and the solution, can vary from run to run);
+    /// the other modes use one.
+    pub threads: usize,
 }
 
 impl Default for Options {
@@ -83,12 +88,13 @@ impl Default for Options {
             mode: Mode::Fast,
             node_limit: None,
             memory_mb: 512,
+            threads: 1,
         }
     }
 }
 
 /// How far the search has got, given to the progress callback.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Progress {
     /// Nodes expanded so far.
     pub expanded: u64,
@@ -108,6 +114,8 @@ type StopFn<'a> = Box<dyn FnMut() -> bool + 'a>;
 /// called every `every` expanded nodes.
 pub struct Control<'a> {
     cancel: Option<&'a AtomicBool>,
+    /// A second flag: the caller's, for the controls of [`drive_beside`].
+    also_cancel: Option<&'a AtomicBool>,
     progress: Option<ProgressFn<'a>>,
     should_stop: Option<StopFn<'a>>,
     every: u64,
@@ -117,6 +125,7 @@ impl Default for Control<'_> {
     fn default() -> Self {
         Control {
             cancel: None,
+            also_cancel: None,
             progress: None,
             should_stop: None,
             every: 1024,
@@ -150,7 +159,8 @@ impl<'a> Control<'a> {
     }
 
     fn cancelled(&self) -> bool {
-        self.cancel.is_some_and(|f| f.load(Ordering::Relaxed))
+        let set = |flag: Option<&AtomicBool>| flag.is_some_and(|f| f.load(Ordering::Relaxed));
+        set(self.cancel) || set(self.also_cancel)
     }
 
     /// Reports progress; true when the caller wants to stop.
@@ -294,6 +304,7 @@ pub fn solve_with_stats(
     let memory = options.memory_mb / kinds.len();
     let mut searches = Vec::new();
     let mut shares = Vec::new();
+    let mut last_kind = None;
     for &(kind, early, late) in kinds {
         let search = Search::new(&board, options.mode, u64::from(kind == Kind::AStar), memory);
         let search = match kind {
@@ -304,13 +315,19 @@ pub fn solve_with_stats(
         if let Some(search) = search {
             searches.push(search);
             shares.push(Shares { early, late });
+            last_kind = Some(kind);
         }
     }
     let schedule = Schedule {
         shares,
         early_nodes: EARLY_WORK / board.start_boxes.len().max(1) as u64,
     };
-    let (end, winner) = drive(&mut searches, &schedule, options.node_limit, control);
+    let parallel = options.threads > 1 && searches.len() > 1 && last_kind == Some(Kind::Features);
+    let (end, winner) = if parallel {
+        drive_beside(&mut searches, &schedule, options.node_limit, control)
+    } else {
+        drive(&mut searches, &schedule, options.node_limit, control)
+    };
     let mut stats = Stats {
         expanded: searches.iter().map(|s| s.expanded).sum(),
         stored: searches.iter().map(|s| s.store.stored() as u64).sum(),
@@ -445,7 +462,7 @@ const PORTFOLIO: [(Kind, u64, u64); 4] = [
 const EARLY_WORK: u64 = 3_000_000;
 
 /// Slices per turn of one search, in the early phase and after it.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug)]
 struct Shares {
     early: u64,
     late: u64,
@@ -555,6 +572,103 @@ fn drive(
             early = false;
         }
     }
+}
+
+/// [`drive`] on two threads: the last search (the feature search) on a
+/// thread of its own, the others in turns on the caller's. The first to
+/// decide stops the other; the caller's cancel flag, stop check and node
+/// limit (shared out) hold for both.
+fn drive_beside(
+    searches: &mut [Search<'_>],
+    schedule: &Schedule,
+    node_limit: Option<u64>,
+    control: &mut Control<'_>,
+) -> (Ended, Option<usize>) {
+    let split = searches.len() - 1;
+    let (here, there) = searches.split_at_mut(split);
+    let here_schedule = Schedule {
+        shares: schedule.shares[..split].to_vec(),
+        early_nodes: schedule.early_nodes,
+    };
+    let limits = node_limit.map(|n| (n - n / 2, n / 2));
+    let stop = AtomicBool::new(false);
+    let there_expanded = AtomicU64::new(0);
+    let decides = |end: &Ended| matches!(end, Ended::Search(End::Found(_) | End::Exhausted));
+    let every = control.every;
+    let outer_cancel = control.cancel;
+    let (mine, theirs) = std::thread::scope(|scope| {
+        let helper = scope.spawn(|| {
+            let mut local = Control::new().cancel_flag(&stop);
+            local.also_cancel = outer_cancel;
+            let mut local = local.on_progress(every, |p| {
+                there_expanded.store(p.expanded, Ordering::Relaxed)
+            });
+            let result = drive(
+                there,
+                &Schedule::single(),
+                limits.map(|(_, n)| n),
+                &mut local,
+            );
+            if decides(&result.0) {
+                stop.store(true, Ordering::Relaxed);
+            }
+            result
+        });
+        let mut local = Control::new().cancel_flag(&stop);
+        local.also_cancel = outer_cancel;
+        let mut local = local.on_progress(every, |p| {
+            let total = Progress {
+                expanded: p.expanded + there_expanded.load(Ordering::Relaxed),
+                ..*p
+            };
+            if control.cancelled() || control.report(&total) {
+                stop.store(true, Ordering::Relaxed);
+            }
+        });
+        let mine = drive(here, &here_schedule, limits.map(|(n, _)| n), &mut local);
+        drop(local);
+        if decides(&mine.0) {
+            stop.store(true, Ordering::Relaxed);
+        } else if !stop.load(Ordering::Relaxed) {
+            // Out of memory or at its node limit: the helper goes on alone
+            // until it decides or the caller stops it.
+            while !helper.is_finished() {
+                if control.cancelled()
+                    || control.report(&Progress {
+                        expanded: there_expanded.load(Ordering::Relaxed),
+                        ..Progress::default()
+                    })
+                {
+                    stop.store(true, Ordering::Relaxed);
+                    break;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(5));
+            }
+        }
+        let theirs = helper
+            .join()
+            .unwrap_or((Ended::Search(End::Cancelled), None));
+        (mine, theirs)
+    });
+    let theirs = (theirs.0, theirs.1.map(|i| i + split));
+    if decides(&mine.0) {
+        return mine;
+    }
+    if decides(&theirs.0) {
+        return theirs;
+    }
+    // Neither decided: say why, the caller's stop first.
+    for end in [&mine, &theirs] {
+        if matches!(end.0, Ended::Search(End::Cancelled)) {
+            return (Ended::Search(End::Cancelled), None);
+        }
+    }
+    for end in [&mine, &theirs] {
+        if matches!(end.0, Ended::LimitReached) {
+            return (Ended::LimitReached, None);
+        }
+    }
+    (Ended::Search(End::OutOfMemory), None)
 }
 
 /// Turns the chain of pushes ending at `goal` into LURD (walking the

@@ -51,7 +51,9 @@ pub struct SolverOptions {
     /// Memory for the solver's positions, per level being solved.
     #[arg(long, value_name = "MB", default_value_t = 1024)]
     pub memory: usize,
-    /// Levels solved at the same time (default: one per core).
+    /// Levels solved at the same time (default: one per core). Cores left
+    /// over go to each level's search (fast mode), so one level alone gets
+    /// them all.
     #[arg(long, value_name = "N")]
     pub jobs: Option<usize>,
 }
@@ -194,6 +196,14 @@ fn thread_pool(jobs: Option<usize>) -> Result<rayon::ThreadPool> {
     Ok(builder.build()?)
 }
 
+/// Threads for each level: the cores that levels solved side by side leave
+/// over (one level on two cores gets both).
+fn threads_per_level(jobs: usize, levels: usize) -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let side_by_side = jobs.min(levels).max(1);
+    (cores / side_by_side).max(1)
+}
+
 pub(super) fn progress_bar(len: usize) -> ProgressBar {
     if !std::io::stderr().is_terminal() {
         return ProgressBar::hidden();
@@ -213,12 +223,13 @@ fn solve_all(levels: &[(usize, &Level)], options: &SolverOptions) -> Result<Vec<
         bail!("--time-limit must be a positive number of seconds");
     }
     let limit = Duration::from_secs_f64(options.time_limit);
+    let pool = thread_pool(options.jobs)?;
     let solver_options = solver::Options {
         mode: options.mode.into(),
         memory_mb: options.memory.max(1),
+        threads: threads_per_level(pool.current_num_threads(), levels.len()),
         ..Default::default()
     };
-    let pool = thread_pool(options.jobs)?;
     let bar = progress_bar(levels.len());
     let solved = std::sync::atomic::AtomicUsize::new(0);
     let cancel = AtomicBool::new(false);

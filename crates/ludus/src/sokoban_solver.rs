@@ -21,6 +21,20 @@ pub struct Report {
     pub timed_out: bool,
 }
 
+/// The machine's cores (1 when it cannot tell).
+pub fn cores() -> usize {
+    thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// Fast-mode options for one player waiting on one level (hints, solve and
+/// show, the editor's check): the search gets every core.
+pub fn for_one_player() -> Options {
+    Options {
+        threads: cores(),
+        ..Options::default()
+    }
+}
+
 /// Solves on the calling thread, stopping at `limit` or when `cancel` is set.
 pub fn solve_blocking(
     level: &Level,

@@ -75,10 +75,10 @@ pub struct Options {
     pub node_limit: Option<u64>,
     /// Memory for the node store; when spent: [`Outcome::OutOfMemory`].
     pub memory_mb: usize,
-    /// Threads for one solve. With 2 or more, Fast mode runs its feature
-    /// search on a thread of its own beside the rest of the portfolio (so
-    /// which search wins, and the solution, can vary from run to run);
-    /// the other modes use one.
+    /// Threads for one solve. With 2 or more, Fast mode runs plain greedy
+    /// search on a thread of its own beside the rest of its portfolio (so
+    /// which search wins, and the solution, can vary from run to run); the
+    /// other modes use one.
     pub threads: usize,
 }
 
@@ -304,7 +304,7 @@ pub fn solve_with_stats(
     let memory = options.memory_mb / kinds.len();
     let mut searches = Vec::new();
     let mut shares = Vec::new();
-    let mut last_kind = None;
+    let mut used = Vec::new();
     for &(kind, early, late) in kinds {
         let search = Search::new(&board, options.mode, u64::from(kind == Kind::AStar), memory);
         let search = match kind {
@@ -315,16 +315,21 @@ pub fn solve_with_stats(
         if let Some(search) = search {
             searches.push(search);
             shares.push(Shares { early, late });
-            last_kind = Some(kind);
+            used.push(kind);
         }
     }
     let schedule = Schedule {
         shares,
         early_nodes: EARLY_WORK / board.start_boxes.len().max(1) as u64,
     };
-    let parallel = options.threads > 1 && searches.len() > 1 && last_kind == Some(Kind::Features);
-    let (end, winner) = if parallel {
-        drive_beside(&mut searches, &schedule, options.node_limit, control)
+    // On two threads: plain greedy search, which solves most levels, alone
+    // on one; A*, packing and features in turns on the other.
+    let split = used
+        .iter()
+        .position(|&k| k != Kind::Greedy)
+        .filter(|&i| i > 0 && options.threads > 1);
+    let (end, winner) = if let Some(split) = split {
+        drive_beside(&mut searches, split, &schedule, options.node_limit, control)
     } else {
         drive(&mut searches, &schedule, options.node_limit, control)
     };
@@ -574,22 +579,31 @@ fn drive(
     }
 }
 
-/// [`drive`] on two threads: the last search (the feature search) on a
-/// thread of its own, the others in turns on the caller's. The first to
-/// decide stops the other; the caller's cancel flag, stop check and node
-/// limit (shared out) hold for both.
+/// [`drive`] on two threads: the searches from `split` on, in turns on a
+/// thread of their own, the others on the caller's. The first to decide
+/// stops the other; the caller's cancel flag, stop check and node limit
+/// (shared out) hold for both.
 fn drive_beside(
     searches: &mut [Search<'_>],
+    split: usize,
     schedule: &Schedule,
     node_limit: Option<u64>,
     control: &mut Control<'_>,
 ) -> (Ended, Option<usize>) {
-    let split = searches.len() - 1;
     let (here, there) = searches.split_at_mut(split);
-    let here_schedule = Schedule {
-        shares: schedule.shares[..split].to_vec(),
-        early_nodes: schedule.early_nodes,
+    // Each thread's early phase ends when its share of the nodes is spent,
+    // as it would on one thread, where the nodes of all count.
+    let early_total: u64 = schedule.shares.iter().map(|s| s.early).sum();
+    let part = |range: std::ops::Range<usize>| {
+        let shares = schedule.shares.get(range).unwrap_or_default().to_vec();
+        let early: u64 = shares.iter().map(|s| s.early).sum();
+        Schedule {
+            early_nodes: schedule.early_nodes * early / early_total.max(1),
+            shares,
+        }
     };
+    let here_schedule = part(0..split);
+    let there_schedule = part(split..schedule.shares.len());
     let limits = node_limit.map(|n| (n - n / 2, n / 2));
     let stop = AtomicBool::new(false);
     let there_expanded = AtomicU64::new(0);
@@ -603,12 +617,7 @@ fn drive_beside(
             let mut local = local.on_progress(every, |p| {
                 there_expanded.store(p.expanded, Ordering::Relaxed)
             });
-            let result = drive(
-                there,
-                &Schedule::single(),
-                limits.map(|(_, n)| n),
-                &mut local,
-            );
+            let result = drive(there, &there_schedule, limits.map(|(_, n)| n), &mut local);
             if decides(&result.0) {
                 stop.store(true, Ordering::Relaxed);
             }

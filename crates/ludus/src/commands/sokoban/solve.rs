@@ -199,7 +199,7 @@ fn thread_pool(jobs: Option<usize>) -> Result<rayon::ThreadPool> {
 /// Threads for each level: the cores that levels solved side by side leave
 /// over (one level on two cores gets both).
 fn threads_per_level(jobs: usize, levels: usize) -> usize {
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let cores = crate::sokoban_solver::cores();
     let side_by_side = jobs.min(levels).max(1);
     (cores / side_by_side).max(1)
 }

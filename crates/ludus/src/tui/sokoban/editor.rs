@@ -13,12 +13,12 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Paragraph, Wrap};
-use sokoban::solver::{Options, Outcome};
+use sokoban::solver::Outcome;
 use sokoban::{Level, ParseError};
 
 use super::play::Play;
 use crate::sokoban_library::LevelSet;
-use crate::sokoban_solver::SolveJob;
+use crate::sokoban_solver::{self, SolveJob};
 use crate::store::write_atomic;
 use crate::tui::app::{Action, Ctx, Screen};
 use crate::tui::clipboard;
@@ -271,7 +271,7 @@ impl Editor {
             Ok(level) if sokoban::validate(&level).is_ok() => {
                 self.check = Some(SolveJob::start(
                     level,
-                    Options::default(),
+                    sokoban_solver::for_one_player(),
                     Some(std::time::Duration::from_secs(30)),
                 ));
                 self.status = None;

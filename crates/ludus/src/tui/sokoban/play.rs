@@ -17,7 +17,7 @@ use sokoban::{Direction, Game, Level, path};
 use super::board::BoardView;
 use crate::sokoban_flow;
 use crate::sokoban_library::LevelSet;
-use crate::sokoban_solver::SolveJob;
+use crate::sokoban_solver::{self, SolveJob};
 use crate::store::progress::NewBest;
 use crate::store::snapshots;
 use crate::tui::app::{Action, Ctx, Screen};
@@ -310,7 +310,7 @@ impl Play {
         } else {
             THINK_LIMIT
         };
-        let job = SolveJob::from_game(&self.game, solver::Options::default(), Some(limit));
+        let job = SolveJob::from_game(&self.game, sokoban_solver::for_one_player(), Some(limit));
         self.queue.clear();
         self.mode = Mode::Thinking { job, purpose };
     }
@@ -324,7 +324,7 @@ impl Play {
         };
         let job = SolveJob::from_game(
             &earlier,
-            solver::Options::default(),
+            sokoban_solver::for_one_player(),
             Some(sokoban_flow::REWIND_LIMIT),
         );
         self.mode = Mode::Thinking {

@@ -1,7 +1,10 @@
 //! `Mode::Pushes` returns, among the push-optimal solutions, one with the
 //! fewest moves: checked against an exhaustive search ordered by
 //! (pushes, moves) on random rooms, the hand-made levels and the small
-//! levels of the Ludus Original library. Every solution is replayed.
+//! levels of the Ludus Original library. On mirror-symmetric rooms (where
+//! the solver skips mirror images of positions) `Mode::Moves` is checked
+//! too, against the search ordered by (moves, pushes). Every solution is
+//! replayed.
 
 #![allow(clippy::unwrap_used)]
 
@@ -15,7 +18,8 @@ use sokoban::{Direction, Level, levels, parse_collection};
 /// What the exhaustive search found.
 #[derive(Debug, PartialEq, Eq)]
 enum Exhaustive {
-    /// The fewest pushes, then the fewest moves among those.
+    /// The best (pushes, moves): the fewest pushes, then the fewest moves
+    /// among those, or the other way round.
     Best(u32, u32),
     Unsolvable,
     /// More than the allowed number of positions.
@@ -24,8 +28,13 @@ enum Exhaustive {
 
 /// Dijkstra over (boxes, exact player) with single steps costing
 /// (pushes, moves) = (0, 1) for a walk and (1, 1) for a push, compared
-/// lexicographically: the first solved position popped is optimal.
-fn exhaustive(level: &Level, limit: usize) -> Exhaustive {
+/// lexicographically (moves first in `Mode::Moves`): the first solved
+/// position popped is optimal.
+fn exhaustive(level: &Level, mode: Mode, limit: usize) -> Exhaustive {
+    let (walk, push) = match mode {
+        Mode::Moves => ((1, 0), (1, 1)),
+        _ => ((0, 1), (1, 1)),
+    };
     let map = level.map();
     let mut boxes: Vec<usize> = level.boxes().to_vec();
     boxes.sort_unstable();
@@ -39,7 +48,10 @@ fn exhaustive(level: &Level, limit: usize) -> Exhaustive {
             continue;
         }
         if solved(&boxes) {
-            return Exhaustive::Best(cost.0, cost.1);
+            return match mode {
+                Mode::Moves => Exhaustive::Best(cost.1, cost.0),
+                _ => Exhaustive::Best(cost.0, cost.1),
+            };
         }
         if best.len() > limit {
             return Exhaustive::TooBig;
@@ -52,7 +64,7 @@ fn exhaustive(level: &Level, limit: usize) -> Exhaustive {
                 continue;
             }
             let mut next = boxes.clone();
-            let mut step = (cost.0, cost.1 + 1);
+            let mut step = (cost.0 + walk.0, cost.1 + walk.1);
             if let Ok(i) = boxes.binary_search(&to) {
                 let Some(beyond) = map.neighbor(to, dir) else {
                     continue;
@@ -62,7 +74,7 @@ fn exhaustive(level: &Level, limit: usize) -> Exhaustive {
                 }
                 next[i] = beyond;
                 next.sort_unstable();
-                step.0 += 1;
+                step = (cost.0 + push.0, cost.1 + push.1);
             }
             let key = (next, to);
             if best.get(&key).is_none_or(|&old| step < old) {
@@ -77,12 +89,16 @@ fn exhaustive(level: &Level, limit: usize) -> Exhaustive {
 /// Solves in `Mode::Pushes`, replays the solution and compares it with the
 /// exhaustive search; false when the level was too big to compare.
 fn check(level: &Level, limit: usize) -> bool {
-    let expected = exhaustive(level, limit);
+    check_mode(level, Mode::Pushes, limit)
+}
+
+fn check_mode(level: &Level, mode: Mode, limit: usize) -> bool {
+    let expected = exhaustive(level, mode, limit);
     if expected == Exhaustive::TooBig {
         return false;
     }
     let options = Options {
-        mode: Mode::Pushes,
+        mode,
         ..Options::default()
     };
     let outcome = solver::solve(level, &options, &mut Control::new());
@@ -185,4 +201,80 @@ proptest! {
             check(&level, 200_000);
         }
     }
+
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn mirrored_rooms(
+        w in 4usize..8,
+        h in 3usize..6,
+        both in any::<bool>(),
+        walls in proptest::collection::vec(any::<usize>(), 0..7),
+        goals in proptest::collection::vec(any::<usize>(), 1..3),
+        player in any::<usize>(),
+        boxes in proptest::collection::vec(any::<usize>(), 4),
+    ) {
+        if let Some(level) = mirrored_room(w, h, both, &walls, &goals, player, &boxes) {
+            check_mode(&level, Mode::Pushes, 200_000);
+            check_mode(&level, Mode::Moves, 200_000);
+        }
+    }
+}
+
+/// A closed room of `w`×`h` inner cells mirrored left to right (and top to
+/// bottom when `both`): `walls` and `goals` pick cells of its first half
+/// (or quarter) and are copied to their mirror images; the player and one
+/// box per goal go anywhere free, so positions are rarely symmetric
+/// themselves. `None` when it has more than three goals or no room.
+fn mirrored_room(
+    w: usize,
+    h: usize,
+    both: bool,
+    walls: &[usize],
+    goals: &[usize],
+    player: usize,
+    boxes: &[usize],
+) -> Option<Level> {
+    let mut grid = vec![vec!['#'; w + 2]; h + 2];
+    let images = |(r, c): (usize, usize)| {
+        let r2 = if both { h + 1 - r } else { r };
+        [(r, c), (r, w + 1 - c), (r2, c), (r2, w + 1 - c)]
+    };
+    let rows = if both { h.div_ceil(2) } else { h };
+    let mut part: Vec<(usize, usize)> = (1..=rows)
+        .flat_map(|r| (1..=w.div_ceil(2)).map(move |c| (r, c)))
+        .collect();
+    for row in grid.iter_mut().take(h + 1).skip(1) {
+        for c in row.iter_mut().take(w + 1).skip(1) {
+            *c = ' ';
+        }
+    }
+    for (i, &pick) in walls.iter().chain(goals).enumerate() {
+        if part.is_empty() {
+            return None;
+        }
+        let cell = part.swap_remove(pick % part.len());
+        for (r, c) in images(cell) {
+            grid[r][c] = if i < walls.len() { '#' } else { '.' };
+        }
+    }
+    let goal_count = grid.iter().flatten().filter(|&&c| c == '.').count();
+    let mut free: Vec<(usize, usize)> = (1..=h)
+        .flat_map(|r| (1..=w).map(move |c| (r, c)))
+        .filter(|&(r, c)| grid[r][c] != '#')
+        .collect();
+    if goal_count > 3 || free.len() <= goal_count {
+        return None;
+    }
+    let (pr, pc) = free.swap_remove(player % free.len());
+    for i in 0..goal_count {
+        let (r, c) = free.swap_remove(boxes[i % boxes.len()].wrapping_add(i) % free.len());
+        grid[r][c] = if grid[r][c] == '.' { '*' } else { '$' };
+    }
+    grid[pr][pc] = if grid[pr][pc] == '.' { '+' } else { '@' };
+    let text: Vec<String> = grid.iter().map(|r| r.iter().collect()).collect();
+    Level::from_xsb(&text.join("\n")).ok()
 }

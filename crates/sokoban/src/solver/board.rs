@@ -32,6 +32,8 @@ pub(crate) struct Board {
     pub original: Vec<usize>,
     /// Original cell index → compact cell, or [`NONE`].
     pub compact: Vec<u16>,
+    /// Columns of the original map (original index = row × width + column).
+    pub width: usize,
     /// Neighbours in [`Direction::ALL`] order.
     pub neighbors: Vec<[u16; 4]>,
     pub is_goal: Vec<bool>,
@@ -101,6 +103,7 @@ impl Board {
             words: cells.div_ceil(64).max(1),
             original,
             compact: compact.clone(),
+            width: map.width(),
             neighbors,
             is_goal,
             goals,

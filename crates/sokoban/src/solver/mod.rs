@@ -11,7 +11,9 @@
 //! of boxes to goals (`lower_bound`) over push distances in which boxes
 //! fixed on goals count as walls (`fixed`); pruning uses dead squares,
 //! freeze and bipartite deadlocks (`deadlock`), PI-corrals (`corral`) and
-//! small searches on box clusters and corrals (`learn`).
+//! small searches on box clusters and corrals (`learn`). On a level whose
+//! walls and goals are symmetric, mirror and turned images of a position
+//! already expanded are skipped (`symmetry`).
 //!
 //! Pure: no clock, no threads of its own, no printing. The caller limits
 //! time with a cancel flag or a `should_stop` check in [`Control`], and
@@ -43,6 +45,7 @@ mod packing;
 mod room;
 mod search;
 mod store;
+mod symmetry;
 mod zobrist;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};

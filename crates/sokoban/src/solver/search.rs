@@ -17,6 +17,7 @@ use super::lower_bound::Matching;
 use super::packing::Packing;
 use super::room::Rooms;
 use super::store::{Found, NO_PARENT, Push, Store};
+use super::symmetry::Symmetry;
 use super::zobrist::Zobrist;
 use super::{Control, Mode};
 
@@ -104,6 +105,9 @@ pub(crate) struct Search<'a> {
     /// Fast mode's feature search: the goal rooms whose macro replaces a
     /// push into them (see [`Rooms`]).
     rooms: Option<Rooms>,
+    /// The optimal orders on a symmetric board: images of positions
+    /// already expanded are skipped.
+    pub symmetry: Option<Symmetry>,
 }
 
 impl<'a> Search<'a> {
@@ -133,17 +137,24 @@ impl<'a> Search<'a> {
         weight: u64,
         memory_mb: usize,
     ) -> Search<'a> {
+        let symmetry = Symmetry::new(board, memory_mb.saturating_mul(1 << 20) / 16);
+        let symmetry_mb = if symmetry.is_some() {
+            memory_mb / 16
+        } else {
+            0
+        };
         Search {
             board,
             order,
             refine,
             zobrist: Zobrist::new(board.cells),
             // An eighth of the budget for learned patterns, a sixteenth for
-            // the fixed-goal distance tables, the rest for nodes.
+            // the fixed-goal distance tables (and one for symmetry on a
+            // symmetric board), the rest for nodes.
             store: Store::new(
                 board.words,
                 board.cells,
-                memory_mb - memory_mb / 8 - memory_mb / 16,
+                memory_mb - memory_mb / 8 - memory_mb / 16 - symmetry_mb,
             ),
             open: BinaryHeap::new(),
             features: None,
@@ -175,6 +186,7 @@ impl<'a> Search<'a> {
             macros: Vec::new(),
             macro_index: HashMap::new(),
             rooms: None,
+            symmetry,
         }
     }
 
@@ -445,6 +457,23 @@ impl<'a> Search<'a> {
         for &c in &self.queue {
             self.node_seen[usize::from(c)] = self.node_stamp;
             self.node_walk[usize::from(c)] = self.walk[usize::from(c)];
+        }
+        let exact = self.exact_player();
+        if let Some(symmetry) = &mut self.symmetry {
+            let reach = if exact {
+                std::slice::from_ref(&player)
+            } else {
+                self.queue.as_slice()
+            };
+            // Fast mode wants any solution: one image at any cost will do.
+            let price = if self.order == Order::Fast {
+                u64::MAX
+            } else {
+                cost
+            };
+            if symmetry.seen_image(list, reach, price) {
+                return Ok(None);
+            }
         }
         let boxes_hash = self.zobrist.boxes_hash(list);
         self.moves.clear();

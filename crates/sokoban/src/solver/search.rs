@@ -105,9 +105,9 @@ pub(crate) struct Search<'a> {
     /// Fast mode's feature search: the goal rooms whose macro replaces a
     /// push into them (see [`Rooms`]).
     rooms: Option<Rooms>,
-    /// The optimal orders on a symmetric board: images of positions
-    /// already expanded are skipped.
-    pub symmetry: Option<Symmetry>,
+    /// On a symmetric board: images of positions already expanded are
+    /// skipped.
+    symmetry: Option<Symmetry>,
 }
 
 impl<'a> Search<'a> {

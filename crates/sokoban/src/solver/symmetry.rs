@@ -1,8 +1,9 @@
 //! Symmetry: on a level whose walls and goals look the same after a turn or
 //! a mirror, a position and its image need the same pushes and moves to
-//! solve. The optimal searches expand one position of each such set (at
-//! its lowest cost) and skip the images, which divides their work by up
-//! to eight on symmetric levels and changes nothing on the others.
+//! solve. The searches expand one position of each such set (in the
+//! optimal modes at its lowest cost) and skip the images, which divides
+//! their work by up to eight on symmetric levels and changes nothing on
+//! the others.
 
 use std::collections::HashMap;
 
@@ -24,8 +25,6 @@ pub(crate) struct Symmetry {
     capacity: usize,
     key: Vec<u16>,
     best: Vec<u16>,
-    /// Expansions skipped because an image was expanded first.
-    pub skipped: u64,
 }
 
 impl Symmetry {
@@ -43,7 +42,6 @@ impl Symmetry {
             capacity: memory_bytes / entry,
             key: Vec::new(),
             best: Vec::new(),
-            skipped: 0,
         })
     }
 
@@ -60,10 +58,7 @@ impl Symmetry {
             }
         }
         match self.expanded.get_mut(self.best.as_slice()) {
-            Some(&mut known) if known <= cost => {
-                self.skipped += 1;
-                true
-            }
+            Some(&mut known) if known <= cost => true,
             Some(known) => {
                 *known = cost;
                 false

@@ -3,8 +3,10 @@
 //! (pushes, moves) on random rooms, the hand-made levels and the small
 //! levels of the Ludus Original library. On mirror-symmetric rooms (where
 //! the solver skips mirror images of positions) `Mode::Moves` is checked
-//! too, against the search ordered by (moves, pushes). Every solution is
-//! replayed.
+//! too, against the search ordered by (moves, pushes). On rooms joined by
+//! one-wide tunnels (where the solver pushes a box on through a tunnel in
+//! one step) `Mode::Fast` is checked to solve exactly the solvable ones.
+//! Every solution is replayed.
 
 #![allow(clippy::unwrap_used)]
 
@@ -93,9 +95,14 @@ fn check(level: &Level, limit: usize) -> bool {
 }
 
 fn check_mode(level: &Level, mode: Mode, limit: usize) -> bool {
+    compare(level, mode, limit).is_some()
+}
+
+/// [`check_mode`], returning what the exhaustive search found.
+fn compare(level: &Level, mode: Mode, limit: usize) -> Option<Exhaustive> {
     let expected = exhaustive(level, mode, limit);
     if expected == Exhaustive::TooBig {
-        return false;
+        return None;
     }
     let options = Options {
         mode,
@@ -114,7 +121,7 @@ fn check_mode(level: &Level, mode: Mode, limit: usize) -> bool {
         other => panic!("{other:?} on\n{}", level.to_xsb()),
     };
     assert_eq!(found, expected, "\n{}", level.to_xsb());
-    true
+    Some(expected)
 }
 
 #[test]
@@ -127,6 +134,12 @@ fn hand_made_levels() {
         // Two push-optimal routes, one much shorter in moves.
         "#########\n#   @   #\n# #$#.# #\n#       #\n#########",
         "######\n#$   #\n#  @.#\n######",
+        // The box must go into the tunnel one cell only, to let the player
+        // out of the pocket, and come back: the tunnel macro must not take
+        // it on through (only a box whose player is walled in goes on).
+        "##########\n##       #\n## ####  #\n#+$     ##\n##########",
+        // Long straight tunnels both ways, a goal inside one.
+        "###########\n#@ $    . #\n## ###### #\n#  $  .   #\n###########",
     ];
     for text in levels {
         assert!(check(&Level::from_xsb(text).unwrap(), 200_000), "{text}");
@@ -193,7 +206,7 @@ proptest! {
     fn random_rooms(
         w in 3usize..7,
         h in 3usize..6,
-        walls in proptest::collection::vec(any::<usize>(), 0..4),
+        walls in proptest::collection::vec(any::<usize>(), 0..7),
         player in any::<usize>(),
         boxes in proptest::collection::vec((any::<usize>(), any::<usize>()), 1..4),
     ) {
@@ -275,6 +288,107 @@ fn mirrored_room(
         grid[r][c] = if grid[r][c] == '.' { '*' } else { '$' };
     }
     grid[pr][pc] = if grid[pr][pc] == '.' { '+' } else { '@' };
+    let text: Vec<String> = grid.iter().map(|r| r.iter().collect()).collect();
+    Level::from_xsb(&text.join("\n")).ok()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn tunnel_rooms(
+        left in 1usize..4,
+        length in 2usize..6,
+        right in 1usize..4,
+        h in 2usize..5,
+        tunnels in proptest::collection::vec(any::<usize>(), 1..3),
+        walls in proptest::collection::vec(any::<usize>(), 0..7),
+        turn in any::<bool>(),
+        player in any::<usize>(),
+        boxes in proptest::collection::vec((any::<usize>(), any::<usize>()), 1..4),
+    ) {
+        let Some(level) = tunnel_room(left, length, right, h, &tunnels, &walls, turn, player, &boxes)
+        else {
+            return Ok(());
+        };
+        let Some(expected) = compare(&level, Mode::Pushes, 200_000) else {
+            return Ok(());
+        };
+        match solver::solve(&level, &Options::default(), &mut Control::new()) {
+            Outcome::Solved(s) => {
+                prop_assert!(expected != Exhaustive::Unsolvable, "{}", level.to_xsb());
+                prop_assert!(sokoban::verify(&level, &s.lurd).unwrap().solved);
+            }
+            Outcome::Unsolvable => {
+                prop_assert_eq!(expected, Exhaustive::Unsolvable, "{}", level.to_xsb())
+            }
+            other => panic!("{other:?} on\n{}", level.to_xsb()),
+        }
+    }
+}
+
+/// Two rooms, `left` and `right` columns wide and `h` rows high, joined by
+/// one-wide straight tunnels of `length` cells in the rows `tunnels` picks
+/// (two tunnels make a loop the player can walk round to push a box back),
+/// with `walls` on cells of the rooms; turned a quarter when `turn`, so
+/// tunnels run both ways. Then the player, and the boxes and their goals,
+/// on distinct free cells (tunnels too).
+#[allow(clippy::too_many_arguments)]
+fn tunnel_room(
+    left: usize,
+    length: usize,
+    right: usize,
+    h: usize,
+    tunnels: &[usize],
+    walls: &[usize],
+    turn: bool,
+    player: usize,
+    boxes: &[(usize, usize)],
+) -> Option<Level> {
+    let w = left + length + right;
+    let mut grid = vec![vec!['#'; w + 2]; h + 2];
+    for (r, row) in grid.iter_mut().enumerate().take(h + 1).skip(1) {
+        for (c, cell) in row.iter_mut().enumerate().take(w + 1).skip(1) {
+            let in_tunnel = c > left && c <= left + length;
+            if !in_tunnel || tunnels.iter().any(|t| t % h + 1 == r) {
+                *cell = ' ';
+            }
+        }
+    }
+    let mut rooms: Vec<(usize, usize)> = (1..=h)
+        .flat_map(|r| (1..=w).map(move |c| (r, c)))
+        .filter(|&(_, c)| c <= left || c > left + length)
+        .collect();
+    for &i in walls {
+        if rooms.len() > 1 {
+            let (r, c) = rooms.swap_remove(i % rooms.len());
+            grid[r][c] = '#';
+        }
+    }
+    if turn {
+        grid = (0..w + 2)
+            .map(|c| (0..h + 2).map(|r| grid[r][c]).collect())
+            .collect();
+    }
+    let mut free: Vec<(usize, usize)> = (0..grid.len())
+        .flat_map(|r| (0..grid[r].len()).map(move |c| (r, c)))
+        .filter(|&(r, c)| grid[r][c] == ' ')
+        .collect();
+    let mut take = |i: usize| -> Option<(usize, usize)> {
+        if free.is_empty() {
+            None
+        } else {
+            Some(free.swap_remove(i % free.len()))
+        }
+    };
+    let (pr, pc) = take(player)?;
+    grid[pr][pc] = '@';
+    for &(b, g) in boxes {
+        let (br, bc) = take(b)?;
+        let (gr, gc) = take(g)?;
+        grid[br][bc] = '$';
+        grid[gr][gc] = '.';
+    }
     let text: Vec<String> = grid.iter().map(|r| r.iter().collect()).collect();
     Level::from_xsb(&text.join("\n")).ok()
 }

@@ -397,6 +397,13 @@ fn fewest_moves(
     };
     let outcome = match end {
         Ended::Search(End::Found(goal)) => {
+            // Fewer pushes here would mean the first pass was not optimal
+            // (a bug this pass hides, as it is optimal itself).
+            debug_assert_eq!(
+                second.pushes_of(goal),
+                refine.pushes,
+                "the first pass of pushes mode missed a shorter solution"
+            );
             match finish(level, board, &second, goal, Mode::Pushes) {
                 Outcome::Solved(solution) => Outcome::Solved(Solution {
                     secondary_optimal: true,

@@ -16,7 +16,7 @@ use super::learn::Learner;
 use super::lower_bound::Matching;
 use super::packing::Packing;
 use super::room::Rooms;
-use super::store::{Found, NO_PARENT, Push, Store};
+use super::store::{Found, MAX_RUN, NO_PARENT, Push, Store};
 use super::symmetry::Symmetry;
 use super::zobrist::Zobrist;
 use super::{Control, Mode};
@@ -85,7 +85,9 @@ pub(crate) struct Search<'a> {
     node_walk: Vec<u32>,
     queue: Vec<u16>,
     corrals: Corrals,
-    use_corrals: bool,
+    /// Whether pruning may reorder pushes (PI-corrals, tunnel macros):
+    /// that keeps push counts, not move counts.
+    reorders: bool,
     learner: Learner,
     /// Candidate pushes of the node being expanded: (row, box, direction).
     moves: Vec<(u16, u16, u8)>,
@@ -172,8 +174,7 @@ impl<'a> Search<'a> {
             node_walk: vec![0; board.cells],
             queue: Vec::with_capacity(board.cells),
             corrals: Corrals::new(board.cells),
-            // Reordering pushes keeps push counts, not move counts.
-            use_corrals: matches!(order, Order::Fast | Order::Pushes),
+            reorders: matches!(order, Order::Fast | Order::Pushes),
             moves: Vec::new(),
             learner: Learner::new(board, memory_mb.saturating_mul(1 << 20) / 8),
             expanded: 0,
@@ -477,7 +478,7 @@ impl<'a> Search<'a> {
         }
         let boxes_hash = self.zobrist.boxes_hash(list);
         self.moves.clear();
-        let restricted = if self.use_corrals {
+        let restricted = if self.reorders {
             let (seen, stamp) = (&self.node_seen, self.node_stamp);
             self.corrals
                 .restrict(board, boxes, list.len(), |c| seen[usize::from(c)] == stamp)
@@ -493,7 +494,7 @@ impl<'a> Search<'a> {
                 }
             }
             None => {
-                if self.use_corrals {
+                if self.reorders {
                     let player = self.store.player(id);
                     for (corral_boxes, cells) in &self.corrals.suspects {
                         if self
@@ -562,10 +563,16 @@ impl<'a> Search<'a> {
                     child
                 }
                 None => {
-                    let push = Push::straight(from, dir as u8, 1);
-                    self.child(
-                        id, boxes, row, from, to, dir, 1, walk, cost, boxes_hash, push,
-                    )
+                    let (end, count) = self.tunnel_end(boxes, from, to, dir);
+                    bits::clear(boxes, to);
+                    bits::set(boxes, end);
+                    let push = Push::straight(from, dir as u8, count);
+                    let child = self.child(
+                        id, boxes, row, from, end, dir, count, walk, cost, boxes_hash, push,
+                    );
+                    bits::clear(boxes, end);
+                    bits::set(boxes, to);
+                    child
                 }
             };
             bits::clear(boxes, to);
@@ -599,6 +606,42 @@ impl<'a> Search<'a> {
         Ok(None)
     }
 
+    /// Tunnel macro: where a box pushed from `from` to `to` in direction
+    /// `dir` goes on to, and how many pushes in all. While a box stands off
+    /// goal in a one-wide straight tunnel (walls on both sides of it and of
+    /// the player's cell behind it), both cells are dead ends for everyone
+    /// else: a push back would only undo the last one, and a box pushed in
+    /// behind it would freeze both. So its next push is forward, and every
+    /// push inside the tunnel can wait until just before the one that takes
+    /// the box out: on some optimal solution they come in one run. The run
+    /// stops on a goal, or before a box or a dead square. Push counts are
+    /// kept, move counts are not (pushes are reordered): only the
+    /// pushes-only orders use it.
+    fn tunnel_end(&self, boxes: &[u64], from: u16, to: u16, dir: usize) -> (u16, u16) {
+        let board = self.board;
+        let walled = |c: u16| {
+            board.neighbor(c, (dir + 1) % 4) == NONE && board.neighbor(c, (dir + 3) % 4) == NONE
+        };
+        let (mut end, mut count) = (to, 1u16);
+        if !self.reorders || !walled(from) {
+            return (end, count);
+        }
+        loop {
+            let next = board.neighbor(end, dir);
+            if board.is_goal[usize::from(end)]
+                || !walled(end)
+                || next == NONE
+                || bits::has(boxes, next)
+                || board.dead[usize::from(next)]
+                || count == MAX_RUN
+            {
+                return (end, count);
+            }
+            end = next;
+            count += 1;
+        }
+    }
+
     /// Where a box pushed onto goal `to` in direction `dir` can go on along
     /// free goals walled in on both sides; and how many pushes in all.
     fn goal_tunnel_end(&self, boxes: &[u64], to: u16, dir: usize) -> (u16, u16) {
@@ -614,6 +657,7 @@ impl<'a> Search<'a> {
                 || bits::has(boxes, next)
                 || board.neighbor(next, (dir + 1) % 4) != NONE
                 || board.neighbor(next, (dir + 3) % 4) != NONE
+                || count == MAX_RUN
             {
                 return (end, count);
             }

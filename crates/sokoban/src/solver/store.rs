@@ -16,6 +16,9 @@ use super::zobrist::Zobrist;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Push(u32);
 
+/// The longest straight run one [`Push`] can hold.
+pub(crate) const MAX_RUN: u16 = 0x1fff;
+
 /// Bit of [`Push`] marking a macro index.
 const MACRO: u32 = 1 << 31;
 
@@ -23,7 +26,8 @@ impl Push {
     /// `count` pushes of the box on `from` in direction `dir` (0..4);
     /// `count` below 2^13.
     pub fn straight(from: u16, dir: u8, count: u16) -> Push {
-        Push(u32::from(from) | u32::from(dir & 3) << 16 | u32::from(count & 0x1fff) << 18)
+        debug_assert!(count <= MAX_RUN);
+        Push(u32::from(from) | u32::from(dir & 3) << 16 | u32::from(count & MAX_RUN) << 18)
     }
 
     /// The goal-room macro number `index` (below 2^31).

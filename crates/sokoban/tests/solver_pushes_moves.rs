@@ -138,6 +138,12 @@ fn hand_made_levels() {
         // out of the pocket, and come back: the tunnel macro must not take
         // it on through (only a box whose player is walled in goes on).
         "##########\n##       #\n## ####  #\n#+$     ##\n##########",
+        // A dead-end tunnel of goals: each box goes in as far as it can.
+        "#########\n#  $ $  #\n#@ ...###\n#  $  ###\n#########",
+        "#######\n#.#   #\n#.# $ #\n#.#$  #\n#  @$ #\n#     #\n#######",
+        // A run of goals open at both ends: the first box stays on the
+        // first goal, the second comes in from the other end.
+        "##########\n#        #\n# ###### #\n#@ $..$  #\n##########",
         // Long straight tunnels both ways, a goal inside one.
         "###########\n#@ $    . #\n## ###### #\n#  $  .   #\n###########",
     ];
@@ -299,7 +305,7 @@ proptest! {
     fn tunnel_rooms(
         left in 1usize..4,
         length in 2usize..6,
-        right in 1usize..4,
+        right in 0usize..4,
         h in 2usize..5,
         tunnels in proptest::collection::vec(any::<usize>(), 1..3),
         walls in proptest::collection::vec(any::<usize>(), 0..7),
@@ -329,6 +335,7 @@ proptest! {
 
 /// Two rooms, `left` and `right` columns wide and `h` rows high, joined by
 /// one-wide straight tunnels of `length` cells in the rows `tunnels` picks
+/// (dead ends when `right` is 0)
 /// (two tunnels make a loop the player can walk round to push a box back),
 /// with `walls` on cells of the rooms; turned a quarter when `turn`, so
 /// tunnels run both ways. Then the player, and the boxes and their goals,

@@ -126,6 +126,12 @@ impl Board {
         self.neighbors[usize::from(cell)][dir]
     }
 
+    /// Whether `cell` has walls on both sides across direction `dir`: a
+    /// box there can only move along `dir`, and nobody passes it.
+    pub fn walled_across(&self, cell: u16, dir: usize) -> bool {
+        self.neighbor(cell, (dir + 1) % 4) == NONE && self.neighbor(cell, (dir + 3) % 4) == NONE
+    }
+
     /// The player's region (its lowest cell) after a single push of the box
     /// on `from` to `to` (`boxes` as after the push), from the region before
     /// it (cells for which `reached` holds, lowest cell `lowest`) without a

@@ -524,77 +524,84 @@ impl<'a> Search<'a> {
                 continue;
             }
             let walk = self.node_walk[usize::from(behind)];
-            bits::clear(boxes, from);
-            bits::set(boxes, to);
-            // Goal-room macro: a box pushed into a goal room (onto its door,
-            // or onto a goal of a goal area) goes on to the room's next goal
-            // in order, in place of the single push.
-            let path = self.rooms.as_mut().and_then(|rooms| {
-                let room = rooms.entered(from, to)?;
-                rooms.macro_path(board, boxes, room, to, from)
-            });
-            let took_macro = path.is_some();
-            let child = match path {
-                Some(path) => {
-                    let (last, last_dir) = path.last().copied().unwrap_or((from, dir as u8));
-                    let end = board.neighbor(last, usize::from(last_dir));
-                    let mut full = Vec::with_capacity(path.len() + 1);
-                    full.push((from, dir as u8));
-                    full.extend(path);
-                    let count = full.len() as u16;
-                    let push = Push::macro_path(self.macro_number(full));
-                    bits::clear(boxes, to);
-                    bits::set(boxes, end);
-                    let child = self.child(
-                        id,
-                        boxes,
-                        row,
-                        from,
-                        end,
-                        usize::from(last_dir),
-                        count,
-                        walk,
-                        cost,
-                        boxes_hash,
-                        push,
-                    );
-                    bits::clear(boxes, end);
-                    bits::set(boxes, to);
-                    child
-                }
-                None => {
-                    let (end, count) = self.tunnel_end(boxes, from, to, dir);
-                    bits::clear(boxes, to);
-                    bits::set(boxes, end);
-                    let push = Push::straight(from, dir as u8, count);
-                    let child = self.child(
-                        id, boxes, row, from, end, dir, count, walk, cost, boxes_hash, push,
-                    );
-                    bits::clear(boxes, end);
-                    bits::set(boxes, to);
-                    child
-                }
-            };
-            bits::clear(boxes, to);
-            bits::set(boxes, from);
-            match child {
-                Err(()) => return Err(()),
-                Ok(Some(goal)) => return Ok(Some(goal)),
-                Ok(None) => {}
-            }
             // Goal-tunnel macro: a box pushed onto a goal at the mouth of a
             // one-wide run of goals may as well go on to the far end, which
-            // keeps the run open behind it. Added as an extra child (a real
-            // push sequence), so nothing is lost.
-            let (end, count) = self.goal_tunnel_end(boxes, to, dir);
-            if count > 1 && !took_macro {
+            // keeps the run open behind it. Where the run is sealed beyond,
+            // the box can only ever go on, so in the orders that may reorder
+            // pushes that is its only push (see `sealed_beyond`); elsewhere
+            // it is an extra child (a real push sequence), so nothing is lost.
+            let (goal_end, goal_count) = self.goal_tunnel_end(boxes, to, dir);
+            let forced =
+                goal_count > 1 && self.reorders && self.sealed_beyond(boxes, to, goal_end, dir);
+            let mut took_macro = false;
+            if !forced {
                 bits::clear(boxes, from);
-                bits::set(boxes, end);
-                let push = Push::straight(from, dir as u8, count);
+                bits::set(boxes, to);
+                // Goal-room macro: a box pushed into a goal room (onto its door,
+                // or onto a goal of a goal area) goes on to the room's next goal
+                // in order, in place of the single push.
+                let path = self.rooms.as_mut().and_then(|rooms| {
+                    let room = rooms.entered(from, to)?;
+                    rooms.macro_path(board, boxes, room, to, from)
+                });
+                took_macro = path.is_some();
+                let child = match path {
+                    Some(path) => {
+                        let (last, last_dir) = path.last().copied().unwrap_or((from, dir as u8));
+                        let end = board.neighbor(last, usize::from(last_dir));
+                        let mut full = Vec::with_capacity(path.len() + 1);
+                        full.push((from, dir as u8));
+                        full.extend(path);
+                        let count = full.len() as u16;
+                        let push = Push::macro_path(self.macro_number(full));
+                        bits::clear(boxes, to);
+                        bits::set(boxes, end);
+                        let child = self.child(
+                            id,
+                            boxes,
+                            row,
+                            from,
+                            end,
+                            usize::from(last_dir),
+                            count,
+                            walk,
+                            cost,
+                            boxes_hash,
+                            push,
+                        );
+                        bits::clear(boxes, end);
+                        bits::set(boxes, to);
+                        child
+                    }
+                    None => {
+                        let (end, count) = self.tunnel_end(boxes, from, to, dir);
+                        bits::clear(boxes, to);
+                        bits::set(boxes, end);
+                        let push = Push::straight(from, dir as u8, count);
+                        let child = self.child(
+                            id, boxes, row, from, end, dir, count, walk, cost, boxes_hash, push,
+                        );
+                        bits::clear(boxes, end);
+                        bits::set(boxes, to);
+                        child
+                    }
+                };
+                bits::clear(boxes, to);
+                bits::set(boxes, from);
+                match child {
+                    Err(()) => return Err(()),
+                    Ok(Some(goal)) => return Ok(Some(goal)),
+                    Ok(None) => {}
+                }
+            }
+            if goal_count > 1 && !took_macro {
+                bits::clear(boxes, from);
+                bits::set(boxes, goal_end);
+                let push = Push::straight(from, dir as u8, goal_count);
                 let child = self.child(
-                    id, boxes, row, from, end, dir, count, walk, cost, boxes_hash, push,
+                    id, boxes, row, from, goal_end, dir, goal_count, walk, cost, boxes_hash, push,
                 );
-                bits::clear(boxes, end);
+                bits::clear(boxes, goal_end);
                 bits::set(boxes, from);
                 match child {
                     Err(()) => return Err(()),
@@ -619,9 +626,7 @@ impl<'a> Search<'a> {
     /// pushes-only orders use it.
     fn tunnel_end(&self, boxes: &[u64], from: u16, to: u16, dir: usize) -> (u16, u16) {
         let board = self.board;
-        let walled = |c: u16| {
-            board.neighbor(c, (dir + 1) % 4) == NONE && board.neighbor(c, (dir + 3) % 4) == NONE
-        };
+        let walled = |c: u16| board.walled_across(c, dir);
         let (mut end, mut count) = (to, 1u16);
         if !self.reorders || !walled(from) {
             return (end, count);
@@ -642,6 +647,30 @@ impl<'a> Search<'a> {
         }
     }
 
+    /// Whether a box on `to`, where a run of free goals from `to` to `end`
+    /// in direction `dir` begins, can only ever be pushed on to `end`: every
+    /// cell of the run is walled in on both sides, beyond `end` there are
+    /// only boxes walled in the same way, then a wall, and every goal must
+    /// be filled (as many boxes as goals). Then nothing can pass the box or
+    /// get behind it, the goals beyond it are filled by it first, and the
+    /// pushes taking it there may as well all come now: the cells they free
+    /// are dead ends.
+    fn sealed_beyond(&self, boxes: &[u64], to: u16, end: u16, dir: usize) -> bool {
+        let board = self.board;
+        let walled = |c: u16| board.walled_across(c, dir);
+        if board.goals.len() != board.start_boxes.len() || !walled(to) {
+            return false;
+        }
+        let mut c = board.neighbor(end, dir);
+        while c != NONE {
+            if !bits::has(boxes, c) || !walled(c) {
+                return false;
+            }
+            c = board.neighbor(c, dir);
+        }
+        true
+    }
+
     /// Where a box pushed onto goal `to` in direction `dir` can go on along
     /// free goals walled in on both sides; and how many pushes in all.
     fn goal_tunnel_end(&self, boxes: &[u64], to: u16, dir: usize) -> (u16, u16) {
@@ -655,8 +684,7 @@ impl<'a> Search<'a> {
             if next == NONE
                 || !board.is_goal[usize::from(next)]
                 || bits::has(boxes, next)
-                || board.neighbor(next, (dir + 1) % 4) != NONE
-                || board.neighbor(next, (dir + 3) % 4) != NONE
+                || !board.walled_across(next, dir)
                 || count == MAX_RUN
             {
                 return (end, count);

@@ -5,7 +5,8 @@
 //! [--time-limit SECS] [--cpu] [--nodes N] [--memory MB] [--levels A-B] [--threads N] [--trace] [--lurd] FILES...`
 //!
 //! `--trace` prints the highest f (pushes + bound) expanded so far each time
-//! it rises, with the nodes expanded by then (how far a proof has got);
+//! it rises, with the nodes expanded by then (how far a proof has got),
+//! and where pushes mode's fewest-moves pass begins;
 //! `--lurd` prints each solution.
 //!
 //! `--cpu` measures and limits the process's CPU time (Linux, from
@@ -169,8 +170,14 @@ fn main() {
             let elapsed = clock(args.cpu);
             let mut control = Control::new().cancel_flag(&cancel);
             if args.trace {
-                let mut highest = 0;
+                let (mut highest, mut last) = (0, 0);
                 control = control.on_progress(1024, move |p| {
+                    if p.expanded < last {
+                        // Pushes mode's fewest-moves pass counts afresh.
+                        eprintln!("  next pass after {last} nodes");
+                        highest = 0;
+                    }
+                    last = p.expanded;
                     let f = p.depth + p.lower_bound;
                     if f > highest {
                         highest = f;

@@ -11,7 +11,9 @@
 //! The features:
 //! - packed: goals filled in packing order (see [`Packing`]), or simply
 //!   filled goals when the goals have no order;
-//! - connectivity: how many pieces the free cells fall into around the boxes.
+//! - connectivity: how many pieces the free cells fall into around the boxes;
+//! - room connectivity: how many links between rooms (one-wide corridors
+//!   that join open parts of the board) hold a box.
 
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
@@ -73,15 +75,28 @@ impl FeatureOpen {
 /// Computes the feature cell of a position.
 pub(crate) struct Features {
     packing: Option<Packing>,
+    /// The link (see [`links`]) each cell belongs to, or [`NONE`]; all
+    /// [`NONE`] when room connectivity is left out.
+    link: Vec<u16>,
+    links: usize,
     seen: Vec<u32>,
     stamp: u32,
     stack: Vec<u16>,
 }
 
 impl Features {
-    pub fn new(board: &Board) -> Features {
+    /// Features of positions on `board`; room connectivity only with
+    /// `room_links`.
+    pub fn new(board: &Board, room_links: bool) -> Features {
+        let (link, links) = if room_links {
+            links(board)
+        } else {
+            (vec![NONE; board.cells], 0)
+        };
         Features {
             packing: Packing::new(board),
+            link,
+            links,
             seen: vec![0; board.cells],
             stamp: 0,
             stack: Vec::new(),
@@ -94,7 +109,36 @@ impl Features {
             Some(packing) => packing.in_order(board, boxes),
             None => board.goals.iter().filter(|&&g| bits::has(boxes, g)).count() as u32,
         };
-        (packed << 8) | self.pieces(board, boxes).min(255)
+        let blocked = self.blocked_links(boxes).min(255);
+        (packed << 16) | (blocked << 8) | self.pieces(board, boxes).min(255)
+    }
+
+    /// How many links hold a box.
+    fn blocked_links(&mut self, boxes: &[u64]) -> u32 {
+        if self.links == 0 {
+            return 0;
+        }
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.seen.iter_mut().for_each(|s| *s = 0);
+            self.stamp = 1;
+        }
+        let mut blocked = 0;
+        for (word_index, &word) in boxes.iter().enumerate() {
+            let mut word = word;
+            while word != 0 {
+                let cell = word_index * 64 + word.trailing_zeros() as usize;
+                word &= word - 1;
+                let link = self.link[cell];
+                // Links are numbered below the cell count, so `seen` can
+                // mark them.
+                if link != NONE && self.seen[usize::from(link)] != self.stamp {
+                    self.seen[usize::from(link)] = self.stamp;
+                    blocked += 1;
+                }
+            }
+        }
+        blocked
     }
 
     /// How many connected pieces the cells without boxes form.
@@ -127,6 +171,50 @@ impl Features {
     }
 }
 
+/// The board's links between rooms: pieces of corridor cells (walled in
+/// on both sides across one axis) that touch open cells at two or more
+/// places. Returns each cell's link, or [`NONE`], and the number of links.
+fn links(board: &Board) -> (Vec<u16>, usize) {
+    let corridor: Vec<bool> = (0..board.cells as u16)
+        .map(|c| board.walled_across(c, 0) || board.walled_across(c, 1))
+        .collect();
+    let mut link = vec![NONE; board.cells];
+    let mut visited = vec![false; board.cells];
+    let mut piece = Vec::new();
+    let mut links = 0;
+    for start in 0..board.cells {
+        if !corridor[start] || visited[start] {
+            continue;
+        }
+        // Flood the piece, counting where it touches open cells.
+        piece.clear();
+        piece.push(start as u16);
+        visited[start] = true;
+        let (mut next, mut doors) = (0, 0);
+        while let Some(&c) = piece.get(next) {
+            next += 1;
+            for &n in &board.neighbors[usize::from(c)] {
+                if n == NONE {
+                    continue;
+                }
+                if !corridor[usize::from(n)] {
+                    doors += 1;
+                } else if !visited[usize::from(n)] {
+                    visited[usize::from(n)] = true;
+                    piece.push(n);
+                }
+            }
+        }
+        if doors >= 2 {
+            piece
+                .iter()
+                .for_each(|&c| link[usize::from(c)] = links as u16);
+            links += 1;
+        }
+    }
+    (link, links)
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]
@@ -149,7 +237,7 @@ mod tests {
         let text = "#########\n#@ $ $ .#\n#      .#\n#########";
         let level = crate::Level::from_xsb(text).unwrap();
         let board = Board::new(level.map(), level.player(), level.boxes()).unwrap();
-        let mut features = Features::new(&board);
+        let mut features = Features::new(&board, true);
         let cell = |column: usize, row: usize| board.compact[level.map().index(column, row)];
         let with = |cells: &[u16]| {
             let mut set = vec![0u64; board.words];
@@ -161,6 +249,41 @@ mod tests {
         assert_eq!(features.pieces(&board, &with(&[cell(1, 2), cell(2, 1)])), 2);
         // Two goals filled: the packed feature counts them.
         let filled = with(&[cell(7, 1), cell(7, 2)]);
-        assert_eq!(features.cell(&board, &filled) >> 8, 2);
+        assert_eq!(features.cell(&board, &filled) >> 16, 2);
+    }
+
+    #[test]
+    fn links_are_corridors_between_open_cells() {
+        // Two rooms joined by corridors on rows 2 and 4; the niche on
+        // (2, 6) leads nowhere, so it is no link.
+        let text = "\
+###########
+#   ###   #
+#@        #
+#   ###   #
+# $       #
+#  .###.$ #
+## ########
+###########";
+        let level = crate::Level::from_xsb(text).unwrap();
+        let board = Board::new(level.map(), level.player(), level.boxes()).unwrap();
+        let (link, links) = links(&board);
+        let at = |column: usize, row: usize| {
+            link[usize::from(board.compact[level.map().index(column, row)])]
+        };
+        assert_eq!(links, 2);
+        assert_ne!(at(4, 2), NONE);
+        assert_eq!(at(4, 2), at(6, 2));
+        assert_ne!(at(4, 4), NONE);
+        assert_ne!(at(4, 4), at(4, 2));
+        assert_eq!(at(2, 6), NONE, "a niche");
+        assert_eq!(at(1, 1), NONE, "a room cell");
+        assert_eq!(at(3, 2), NONE, "a door");
+        // A box in one corridor blocks one link; a box in a room none.
+        let mut features = Features::new(&board, true);
+        let mut boxes = vec![0u64; board.words];
+        bits::set(&mut boxes, board.compact[level.map().index(5, 2)]);
+        bits::set(&mut boxes, board.compact[level.map().index(2, 4)]);
+        assert_eq!(features.blocked_links(&boxes), 1);
     }
 }

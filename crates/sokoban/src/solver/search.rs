@@ -204,12 +204,16 @@ impl<'a> Search<'a> {
     }
 
     /// Greedy search only: turns it into a feature-space search (see
-    /// [`Features`]).
-    pub fn with_features(mut self) -> Option<Search<'a>> {
+    /// [`Features`]), with room connectivity among its features when
+    /// `room_links`.
+    pub fn with_features(mut self, room_links: bool) -> Option<Search<'a>> {
         if self.order != Order::Fast || self.weight != 0 {
             return None;
         }
-        self.features = Some((Features::new(self.board), FeatureOpen::default()));
+        self.features = Some((
+            Features::new(self.board, room_links),
+            FeatureOpen::default(),
+        ));
         Some(self)
     }
 

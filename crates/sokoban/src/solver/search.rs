@@ -539,17 +539,19 @@ impl<'a> Search<'a> {
                 goal_count > 1 && self.reorders && self.sealed_beyond(boxes, to, goal_end, dir);
             let mut took_macro = false;
             if !forced {
-                bits::clear(boxes, from);
-                bits::set(boxes, to);
                 // Goal-room macro: a box pushed into a goal room (onto its door,
                 // or onto a goal of a goal area) goes on to the room's next goal
                 // in order, in place of the single push.
+                bits::clear(boxes, from);
+                bits::set(boxes, to);
                 let path = self.rooms.as_mut().and_then(|rooms| {
                     let room = rooms.entered(from, to)?;
                     rooms.macro_path(board, boxes, room, to, from)
                 });
+                bits::clear(boxes, to);
+                bits::set(boxes, from);
                 took_macro = path.is_some();
-                let child = match path {
+                let (end, last_dir, count, push) = match path {
                     Some(path) => {
                         let (last, last_dir) = path.last().copied().unwrap_or((from, dir as u8));
                         let end = board.neighbor(last, usize::from(last_dir));
@@ -558,59 +560,27 @@ impl<'a> Search<'a> {
                         full.extend(path);
                         let count = full.len() as u16;
                         let push = Push::macro_path(self.macro_number(full));
-                        bits::clear(boxes, to);
-                        bits::set(boxes, end);
-                        let child = self.child(
-                            id,
-                            boxes,
-                            row,
-                            from,
-                            end,
-                            usize::from(last_dir),
-                            count,
-                            walk,
-                            cost,
-                            boxes_hash,
-                            push,
-                        );
-                        bits::clear(boxes, end);
-                        bits::set(boxes, to);
-                        child
+                        (end, usize::from(last_dir), count, push)
                     }
                     None => {
                         let (end, count) = self.tunnel_end(boxes, from, to, dir);
-                        bits::clear(boxes, to);
-                        bits::set(boxes, end);
-                        let push = Push::straight(from, dir as u8, count);
-                        let child = self.child(
-                            id, boxes, row, from, end, dir, count, walk, cost, boxes_hash, push,
-                        );
-                        bits::clear(boxes, end);
-                        bits::set(boxes, to);
-                        child
+                        (end, dir, count, Push::straight(from, dir as u8, count))
                     }
                 };
-                bits::clear(boxes, to);
-                bits::set(boxes, from);
-                match child {
-                    Err(()) => return Err(()),
-                    Ok(Some(goal)) => return Ok(Some(goal)),
-                    Ok(None) => {}
+                let child = self.child(
+                    id, boxes, row, from, end, last_dir, count, walk, cost, boxes_hash, push,
+                );
+                if let Some(goal) = child? {
+                    return Ok(Some(goal));
                 }
             }
             if goal_count > 1 && !took_macro {
-                bits::clear(boxes, from);
-                bits::set(boxes, goal_end);
                 let push = Push::straight(from, dir as u8, goal_count);
                 let child = self.child(
                     id, boxes, row, from, goal_end, dir, goal_count, walk, cost, boxes_hash, push,
                 );
-                bits::clear(boxes, goal_end);
-                bits::set(boxes, from);
-                match child {
-                    Err(()) => return Err(()),
-                    Ok(Some(goal)) => return Ok(Some(goal)),
-                    Ok(None) => {}
+                if let Some(goal) = child? {
+                    return Ok(Some(goal));
                 }
             }
         }
@@ -698,8 +668,37 @@ impl<'a> Search<'a> {
         }
     }
 
+    /// The child in which the box on `from` has been pushed on to `to`,
+    /// the last push in direction `dir` (`boxes` as before the push, and
+    /// so again after it).
     #[allow(clippy::too_many_arguments)]
     fn child(
+        &mut self,
+        parent: u32,
+        boxes: &mut [u64],
+        row: usize,
+        from: u16,
+        to: u16,
+        dir: usize,
+        count: u16,
+        walk: u32,
+        cost: u64,
+        boxes_hash: u64,
+        push: Push,
+    ) -> Result<Option<u32>, ()> {
+        bits::clear(boxes, from);
+        bits::set(boxes, to);
+        let child = self.child_placed(
+            parent, boxes, row, from, to, dir, count, walk, cost, boxes_hash, push,
+        );
+        bits::clear(boxes, to);
+        bits::set(boxes, from);
+        child
+    }
+
+    /// [`Search::child`] with the box already on `to` in `boxes`.
+    #[allow(clippy::too_many_arguments)]
+    fn child_placed(
         &mut self,
         parent: u32,
         boxes: &[u64],

@@ -82,6 +82,7 @@ pub(crate) struct Features {
     seen: Vec<u32>,
     stamp: u32,
     stack: Vec<u16>,
+    box_cells: Vec<u16>,
 }
 
 impl Features {
@@ -100,6 +101,7 @@ impl Features {
             seen: vec![0; board.cells],
             stamp: 0,
             stack: Vec::new(),
+            box_cells: Vec::new(),
         }
     }
 
@@ -118,37 +120,36 @@ impl Features {
         if self.links == 0 {
             return 0;
         }
+        let stamp = self.next_stamp();
+        let mut cells = std::mem::take(&mut self.box_cells);
+        bits::cells(boxes, &mut cells);
+        let mut blocked = 0;
+        for &cell in &cells {
+            let link = self.link[usize::from(cell)];
+            // Links are numbered below the cell count, so `seen` can mark
+            // them.
+            if link != NONE && self.seen[usize::from(link)] != stamp {
+                self.seen[usize::from(link)] = stamp;
+                blocked += 1;
+            }
+        }
+        self.box_cells = cells;
+        blocked
+    }
+
+    /// A fresh mark for `seen` (cleared when the counter wraps).
+    fn next_stamp(&mut self) -> u32 {
         self.stamp = self.stamp.wrapping_add(1);
         if self.stamp == 0 {
             self.seen.iter_mut().for_each(|s| *s = 0);
             self.stamp = 1;
         }
-        let mut blocked = 0;
-        for (word_index, &word) in boxes.iter().enumerate() {
-            let mut word = word;
-            while word != 0 {
-                let cell = word_index * 64 + word.trailing_zeros() as usize;
-                word &= word - 1;
-                let link = self.link[cell];
-                // Links are numbered below the cell count, so `seen` can
-                // mark them.
-                if link != NONE && self.seen[usize::from(link)] != self.stamp {
-                    self.seen[usize::from(link)] = self.stamp;
-                    blocked += 1;
-                }
-            }
-        }
-        blocked
+        self.stamp
     }
 
     /// How many connected pieces the cells without boxes form.
     fn pieces(&mut self, board: &Board, boxes: &[u64]) -> u32 {
-        self.stamp = self.stamp.wrapping_add(1);
-        if self.stamp == 0 {
-            self.seen.iter_mut().for_each(|s| *s = 0);
-            self.stamp = 1;
-        }
-        let stamp = self.stamp;
+        let stamp = self.next_stamp();
         let mut pieces = 0;
         for start in 0..board.cells as u16 {
             if self.seen[usize::from(start)] == stamp || bits::has(boxes, start) {

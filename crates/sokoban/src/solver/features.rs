@@ -14,6 +14,9 @@
 //! - connectivity: how many pieces the free cells fall into around the boxes;
 //! - room connectivity: how many links between rooms (one-wide corridors
 //!   that join open parts of the board) hold a box.
+//!
+//! Within a cell, positions are taken by their bound, then by FESS's move
+//! weights (see [`push_weight`]).
 
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
@@ -30,6 +33,8 @@ type Entry = (Reverse<u64>, u32);
 pub(crate) struct FeatureOpen {
     index: HashMap<u32, usize>,
     heaps: Vec<BinaryHeap<Entry>>,
+    /// The feature cell of each heap.
+    cells: Vec<u32>,
     turn: usize,
     /// Pops left in the current cell's turn.
     left: u32,
@@ -48,6 +53,7 @@ impl FeatureOpen {
         let i = *self.index.entry(cell).or_insert(next);
         if i == next {
             self.heaps.push(BinaryHeap::new());
+            self.cells.push(cell);
         }
         self.heaps[i].push(entry);
     }
@@ -70,6 +76,28 @@ impl FeatureOpen {
         }
         None
     }
+
+    /// The feature cell of the entry popped last.
+    pub fn popped_cell(&self) -> u32 {
+        self.cells.get(self.turn).copied().unwrap_or(0)
+    }
+}
+
+/// FESS's move weights, in place of its advisors: a push that improves a
+/// feature of the position (more goals packed, fewer links blocked, or
+/// fewer pieces) weighs 0, any other push 1. Within a feature cell, among
+/// equal bounds, nodes reached by fewer unadvised pushes come first, so
+/// lines of play that keep making progress are followed before detours.
+/// Measured at 10 s CPU: XSokoban 36 -> 38/90 (new #27, #62), Microban
+/// II-IV 334 -> 333/338 (IV #99 lost, with weights in either feature search
+/// alone too). Weighing pushes that make a feature worse 2 loses #27 and
+/// #62 again; the weight before the bound solves 16 of the first 81.
+pub(crate) fn push_weight(parent: u32, child: u32) -> u64 {
+    let field = |cell: u32, shift: u32| (cell >> shift) & 0xff;
+    let improves = field(child, 16) > field(parent, 16)
+        || field(child, 8) < field(parent, 8)
+        || field(child, 0) < field(parent, 0);
+    u64::from(!improves)
 }
 
 /// Computes the feature cell of a position.
@@ -112,7 +140,7 @@ impl Features {
             None => board.goals.iter().filter(|&&g| bits::has(boxes, g)).count() as u32,
         };
         let blocked = self.blocked_links(boxes).min(255);
-        (packed << 16) | (blocked << 8) | self.pieces(board, boxes).min(255)
+        (packed.min(255) << 16) | (blocked << 8) | self.pieces(board, boxes).min(255)
     }
 
     /// How many links hold a box.
@@ -231,6 +259,29 @@ mod tests {
             .map(|(_, id)| id)
             .collect();
         assert_eq!(order, vec![3, 2, 1]);
+    }
+
+    #[test]
+    fn the_popped_cell_is_the_entrys() {
+        let mut open = FeatureOpen::default();
+        open.push(7, (Reverse(5), 1));
+        open.push(3, (Reverse(9), 2));
+        while let Some((_, id)) = open.pop() {
+            assert_eq!(open.popped_cell(), if id == 1 { 7 } else { 3 });
+        }
+    }
+
+    #[test]
+    fn pushes_that_improve_a_feature_weigh_nothing() {
+        let cell = |packed: u32, blocked: u32, pieces: u32| packed << 16 | blocked << 8 | pieces;
+        let parent = cell(2, 1, 3);
+        assert_eq!(push_weight(parent, cell(3, 1, 3)), 0, "a goal packed");
+        assert_eq!(push_weight(parent, cell(2, 0, 3)), 0, "a link freed");
+        assert_eq!(push_weight(parent, cell(2, 1, 2)), 0, "pieces joined");
+        assert_eq!(push_weight(parent, cell(1, 0, 3)), 0, "any one will do");
+        assert_eq!(push_weight(parent, parent), 1, "no change");
+        assert_eq!(push_weight(parent, cell(2, 1, 4)), 1, "a piece split off");
+        assert_eq!(push_weight(parent, cell(1, 1, 3)), 1, "a goal unpacked");
     }
 
     #[test]

@@ -10,7 +10,7 @@ use super::bits;
 use super::board::{Board, NONE};
 use super::corral::Corrals;
 use super::deadlock;
-use super::features::{FeatureOpen, Features};
+use super::features::{self, FeatureOpen, Features};
 use super::fixed::Fixed;
 use super::learn::Learner;
 use super::lower_bound::Matching;
@@ -67,6 +67,8 @@ pub(crate) struct Search<'a> {
     /// Feature-space search only: its features and open list, used
     /// instead of `open`.
     features: Option<(Features, FeatureOpen)>,
+    /// Feature search: the cell of the node being expanded.
+    parent_cell: u32,
     matching: Matching,
     /// For a child whose cost table differs from its parent's.
     scratch: Matching,
@@ -160,6 +162,7 @@ impl<'a> Search<'a> {
             ),
             open: BinaryHeap::new(),
             features: None,
+            parent_cell: 0,
             matching: Matching::new(board.start_boxes.len(), board.goals.len(), board.cells),
             scratch: Matching::new(board.start_boxes.len(), board.goals.len(), board.cells),
             fixed: Fixed::new(board, memory_mb.saturating_mul(1 << 20) / 16),
@@ -258,7 +261,11 @@ impl<'a> Search<'a> {
     /// The next node to expand.
     fn dequeue(&mut self) -> Option<(Reverse<u64>, u32)> {
         match &mut self.features {
-            Some((_, open)) => open.pop(),
+            Some((_, open)) => {
+                let entry = open.pop();
+                self.parent_cell = open.popped_cell();
+                entry
+            }
             None => self.open.pop(),
         }
     }
@@ -332,7 +339,14 @@ impl<'a> Search<'a> {
                 let penalty = self.packing.as_ref().map_or(0, |p| {
                     self.pack_weight * u64::from(p.out_of_order(self.board, boxes))
                 });
-                (u64::from(bound) + penalty) << 32 | cost.min(u64::from(u32::MAX))
+                // The feature search breaks ties by weight (see
+                // `features::push_weight`), the others by pushes.
+                let tie = if self.features.is_some() {
+                    cost >> SHIFT
+                } else {
+                    cost
+                };
+                (u64::from(bound) + penalty) << 32 | tie.min(u64::from(u32::MAX))
             }
             Order::Fast => {
                 // Weighted A*; among equals, the closer to the goal.
@@ -421,7 +435,10 @@ impl<'a> Search<'a> {
                 break Some(End::Found(id));
             }
             self.expanded += 1;
-            self.depth = (cost >> if self.order == Order::Fast { 0 } else { SHIFT }) as u32;
+            self.depth = match self.order {
+                Order::Fast => cost & ((1 << SHIFT) - 1),
+                _ => cost >> SHIFT,
+            } as u32;
             self.bound = bound;
             if control.cancelled() {
                 break Some(End::Cancelled);
@@ -795,7 +812,21 @@ impl<'a> Search<'a> {
                 if bound == 0 && self.order == Order::Fast {
                     return Ok(Some(id));
                 }
-                self.enqueue(self.priority(child_cost, bound, boxes), id, boxes);
+                let cell = self.features.as_mut().map(|(f, _)| f.cell(board, boxes));
+                match cell {
+                    Some(cell) => {
+                        // The feature search's cost also counts weights,
+                        // above the pushes.
+                        let weight = features::push_weight(self.parent_cell, cell);
+                        let child_cost = child_cost + (weight << SHIFT);
+                        self.store.cost[id as usize] = child_cost;
+                        let priority = self.priority(child_cost, bound, boxes);
+                        if let Some((_, open)) = &mut self.features {
+                            open.push(cell, (Reverse(priority), id));
+                        }
+                    }
+                    None => self.enqueue(self.priority(child_cost, bound, boxes), id, boxes),
+                }
                 Ok(None)
             }
             Some(Found::Old(id)) => {

@@ -170,6 +170,21 @@ test('hint, replay and the editor', async () => {
   await page.context().close();
 });
 
+test('a level the solver solves is not counted as the player\'s', async () => {
+  const page = await newPage(env.browser);
+  await openLevel(page, 3); // "Crossing", not solved by the tests before
+  await page.keyboard.press('A');
+  await expectShown(page, '#solved-dialog[open]');
+  assert.equal(await page.textContent('#solved-title'), 'Solved by the solver');
+  assert.match(await page.textContent('#solved-records'), /not counted as yours/);
+  await shot(page, 'solved-by-the-solver');
+  await page.click('#solved-levels');
+  await page.waitForSelector('.level-card[data-level="3"]');
+  assert.match(await page.textContent('.level-card[data-level="3"] .meta'), /not solved yet/);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
 test('phone width', async () => {
   const page = await newPage(env.browser, { width: 390, height: 844 });
   await openLevel(page, 2);

@@ -7,9 +7,9 @@ use sokoban::solver::DeadlockKind;
 use sokoban::{Game, Level, ReplayError};
 
 use crate::sokoban_library::LevelSet;
+use crate::store::DataDir;
 use crate::store::progress::{self, NewBest, Progress};
 use crate::store::snapshots::{History, Snapshot};
-use crate::store::{DataDir, Warning};
 
 /// Seconds since the Unix epoch (0 if the clock is before it).
 pub fn now_unix() -> u64 {
@@ -38,40 +38,30 @@ pub struct Solved {
     pub all_solved: bool,
     /// Files that were unusable and moved aside, or why saving failed.
     pub problems: Vec<String>,
+    /// The solver made some of the moves ("solve and show"), so nothing was
+    /// recorded: the solve is not the player's.
+    pub assisted: bool,
 }
+
+/// What the front ends say after a solve the solver made.
+pub const ASSISTED_SOLVE: &str = "The solver made these moves, so they are not counted as yours.";
 
 /// Records the solution `game` has reached (locked read-modify-write of
 /// `progress.json`, so two front ends solving at once both count), then
-/// reloads progress and says what record it set.
+/// reloads progress and says what record it set. A solve the solver made
+/// (see [`Game::is_assisted`]) is not recorded.
 pub fn record_solve(data: &DataDir, set: &LevelSet, index: usize, game: &Game) -> Solved {
     let level = game.level();
     let title = level_title(set, index, level);
     let mut problems = Vec::new();
-    let warn = |w: Option<Warning>, problems: &mut Vec<String>| {
-        if let Some(w) = w {
-            problems.push(w.to_string());
-        }
-    };
-    let new_best = match progress::record_solution(
-        data,
-        &level.key(),
-        &title,
-        &game.lurd(),
-        game.moves(),
-        game.pushes(),
-        now_unix(),
-    ) {
-        Ok((best, warning)) => {
-            warn(warning, &mut problems);
-            best
-        }
-        Err(e) => {
-            problems.push(format!("could not save your progress: {e:#}"));
-            NewBest::default()
-        }
+    let assisted = game.is_assisted();
+    let new_best = if assisted {
+        NewBest::default()
+    } else {
+        record(data, level, &title, game, &mut problems)
     };
     let (progress, warning) = progress::load(data);
-    warn(warning, &mut problems);
+    problems.extend(warning.map(|w| w.to_string()));
     let all_solved = set
         .collection
         .valid_levels()
@@ -81,6 +71,35 @@ pub fn record_solve(data: &DataDir, set: &LevelSet, index: usize, game: &Game) -
         progress,
         all_solved,
         problems,
+        assisted,
+    }
+}
+
+/// Writes the solve into `progress.json`; a warning or a failure goes to `problems`.
+fn record(
+    data: &DataDir,
+    level: &Level,
+    title: &str,
+    game: &Game,
+    problems: &mut Vec<String>,
+) -> NewBest {
+    match progress::record_solution(
+        data,
+        &level.key(),
+        title,
+        &game.lurd(),
+        game.moves(),
+        game.pushes(),
+        now_unix(),
+    ) {
+        Ok((best, warning)) => {
+            problems.extend(warning.map(|w| w.to_string()));
+            best
+        }
+        Err(e) => {
+            problems.push(format!("could not save your progress: {e:#}"));
+            NewBest::default()
+        }
     }
 }
 
@@ -140,6 +159,7 @@ pub fn snapshot_of(game: &Game) -> Snapshot {
         history: History {
             lurd: game.lurd_with_redo(),
             position: game.moves() as usize,
+            by_solver: game.solver_steps(),
         },
         saved_at: now_unix(),
     }
@@ -147,10 +167,11 @@ pub fn snapshot_of(game: &Game) -> Snapshot {
 
 /// The game a snapshot stands for, on `level` (undo and redo work).
 pub fn restore_snapshot(level: &Level, snapshot: &Snapshot) -> Result<Game, ReplayError> {
-    Game::restore(
+    Game::restore_marked(
         level.clone(),
         &snapshot.history.lurd,
         snapshot.history.position,
+        &snapshot.history.by_solver,
     )
 }
 
@@ -221,6 +242,48 @@ mod tests {
             (shown.as_str(), label),
             (game.lurd().as_str(), "your best by moves")
         );
+    }
+
+    #[test]
+    fn a_solve_the_solver_made_is_not_recorded() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let data = DataDir::at(dir.path());
+        let set = set();
+        let level = set.collection.levels[0]
+            .clone()
+            .unwrap_or_else(|e| panic!("{e}"));
+        let lurd = level.meta.solutions.first().cloned().unwrap_or_default();
+        let steps = sokoban::lurd::parse(&lurd).unwrap_or_else(|e| panic!("{e}"));
+        let mut game = Game::new(level);
+        let (own, shown) = steps.split_at(steps.len() / 2);
+        for &(dir, _) in own {
+            game.step(dir).unwrap_or_else(|e| panic!("{e}"));
+        }
+        for &(dir, _) in shown {
+            game.step_by_solver(dir).unwrap_or_else(|e| panic!("{e}"));
+        }
+        assert!(game.is_solved());
+        let solved = record_solve(&data, &set, 0, &game);
+        assert!(solved.assisted);
+        assert!(!solved.new_best.any());
+        assert!(!solved.progress.is_solved(&game.level().key()));
+        assert!(
+            replay_solution(&solved.progress, game.level(), false)
+                .is_none_or(|(_, label)| label == "the stored solution")
+        );
+    }
+
+    #[test]
+    fn snapshots_keep_the_solver_moves() {
+        let level = Level::from_xsb("#######\n#@ $ .#\n#######").unwrap_or_else(|e| panic!("{e}"));
+        let mut game = Game::new(level.clone());
+        game.step(sokoban::Direction::Right)
+            .unwrap_or_else(|e| panic!("{e}"));
+        game.step_by_solver(sokoban::Direction::Right)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let back = restore_snapshot(&level, &snapshot_of(&game)).unwrap_or_else(|e| panic!("{e}"));
+        assert!(back.is_assisted());
+        assert_eq!(back.solver_steps(), vec![1]);
     }
 
     #[test]

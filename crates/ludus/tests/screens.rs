@@ -284,8 +284,22 @@ fn solve_and_show_plays_to_the_end() {
     let dir = tempfile::tempdir().unwrap();
     let mut app = playing(dir.path(), 2);
     press(&mut app, "A");
-    let shown = tick_until(&mut app, |s| s.contains("Solved!"));
+    let shown = tick_until(&mut app, |s| s.contains("Solved by the solver"));
     assert!(shown.contains("pushes 2"), "{shown}");
+    assert_snapshot!("solved_by_the_solver", shown);
+    // The solver's solve is not the player's: nothing is recorded.
+    let progress = std::fs::read_to_string(dir.path().join("sokoban/progress.json"));
+    assert!(
+        progress.as_ref().is_err() || !progress.as_ref().unwrap().contains("\"lurd\""),
+        "{progress:?}"
+    );
+
+    // Played again by hand, it counts.
+    press(&mut app, "r");
+    press(&mut app, "wwdswds");
+    assert!(screen(&app, 80, 24).contains("First solve of this level!"));
+    let progress = std::fs::read_to_string(dir.path().join("sokoban/progress.json")).unwrap();
+    assert!(progress.contains("\"lurd\": \"uurDurD\""), "{progress}");
 }
 
 #[test]

@@ -403,6 +403,56 @@ async fn hint_comes_from_the_solver() {
 }
 
 #[tokio::test]
+async fn a_solve_through_the_solvers_moves_is_not_recorded() {
+    let server = Server::start();
+    let mut client = server.socket().await;
+    client
+        .ask(
+            json!({"type": "open", "collection": FIXTURE_COLLECTION, "level": 3}),
+            "state",
+        )
+        .await;
+    client.ask(json!({"type": "solve"}), "thinking").await;
+    let shown = client.until("solution").await;
+    assert_eq!(shown["purpose"], "show");
+    let steps = shown["steps"].as_array().unwrap().clone();
+    let mut last = json!(null);
+    for dir in &steps {
+        last = client
+            .ask(
+                json!({"type": "move", "dir": dir, "by_solver": true}),
+                "state",
+            )
+            .await;
+    }
+    assert_eq!(last["solved"], true, "{last}");
+    let solved = client.until("solved").await;
+    assert_eq!(
+        (&solved["assisted"], &solved["first_solve"]),
+        (&json!(true), &json!(false))
+    );
+    let (_, _, body) = server.get("/api/sokoban/collections").await;
+    let list: serde_json::Value = serde_json::from_slice(&body).unwrap();
+    assert_eq!(
+        list["collections"][FIXTURE_COLLECTION]["levels"][3]["solved"],
+        false
+    );
+
+    // The same moves made by the player count.
+    client.ask(json!({"type": "restart"}), "state").await;
+    for dir in &steps {
+        client
+            .ask(json!({"type": "move", "dir": dir}), "state")
+            .await;
+    }
+    let solved = client.until("solved").await;
+    assert_eq!(
+        (&solved["assisted"], &solved["first_solve"]),
+        (&json!(false), &json!(true))
+    );
+}
+
+#[tokio::test]
 async fn deadlock_warning_then_back_to_the_last_solvable_position() {
     let server = Server::start();
     let mut client = server.socket().await;

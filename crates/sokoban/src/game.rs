@@ -64,10 +64,15 @@ impl fmt::Display for ReplayError {
 
 impl std::error::Error for ReplayError {}
 
-/// History entries, one byte each: a step, or a restart (so restart can be undone).
+/// History entries: a step, or a restart (so restart can be undone).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Entry {
-    Step(Step),
+    /// `by_solver`: the solver made the step (solve and show), not the player,
+    /// so a solve through it is not the player's own.
+    Step {
+        step: Step,
+        by_solver: bool,
+    },
     Restart,
 }
 
@@ -116,8 +121,24 @@ impl Game {
     /// A game with `lurd` played from the start. Extra steps after
     /// `position` are kept as redo history (as a saved snapshot stores them).
     pub fn restore(level: Level, lurd: &str, position: usize) -> Result<Game, ReplayError> {
+        Game::restore_marked(level, lurd, position, &[])
+    }
+
+    /// [`Game::restore`], with the steps at indices `by_solver` (0-based,
+    /// into `lurd`) marked as the solver's, as [`Game::solver_steps`] lists them.
+    pub fn restore_marked(
+        level: Level,
+        lurd: &str,
+        position: usize,
+        by_solver: &[usize],
+    ) -> Result<Game, ReplayError> {
         let mut game = Game::new(level);
         game.play_lurd(lurd)?;
+        for &i in by_solver {
+            if let Some(Entry::Step { by_solver, .. }) = game.history.get_mut(i) {
+                *by_solver = true;
+            }
+        }
         while game.moves() as usize > position && game.undo() {}
         Ok(game)
     }
@@ -215,14 +236,59 @@ impl Game {
     /// A new step discards the redo history, unless it is the step redo
     /// would have made.
     pub fn step(&mut self, dir: Direction) -> Result<Step, Blocked> {
+        self.step_by(dir, false)
+    }
+
+    /// [`Game::step`] for a step the solver makes (solve and show): a line
+    /// holding one is not the player's own solve ([`Game::is_assisted`]).
+    pub fn step_by_solver(&mut self, dir: Direction) -> Result<Step, Blocked> {
+        self.step_by(dir, true)
+    }
+
+    fn step_by(&mut self, dir: Direction, by_solver: bool) -> Result<Step, Blocked> {
         let step = self.try_step(dir)?;
         self.apply(step);
-        if self.history.get(self.cursor) != Some(&Entry::Step(step)) {
-            self.history.truncate(self.cursor);
-            self.history.push(Entry::Step(step));
+        let entry = Entry::Step { step, by_solver };
+        match self.history.get_mut(self.cursor) {
+            Some(Entry::Step {
+                step: next,
+                by_solver: was,
+            }) if *next == step => {
+                *was = by_solver;
+            }
+            _ => {
+                self.history.truncate(self.cursor);
+                self.history.push(entry);
+            }
         }
         self.cursor += 1;
         Ok(step)
+    }
+
+    /// Whether the solver made any step of the current line: a solve reached
+    /// through it is the solver's, not the player's.
+    pub fn is_assisted(&self) -> bool {
+        self.history[self.line_start()..self.cursor]
+            .iter()
+            .any(|e| {
+                matches!(
+                    e,
+                    Entry::Step {
+                        by_solver: true,
+                        ..
+                    }
+                )
+            })
+    }
+
+    /// Which steps of [`Game::lurd_with_redo`] the solver made (0-based), for
+    /// [`Game::restore_marked`].
+    pub fn solver_steps(&self) -> Vec<usize> {
+        self.line_and_redo()
+            .enumerate()
+            .filter(|(_, (_, by_solver))| *by_solver)
+            .map(|(i, _)| i)
+            .collect()
     }
 
     fn apply(&mut self, step: Step) {
@@ -270,7 +336,7 @@ impl Game {
         };
         self.cursor = cursor;
         match self.history[cursor] {
-            Entry::Step(step) => self.unapply(step),
+            Entry::Step { step, .. } => self.unapply(step),
             Entry::Restart => self.replay_current_line(),
         }
         true
@@ -283,7 +349,7 @@ impl Game {
         };
         self.cursor += 1;
         match entry {
-            Entry::Step(step) => self.apply(step),
+            Entry::Step { step, .. } => self.apply(step),
             Entry::Restart => self.reset_to_start(),
         }
         true
@@ -312,7 +378,7 @@ impl Game {
         self.reset_to_start();
         let start = self.line_start();
         for i in start..self.cursor {
-            if let Entry::Step(step) = self.history[i] {
+            if let Entry::Step { step, .. } = self.history[i] {
                 self.apply(step);
             }
         }
@@ -323,7 +389,7 @@ impl Game {
         self.history[self.line_start()..self.cursor]
             .iter()
             .filter_map(|e| match e {
-                Entry::Step(s) => Some(*s),
+                Entry::Step { step, .. } => Some(*step),
                 Entry::Restart => None,
             })
             .collect()
@@ -334,10 +400,21 @@ impl Game {
         self.history[self.cursor..]
             .iter()
             .map_while(|e| match e {
-                Entry::Step(s) => Some(*s),
+                Entry::Step { step, .. } => Some(*step),
                 Entry::Restart => None,
             })
             .collect()
+    }
+
+    /// The current line and what redo would replay, each step with whether
+    /// the solver made it.
+    fn line_and_redo(&self) -> impl Iterator<Item = (Step, bool)> + '_ {
+        self.history[self.line_start()..]
+            .iter()
+            .map_while(|e| match e {
+                Entry::Step { step, by_solver } => Some((*step, *by_solver)),
+                Entry::Restart => None,
+            })
     }
 
     /// The current line as LURD text (the solution, once solved).
@@ -406,4 +483,51 @@ pub fn verify(level: &Level, lurd: &str) -> Result<Verdict, ReplayError> {
         moves: game.moves(),
         pushes: game.pushes(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn corridor() -> Game {
+        Game::new(Level::from_xsb("#######\n#@ $ .#\n#######").unwrap())
+    }
+
+    #[test]
+    fn a_solve_through_a_solver_step_is_assisted() {
+        let mut game = corridor();
+        game.step(Direction::Right).unwrap();
+        assert!(!game.is_assisted());
+        game.step_by_solver(Direction::Right).unwrap();
+        game.step_by_solver(Direction::Right).unwrap();
+        assert!(game.is_solved() && game.is_assisted());
+        assert_eq!(game.solver_steps(), vec![1, 2]);
+    }
+
+    #[test]
+    fn undoing_the_solver_steps_and_playing_them_yourself_is_not_assisted() {
+        let mut game = corridor();
+        game.step_by_solver(Direction::Right).unwrap();
+        game.undo();
+        assert!(!game.is_assisted(), "an undone solver step does not count");
+        game.redo();
+        assert!(game.is_assisted(), "redo brings the solver's step back");
+        game.undo();
+        game.step(Direction::Right).unwrap();
+        assert!(
+            !game.is_assisted(),
+            "the player's own step replaces the mark"
+        );
+        assert!(game.solver_steps().is_empty());
+    }
+
+    #[test]
+    fn a_restart_leaves_the_solver_steps_behind() {
+        let mut game = corridor();
+        game.step_by_solver(Direction::Right).unwrap();
+        game.restart();
+        assert!(!game.is_assisted());
+        game.undo();
+        assert!(game.is_assisted(), "undoing the restart brings them back");
+    }
 }

@@ -88,4 +88,28 @@ proptest! {
         prop_assert_eq!(snapshot(&restored), snapshot(&game));
         prop_assert_eq!(restored.lurd_with_redo(), game.lurd_with_redo());
     }
+
+    #[test]
+    fn solver_steps_survive_a_saved_history(
+        level in 0..LEVELS.len(),
+        steps in prop::collection::vec((prop::sample::select(Direction::ALL.to_vec()), any::<bool>()), 0..200),
+        back in 0usize..50,
+    ) {
+        let level = Level::from_xsb(LEVELS[level]).unwrap();
+        let mut game = Game::new(level.clone());
+        for &(d, by_solver) in &steps {
+            let _ = if by_solver { game.step_by_solver(d) } else { game.step(d) };
+        }
+        for _ in 0..back {
+            game.undo();
+        }
+        let marked = game.solver_steps();
+        let restored =
+            Game::restore_marked(level, &game.lurd_with_redo(), game.moves() as usize, &marked).unwrap();
+        prop_assert_eq!(restored.solver_steps(), marked);
+        prop_assert_eq!(restored.is_assisted(), game.is_assisted());
+        // Assisted exactly when a solver step is among the applied ones.
+        let applied = game.moves() as usize;
+        prop_assert_eq!(game.is_assisted(), game.solver_steps().iter().any(|&i| i < applied));
+    }
 }

@@ -31,6 +31,10 @@ pub struct History {
     pub lurd: String,
     /// How many of them are applied (in characters of `lurd`); the rest can be redone.
     pub position: usize,
+    /// Which moves (0-based, into `lurd`) the solver made in "solve and show":
+    /// a solve through them is not the player's own.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub by_solver: Vec<usize>,
 }
 
 impl Document for Snapshot {
@@ -42,6 +46,11 @@ impl Document for Snapshot {
             return Err(format!(
                 "history position {} is past the end of its {len} moves",
                 self.history.position
+            ));
+        }
+        if let Some(&i) = self.history.by_solver.iter().find(|&&i| i >= len) {
+            return Err(format!(
+                "solver move {i} is past the end of its {len} moves"
             ));
         }
         Ok(())
@@ -129,6 +138,7 @@ mod tests {
             history: History {
                 lurd: "rRlLrR".into(),
                 position: 4,
+                by_solver: Vec::new(),
             },
             saved_at,
         }

@@ -110,6 +110,10 @@ pub enum Request {
         #[serde(default)]
         seq: Option<u64>,
         dir: Dir,
+        /// The page plays the solver's solution (solve and show): a solve
+        /// through such moves is not recorded as the player's.
+        #[serde(default)]
+        by_solver: bool,
     },
     /// Ask for the walk to a cell (the page then plays the steps).
     Walk {
@@ -400,7 +404,16 @@ mod tests {
             parse(r#"{"type":"move","dir":"up","seq":3}"#),
             Ok(Request::Move {
                 seq: Some(3),
-                dir: Dir::Up
+                dir: Dir::Up,
+                by_solver: false,
+            })
+        );
+        assert_eq!(
+            parse(r#"{"type":"move","dir":"up","by_solver":true}"#),
+            Ok(Request::Move {
+                seq: None,
+                dir: Dir::Up,
+                by_solver: true,
             })
         );
         assert_eq!(parse(r#"{"type":"undo"}"#), Ok(Request::Undo { seq: None }));

@@ -161,6 +161,7 @@ impl SokobanGame {
             "moves_record": solved.new_best.moves_record,
             "pushes_record": solved.new_best.pushes_record,
             "all_solved": solved.all_solved,
+            "assisted": solved.assisted,
             "next": next,
             "problems": solved.problems,
         })
@@ -331,11 +332,16 @@ fn handle(
     let mut g = lock(&shared);
     let mut extra = Vec::new();
     match request {
-        Request::Move { dir, .. } => {
+        Request::Move { dir, by_solver, .. } => {
             if g.game.is_solved() {
                 return refuse(ErrorCode::Blocked, "the level is solved", seq);
             }
-            match g.game.step(dir.into()) {
+            let made = if by_solver {
+                g.game.step_by_solver(dir.into())
+            } else {
+                g.game.step(dir.into())
+            };
+            match made {
                 Ok(step) => {
                     if step.push {
                         g.check_deadlock();

@@ -35,7 +35,7 @@ const page = {
   state: null,          // the last `state` from the server
   collections: [],
   collection: 0,
-  queue: [],            // steps still to animate
+  queue: [],            // steps still to animate: {dir, bySolver}
   animating: false,
   fast: false,          // finish the animation at once
   selected: null,       // a box picked with a click
@@ -191,7 +191,8 @@ function onMessage(msg) {
       setMessage($('message'), msg.purpose === 'hint'
         ? `Hint: the next push (a solution needs ${msg.pushes} more pushes).`
         : `The solver's solution: ${msg.moves} moves, ${msg.pushes} pushes.`, 'info');
-      enqueue(msg.steps);
+      // The hint's push is the player's to take; the whole solution is the solver's.
+      enqueue(msg.steps, msg.purpose !== 'hint');
       break;
     case 'unsolvable':
       setMessage($('message'), msg.message, 'warn');
@@ -276,15 +277,18 @@ function setMessage(el, text, kind = 'muted') {
 function onSolved(msg) {
   sound('solved');
   const records = [];
-  if (msg.first_solve) records.push('First solve of this level!');
+  if (msg.assisted) records.push('The solver made these moves, so they are not counted as yours.');
+  else if (msg.first_solve) records.push('First solve of this level!');
   else {
     if (msg.moves_record) records.push('New best by moves!');
     if (msg.pushes_record) records.push('New best by pushes!');
   }
   if (msg.all_solved) records.push(`You have solved every level of ${page.state.set}!`);
+  for (const p of msg.problems || []) records.push(p);
+  $('solved-title').textContent = msg.assisted ? 'Solved by the solver' : 'Solved!';
   $('solved-stats').textContent = `Moves ${msg.moves} · pushes ${msg.pushes} · time ${clockText()}`;
   $('solved-records').textContent = records.join(' ') || 'Your best stays as it was.';
-  for (const p of msg.problems || []) records.push(p);
+  $('solved-records').className = msg.assisted ? 'muted' : 'record';
   page.nextLevel = msg.next;
   $('solved-next').disabled = msg.next == null;
   page.queue = [];
@@ -303,9 +307,9 @@ $('solved-dialog').addEventListener('keydown', (e) => {
 
 // ---------- animation ----------
 
-function enqueue(steps) {
+function enqueue(steps, bySolver = false) {
   if (!steps || !steps.length) return;
-  page.queue.push(...steps);
+  page.queue.push(...steps.map((dir) => ({ dir, bySolver })));
   if (!page.animating) animate();
 }
 
@@ -315,8 +319,8 @@ async function animate() {
   page.animating = true;
   page.fast = false;
   while (page.queue.length) {
-    const dir = page.queue.shift();
-    const reply = await socket.send({ type: 'move', dir });
+    const { dir, bySolver } = page.queue.shift();
+    const reply = await socket.send(bySolver ? { type: 'move', dir, by_solver: true } : { type: 'move', dir });
     if (reply.type !== 'state' || reply.blocked || reply.solved) { page.queue = []; break; }
     if (!page.fast) await sleep(page.state ? Math.max(30, page.state.animation_ms) : 60);
   }

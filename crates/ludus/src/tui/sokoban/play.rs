@@ -52,6 +52,8 @@ enum Mode {
     Solved {
         new_best: NewBest,
         all_solved: bool,
+        /// The solver made some of the moves, so nothing was recorded.
+        assisted: bool,
     },
     Cursor {
         cell: usize,
@@ -99,8 +101,9 @@ pub struct Play {
     detector: DeadlockDetector,
     deadlock: Option<Deadlock>,
     mode: Mode,
-    /// Steps still to animate (from cursor mode).
-    queue: VecDeque<Direction>,
+    /// Steps still to animate (a cursor walk, a hint, or the solver's
+    /// solution), each with whether the solver makes it (solve and show).
+    queue: VecDeque<(Direction, bool)>,
     next_step_at: Option<Instant>,
     /// Time spent on this level; runs from the first move until solved.
     elapsed: Duration,
@@ -174,11 +177,16 @@ impl Play {
         sokoban_flow::next_unsolved(&self.set, self.index, &ctx.progress)
     }
 
-    fn step(&mut self, dir: Direction, ctx: &mut Ctx) {
+    fn step(&mut self, dir: Direction, by_solver: bool, ctx: &mut Ctx) {
         if self.game.is_solved() {
             return;
         }
-        match self.game.step(dir) {
+        let made = if by_solver {
+            self.game.step_by_solver(dir)
+        } else {
+            self.game.step(dir)
+        };
+        match made {
             Ok(step) => {
                 if step.push {
                     self.check_deadlock(ctx);
@@ -207,6 +215,7 @@ impl Play {
         self.mode = Mode::Solved {
             new_best: solved.new_best,
             all_solved: solved.all_solved,
+            assisted: solved.assisted,
         };
     }
 
@@ -334,9 +343,10 @@ impl Play {
     }
 
     fn on_solver_answer(&mut self, purpose: Purpose, outcome: Outcome) {
-        let steps = |s: &solver::Solution, all: bool| -> Vec<Direction> {
+        // The hint's push is the player's to take; the whole solution is the solver's.
+        let steps = |s: &solver::Solution, all: bool| -> Vec<(Direction, bool)> {
             let steps = if all { s.steps() } else { s.first_push() };
-            steps.into_iter().map(|(d, _)| d).collect()
+            steps.into_iter().map(|(d, _)| (d, all)).collect()
         };
         match (purpose, outcome) {
             (Purpose::Hint, Outcome::Solved(s)) => {
@@ -419,7 +429,7 @@ impl Play {
         let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
         if let Some(dir) = direction_of(key) {
             self.message = None;
-            self.step(dir, ctx);
+            self.step(dir, false, ctx);
             return Action::None;
         }
         match key.code {
@@ -487,7 +497,7 @@ impl Play {
                 match planned {
                     Some(steps) => {
                         *selected = None;
-                        self.queue.extend(steps);
+                        self.queue.extend(steps.into_iter().map(|d| (d, false)));
                         self.next_step_at = None;
                         self.message = None;
                     }
@@ -550,8 +560,8 @@ impl Screen for Play {
     fn on_key(&mut self, key: KeyEvent, ctx: &mut Ctx) -> Action {
         // A key during an animation finishes it at once.
         if !self.queue.is_empty() {
-            while let Some(d) = self.queue.pop_front() {
-                self.step(d, ctx);
+            while let Some((d, by_solver)) = self.queue.pop_front() {
+                self.step(d, by_solver, ctx);
             }
             return Action::None;
         }
@@ -604,8 +614,8 @@ impl Screen for Play {
         self.last_tick = Some(now);
         let step = Duration::from_millis(u64::from(ctx.settings.sokoban.animation_ms));
         if !self.queue.is_empty() && self.next_step_at.is_none_or(|t| now >= t) {
-            if let Some(d) = self.queue.pop_front() {
-                self.step(d, ctx);
+            if let Some((d, by_solver)) = self.queue.pop_front() {
+                self.step(d, by_solver, ctx);
             }
             self.next_step_at = Some(now + step);
         }
@@ -777,6 +787,7 @@ impl Screen for Play {
             Mode::Solved {
                 new_best,
                 all_solved,
+                assisted,
             } => {
                 let mut lines = vec![
                     Line::from(format!(
@@ -787,7 +798,9 @@ impl Screen for Play {
                     )),
                     Line::raw(""),
                 ];
-                if new_best.first_solve {
+                if *assisted {
+                    lines.push(Line::from(sokoban_flow::ASSISTED_SOLVE));
+                } else if new_best.first_solve {
                     lines.push(
                         Line::from("First solve of this level!")
                             .style(Style::default().fg(Color::Green).bold()),
@@ -823,7 +836,12 @@ impl Screen for Play {
                     ("r", "play again"),
                     ("q", "level list"),
                 ]));
-                popup(frame, area, "Solved!", lines, Color::Green);
+                let title = if *assisted {
+                    "Solved by the solver"
+                } else {
+                    "Solved!"
+                };
+                popup(frame, area, title, lines, Color::Green);
             }
             _ => {}
         }

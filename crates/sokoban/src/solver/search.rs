@@ -57,6 +57,29 @@ pub(crate) enum End {
     OutOfMemory,
 }
 
+/// The node being expanded, as its children need it.
+struct Expanded {
+    id: u32,
+    /// Its cost (see [`Order`]).
+    cost: u64,
+    /// The Zobrist hash of its boxes alone.
+    boxes_hash: u64,
+}
+
+/// A push (a single one or a macro) that makes a child: the box in `row` of
+/// the box list goes from `from` to `to`, the last push in direction `dir`,
+/// `count` pushes in all, after a walk of `walk` steps.
+#[derive(Clone, Copy)]
+struct Pushed {
+    row: usize,
+    from: u16,
+    to: u16,
+    dir: usize,
+    count: u16,
+    walk: u32,
+    push: Push,
+}
+
 pub(crate) struct Search<'a> {
     board: &'a Board,
     order: Order,
@@ -247,14 +270,27 @@ impl<'a> Search<'a> {
         n
     }
 
-    /// Adds a node to the open list (of its feature cell, if any).
-    fn enqueue(&mut self, priority: u64, id: u32, boxes: &[u64]) {
-        match &mut self.features {
-            Some((features, open)) => {
-                let cell = features.cell(self.board, boxes);
-                open.push(cell, (Reverse(priority), id));
-            }
-            None => self.open.push((Reverse(priority), id)),
+    /// Adds node `id`, reached at `cost` with lower bound `bound`, to the
+    /// open list. A feature search puts it in its feature cell, and there a
+    /// push that improved no feature (`pushed`: the start was no push) costs
+    /// one more, above the pushes (see `features::push_weight`).
+    fn enqueue(&mut self, id: u32, cost: u64, bound: u32, boxes: &[u64], pushed: bool) {
+        let Some((features, _)) = &mut self.features else {
+            let priority = self.priority(cost, bound, boxes);
+            self.open.push((Reverse(priority), id));
+            return;
+        };
+        let cell = features.cell(self.board, boxes);
+        let weight = if pushed {
+            features::push_weight(self.parent_cell, cell)
+        } else {
+            0
+        };
+        let cost = cost + (weight << SHIFT);
+        self.store.cost[id as usize] = cost;
+        let priority = self.priority(cost, bound, boxes);
+        if let Some((_, open)) = &mut self.features {
+            open.push(cell, (Reverse(priority), id));
         }
     }
 
@@ -397,7 +433,7 @@ impl<'a> Search<'a> {
         if bound == 0 {
             return Some(End::Found(root));
         }
-        self.enqueue(self.priority(0, bound, &boxes), root, &boxes);
+        self.enqueue(root, 0, bound, &boxes, false);
         None
     }
 
@@ -497,7 +533,11 @@ impl<'a> Search<'a> {
                 return Ok(None);
             }
         }
-        let boxes_hash = self.zobrist.boxes_hash(list);
+        let parent = Expanded {
+            id,
+            cost,
+            boxes_hash: self.zobrist.boxes_hash(list),
+        };
         self.moves.clear();
         let restricted = if self.reorders {
             let (seen, stamp) = (&self.node_seen, self.node_stamp);
@@ -584,18 +624,31 @@ impl<'a> Search<'a> {
                         (end, dir, count, Push::straight(from, dir as u8, count))
                     }
                 };
-                let child = self.child(
-                    id, boxes, row, from, end, last_dir, count, walk, cost, boxes_hash, push,
-                );
+                let pushed = Pushed {
+                    row,
+                    from,
+                    to: end,
+                    dir: last_dir,
+                    count,
+                    walk,
+                    push,
+                };
+                let child = self.child(&parent, boxes, pushed);
                 if let Some(goal) = child? {
                     return Ok(Some(goal));
                 }
             }
             if goal_count > 1 && !took_macro {
-                let push = Push::straight(from, dir as u8, goal_count);
-                let child = self.child(
-                    id, boxes, row, from, goal_end, dir, goal_count, walk, cost, boxes_hash, push,
-                );
+                let pushed = Pushed {
+                    row,
+                    from,
+                    to: goal_end,
+                    dir,
+                    count: goal_count,
+                    walk,
+                    push: Push::straight(from, dir as u8, goal_count),
+                };
+                let child = self.child(&parent, boxes, pushed);
                 if let Some(goal) = child? {
                     return Ok(Some(goal));
                 }
@@ -685,50 +738,44 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// The child in which the box on `from` has been pushed on to `to`,
-    /// the last push in direction `dir` (`boxes` as before the push, and
-    /// so again after it).
-    #[allow(clippy::too_many_arguments)]
+    /// The child of `parent` made by `pushed` (`boxes` as before the push,
+    /// and so again after it): `Ok(Some(id))` when it solves the level,
+    /// `Err(())` when the store is full.
     fn child(
         &mut self,
-        parent: u32,
+        parent: &Expanded,
         boxes: &mut [u64],
-        row: usize,
-        from: u16,
-        to: u16,
-        dir: usize,
-        count: u16,
-        walk: u32,
-        cost: u64,
-        boxes_hash: u64,
-        push: Push,
+        pushed: Pushed,
     ) -> Result<Option<u32>, ()> {
-        bits::clear(boxes, from);
-        bits::set(boxes, to);
-        let child = self.child_placed(
-            parent, boxes, row, from, to, dir, count, walk, cost, boxes_hash, push,
-        );
-        bits::clear(boxes, to);
-        bits::set(boxes, from);
+        bits::clear(boxes, pushed.from);
+        bits::set(boxes, pushed.to);
+        let child = self.child_placed(parent, boxes, pushed);
+        bits::clear(boxes, pushed.to);
+        bits::set(boxes, pushed.from);
         child
     }
 
-    /// [`Search::child`] with the box already on `to` in `boxes`.
-    #[allow(clippy::too_many_arguments)]
+    /// [`Search::child`] with the box already on `pushed.to` in `boxes`.
     fn child_placed(
         &mut self,
-        parent: u32,
+        parent: &Expanded,
         boxes: &[u64],
-        row: usize,
-        from: u16,
-        to: u16,
-        dir: usize,
-        count: u16,
-        walk: u32,
-        cost: u64,
-        boxes_hash: u64,
-        push: Push,
+        pushed: Pushed,
     ) -> Result<Option<u32>, ()> {
+        let Pushed {
+            row,
+            from,
+            to,
+            dir,
+            count,
+            walk,
+            push,
+        } = pushed;
+        let &Expanded {
+            id: parent,
+            cost,
+            boxes_hash,
+        } = parent;
         let board = self.board;
         if deadlock::frozen(board, boxes, to) {
             return Ok(None);
@@ -812,28 +859,14 @@ impl<'a> Search<'a> {
                 if bound == 0 && self.order == Order::Fast {
                     return Ok(Some(id));
                 }
-                let cell = self.features.as_mut().map(|(f, _)| f.cell(board, boxes));
-                match cell {
-                    Some(cell) => {
-                        // The feature search's cost also counts weights,
-                        // above the pushes.
-                        let weight = features::push_weight(self.parent_cell, cell);
-                        let child_cost = child_cost + (weight << SHIFT);
-                        self.store.cost[id as usize] = child_cost;
-                        let priority = self.priority(child_cost, bound, boxes);
-                        if let Some((_, open)) = &mut self.features {
-                            open.push(cell, (Reverse(priority), id));
-                        }
-                    }
-                    None => self.enqueue(self.priority(child_cost, bound, boxes), id, boxes),
-                }
+                self.enqueue(id, child_cost, bound, boxes, true);
                 Ok(None)
             }
             Some(Found::Old(id)) => {
                 if self.order != Order::Fast && child_cost < self.store.cost[id as usize] {
                     self.store.relink(id, parent, push, child_cost);
                     self.store.closed[id as usize] = false;
-                    self.enqueue(self.priority(child_cost, bound, boxes), id, boxes);
+                    self.enqueue(id, child_cost, bound, boxes, true);
                 }
                 Ok(None)
             }

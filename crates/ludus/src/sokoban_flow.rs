@@ -213,19 +213,21 @@ pub fn deadlock_text(kind: &DeadlockKind) -> &'static str {
 mod tests {
     use super::*;
 
-    fn set() -> LevelSet {
-        LevelSet::builtin()
+    /// The built-in set, its first level and that level's stored solution.
+    fn first_level() -> (LevelSet, Level, String) {
+        let set = LevelSet::builtin();
+        let level = set.collection.levels[0]
+            .clone()
+            .unwrap_or_else(|e| panic!("{e}"));
+        let lurd = level.meta.solutions.first().cloned().unwrap_or_default();
+        (set, level, lurd)
     }
 
     #[test]
     fn records_and_moves_on() {
         let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
         let data = DataDir::at(dir.path());
-        let set = set();
-        let level = set.collection.levels[0]
-            .clone()
-            .unwrap_or_else(|e| panic!("{e}"));
-        let lurd = level.meta.solutions.first().cloned().unwrap_or_default();
+        let (set, level, lurd) = first_level();
         let mut game = Game::new(level);
         game.play_lurd(&lurd).unwrap_or_else(|e| panic!("{e}"));
         assert!(game.is_solved());
@@ -248,11 +250,7 @@ mod tests {
     fn a_solve_the_solver_made_is_not_recorded() {
         let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
         let data = DataDir::at(dir.path());
-        let set = set();
-        let level = set.collection.levels[0]
-            .clone()
-            .unwrap_or_else(|e| panic!("{e}"));
-        let lurd = level.meta.solutions.first().cloned().unwrap_or_default();
+        let (set, level, lurd) = first_level();
         let steps = sokoban::lurd::parse(&lurd).unwrap_or_else(|e| panic!("{e}"));
         let mut game = Game::new(level);
         let (own, shown) = steps.split_at(steps.len() / 2);

@@ -133,6 +133,11 @@ impl Features {
         }
     }
 
+    /// The goals' packing order, if they have one.
+    pub fn packing(&self) -> Option<&Packing> {
+        self.packing.as_ref()
+    }
+
     /// The feature cell of the position with boxes `boxes`.
     pub fn cell(&mut self, board: &Board, boxes: &[u64]) -> u32 {
         let packed = match &self.packing {

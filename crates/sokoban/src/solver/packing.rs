@@ -83,14 +83,33 @@ impl Packing {
         filled - self.out_of_order(board, boxes)
     }
 
-    /// Goals filled while a goal they block is still empty.
-    pub fn out_of_order(&self, board: &Board, boxes: &[u64]) -> u32 {
+    /// The filled goals (bit = goal index).
+    fn filled(board: &Board, boxes: &[u64]) -> u64 {
         let mut filled = 0u64;
         for (i, &g) in board.goals.iter().enumerate() {
             if bits::has(boxes, g) {
                 filled |= 1 << i;
             }
         }
+        filled
+    }
+
+    /// The empty goals that may be filled next (bit = goal index): every
+    /// goal they block is filled already.
+    pub fn fillable(&self, board: &Board, boxes: &[u64]) -> u64 {
+        let filled = Packing::filled(board, boxes);
+        let mut next = 0;
+        for (i, &blocked) in self.blockers.iter().enumerate() {
+            if filled & 1 << i == 0 && blocked & !filled == 0 {
+                next |= 1 << i;
+            }
+        }
+        next
+    }
+
+    /// Goals filled while a goal they block is still empty.
+    pub fn out_of_order(&self, board: &Board, boxes: &[u64]) -> u32 {
+        let filled = Packing::filled(board, boxes);
         let mut count = 0;
         let mut rest = filled;
         while rest != 0 {
@@ -275,6 +294,13 @@ mod tests {
         assert_eq!(
             packing.out_of_order(&board, &with(&[cell(1, 1), cell(2, 1)])),
             0
+        );
+        // Only the far end may be filled first, then the goal before it.
+        let goal_bit = |c: u16| 1u64 << board.goals.iter().position(|&g| g == c).unwrap();
+        assert_eq!(packing.fillable(&board, &with(&[])), goal_bit(cell(1, 1)));
+        assert_eq!(
+            packing.fillable(&board, &with(&[cell(1, 1)])),
+            goal_bit(cell(2, 1))
         );
     }
 }

@@ -21,10 +21,9 @@
 //! also make that single push, so it is no longer complete: its running out
 //! of nodes proves nothing.
 
-use std::collections::VecDeque;
-
 use super::bits;
 use super::board::{Board, NONE};
+use super::one_box::OneBox;
 
 /// Rooms larger than this many cells per goal (plus two) are not rooms.
 const CELLS_PER_GOAL: usize = 2;
@@ -47,15 +46,8 @@ pub(crate) struct Rooms {
     /// enters (a room's door, a goal area's cells), or [`NONE`].
     trigger: Vec<u16>,
     /// Flood scratch.
-    mark: Vec<u32>,
-    stamp: u32,
     stack: Vec<u16>,
-    /// Search scratch: per (cell, side) state, the stamp that reached it
-    /// and the state it came from.
-    seen: Vec<u32>,
-    from: Vec<u32>,
-    search_stamp: u32,
-    queue: VecDeque<(u16, u8, u32)>,
+    one_box: OneBox,
 }
 
 /// A room found on the board (for tests).
@@ -77,13 +69,8 @@ impl Rooms {
         let mut rooms = Rooms {
             rooms: Vec::new(),
             trigger: vec![NONE; board.cells],
-            mark: vec![0; board.cells],
-            stamp: 0,
             stack: Vec::new(),
-            seen: vec![0; board.cells * 4],
-            from: vec![0; board.cells * 4],
-            search_stamp: 0,
-            queue: VecDeque::new(),
+            one_box: OneBox::new(board),
         };
         let mut start = vec![0u64; board.words];
         for &b in &board.start_boxes {
@@ -243,70 +230,6 @@ impl Rooms {
         area
     }
 
-    /// Marks with a new stamp the cells the player reaches from `sources`
-    /// around `walls` and the box on `boxed`.
-    fn reach(&mut self, board: &Board, sources: &[u16], walls: &[u64], boxed: u16) -> u32 {
-        self.stamp = self.stamp.wrapping_add(1);
-        if self.stamp == 0 {
-            self.mark.iter_mut().for_each(|m| *m = 0);
-            self.stamp = 1;
-        }
-        let stamp = self.stamp;
-        self.stack.clear();
-        for &s in sources {
-            if s != boxed && !bits::has(walls, s) && self.mark[usize::from(s)] != stamp {
-                self.mark[usize::from(s)] = stamp;
-                self.stack.push(s);
-            }
-        }
-        while let Some(c) = self.stack.pop() {
-            for &n in &board.neighbors[usize::from(c)] {
-                if n != NONE
-                    && n != boxed
-                    && !bits::has(walls, n)
-                    && self.mark[usize::from(n)] != stamp
-                {
-                    self.mark[usize::from(n)] = stamp;
-                    self.stack.push(n);
-                }
-            }
-        }
-        stamp
-    }
-
-    /// Queues the states "box on `cell`, player on side e" for each side
-    /// the player reached (`stamp`) that this search has not seen yet; each
-    /// remembers the state it came from and carries `pulls`.
-    fn queue_sides(
-        &mut self,
-        board: &Board,
-        cell: u16,
-        stamp: u32,
-        search: u32,
-        from: u32,
-        pulls: u32,
-    ) {
-        for e in 0..4u8 {
-            let n = board.neighbor(cell, usize::from(e));
-            let state = usize::from(cell) * 4 + usize::from(e);
-            if n != NONE && self.mark[usize::from(n)] == stamp && self.seen[state] != search {
-                self.seen[state] = search;
-                self.from[state] = from;
-                self.queue.push_back((cell, e, pulls));
-            }
-        }
-    }
-
-    fn next_search(&mut self) -> u32 {
-        self.search_stamp = self.search_stamp.wrapping_add(1);
-        if self.search_stamp == 0 {
-            self.seen.iter_mut().for_each(|s| *s = 0);
-            self.search_stamp = 1;
-        }
-        self.queue.clear();
-        self.search_stamp
-    }
-
     /// The filling order of the room beyond `door` (cells `piece`), or of
     /// the goal area `piece` when `door` is [`NONE`]: the reverse of taking
     /// boxes out, the one with the fewest pulls out first. `None` when the
@@ -361,10 +284,11 @@ impl Rooms {
     ) -> Option<u32> {
         let mut walls = filled.to_vec();
         bits::clear(&mut walls, goal);
-        let search = self.next_search();
-        let stamp = self.reach(board, outside, &walls, goal);
-        self.queue_sides(board, goal, stamp, search, u32::MAX, 0);
-        while let Some((b, s, pulls)) = self.queue.pop_front() {
+        let one = &mut self.one_box;
+        let search = one.next_search();
+        let stamp = one.reach(board, outside, &walls, goal);
+        one.queue_sides(board, goal, stamp, search, u32::MAX, 0);
+        while let Some((b, s, pulls)) = one.queue.pop_front() {
             // The player steps from `p` to `q`; the box follows onto `p`.
             let p = board.neighbor(b, usize::from(s));
             let q = board.neighbor(p, usize::from(s));
@@ -377,8 +301,8 @@ impl Rooms {
             if !bits::has(piece, p) {
                 continue;
             }
-            let stamp = self.reach(board, &[q], &walls, p);
-            self.queue_sides(board, p, stamp, search, u32::MAX, pulls + 1);
+            let stamp = one.reach(board, &[q], &walls, p);
+            one.queue_sides(board, p, stamp, search, u32::MAX, pulls + 1);
         }
         None
     }
@@ -406,43 +330,15 @@ impl Rooms {
             .zip(&others)
             .map(|(c, b)| (c & b).count_ones() as usize)
             .sum::<usize>();
-        let target = *r.order.get(inside)?;
-        if target == at || !r.order[..inside].iter().all(|&g| bits::has(&others, g)) {
+        let target_cell = *r.order.get(inside)?;
+        if target_cell == at || !r.order[..inside].iter().all(|&g| bits::has(&others, g)) {
             return None;
         }
-        let cells = r.cells.clone();
-        let search = self.next_search();
-        let stamp = self.reach(board, &[player], &others, at);
-        self.queue_sides(board, at, stamp, search, u32::MAX, 0);
-        while let Some((b, s, _)) = self.queue.pop_front() {
-            // The player on side `s` pushes the box the other way.
-            let dir = (s + 2) % 4;
-            let t = board.neighbor(b, usize::from(dir));
-            if t == NONE
-                || bits::has(&others, t)
-                || !bits::has(&cells, t)
-                || board.dead[usize::from(t)]
-            {
-                continue;
-            }
-            let here = (usize::from(b) * 4 + usize::from(s)) as u32;
-            if t == target {
-                let mut path = vec![(b, dir)];
-                // Each state was reached by pushing the box of the state
-                // before it away from that state's player side.
-                let mut state = self.from[here as usize];
-                while state != u32::MAX {
-                    let (cell, side) = ((state / 4) as u16, (state % 4) as u8);
-                    path.push((cell, (side + 2) % 4));
-                    state = self.from[state as usize];
-                }
-                path.reverse();
-                return Some(path);
-            }
-            let stamp = self.reach(board, &[b], &others, t);
-            self.queue_sides(board, t, stamp, search, here, 0);
-        }
-        None
+        let mut target = vec![0u64; board.words];
+        bits::set(&mut target, target_cell);
+        let cells = &r.cells;
+        self.one_box
+            .push_path(board, &others, at, player, &target, |c| bits::has(cells, c))
     }
 }
 
@@ -473,13 +369,9 @@ mod tests {
             let behind = board.neighbor(from, usize::from((dir + 2) % 4));
             assert!(bits::has(boxes, from), "no box on {from}");
             assert!(to != NONE && !bits::has(boxes, to), "blocked at {to}");
-            let mut rooms = Rooms::new(board).unwrap();
-            let stamp = rooms.reach(board, &[*player], boxes, NONE);
-            assert_eq!(
-                rooms.mark[usize::from(behind)],
-                stamp,
-                "cannot reach {behind}"
-            );
+            let mut one = OneBox::new(board);
+            let stamp = one.reach(board, &[*player], boxes, NONE);
+            assert!(one.reached(behind, stamp), "cannot reach {behind}");
             bits::clear(boxes, from);
             bits::set(boxes, to);
             *player = from;

@@ -6,6 +6,7 @@
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 
+use super::advisor::Advisor;
 use super::bits;
 use super::board::{Board, NONE};
 use super::corral::Corrals;
@@ -16,7 +17,7 @@ use super::learn::Learner;
 use super::lower_bound::Matching;
 use super::packing::Packing;
 use super::room::Rooms;
-use super::store::{Found, MAX_RUN, NO_PARENT, Push, Store};
+use super::store::{Found, MAX_RUN, NO_PARENT, Push, PushKind, Store};
 use super::symmetry::Symmetry;
 use super::zobrist::Zobrist;
 use super::{Control, Mode};
@@ -132,6 +133,8 @@ pub(crate) struct Search<'a> {
     /// Fast mode's feature search: the goal rooms whose macro replaces a
     /// push into them (see [`Rooms`]).
     rooms: Option<Rooms>,
+    /// The feature search's packing advisor (see [`Advisor`]).
+    advisor: Option<Advisor>,
     /// On a symmetric board: images of positions already expanded are
     /// skipped.
     symmetry: Option<Symmetry>,
@@ -213,6 +216,7 @@ impl<'a> Search<'a> {
             macros: Vec::new(),
             macro_index: HashMap::new(),
             rooms: None,
+            advisor: None,
             symmetry,
         }
     }
@@ -241,6 +245,15 @@ impl<'a> Search<'a> {
             FeatureOpen::default(),
         ));
         Some(self)
+    }
+
+    /// Feature searches only: adds the packing advisor's child to every
+    /// expansion (see [`Advisor`]).
+    pub fn with_advisor(mut self) -> Search<'a> {
+        if self.features.is_some() {
+            self.advisor = Some(Advisor::new(self.board));
+        }
+        self
     }
 
     /// Greedy searches only: pushes boxes that enter a goal room (or goal
@@ -306,13 +319,25 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// The straight runs (box cell before, direction, count) of a push.
-    pub fn runs(&self, push: Push) -> Option<Vec<(u16, u8, u16)>> {
-        match push.kind() {
-            Ok(run) => Some(vec![run]),
-            Err(index) => {
-                let path = self.macros.get(index as usize)?;
-                Some(path.iter().map(|&(from, dir)| (from, dir, 1)).collect())
+    /// The straight runs (box cell before, direction, count) of the push
+    /// that made node `id`.
+    pub fn runs(&self, id: u32) -> Option<Vec<(u16, u8, u16)>> {
+        let single = |path: &[(u16, u8)]| path.iter().map(|&(from, dir)| (from, dir, 1)).collect();
+        match self.store.push(id).kind() {
+            PushKind::Run(from, dir, count) => Some(vec![(from, dir, count)]),
+            PushKind::Macro(index) => self.macros.get(index as usize).map(|p| single(p)),
+            PushKind::Advised(from) => {
+                // The advice is a function of the parent position: ask again
+                // (a few times per solution, so with scratch of its own).
+                let parent = self.store.parent(id);
+                let (features, _) = self.features.as_ref()?;
+                let path = Advisor::new(self.board).advise(
+                    self.board,
+                    self.store.boxes(parent),
+                    self.store.player(parent),
+                    features.packing(),
+                )?;
+                (path.first()?.0 == from).then(|| single(&path))
             }
         }
     }
@@ -654,7 +679,48 @@ impl<'a> Search<'a> {
                 }
             }
         }
-        Ok(None)
+        self.advised_child(&parent, boxes, list)
+    }
+
+    /// The packing advisor's child of `parent`, if it advises one: a box
+    /// pushed alone onto a goal to fill next, as one macro.
+    fn advised_child(
+        &mut self,
+        parent: &Expanded,
+        boxes: &mut [u64],
+        list: &[u16],
+    ) -> Result<Option<u32>, ()> {
+        let (Some(advisor), Some((features, _))) = (&mut self.advisor, &self.features) else {
+            return Ok(None);
+        };
+        let player = self.store.player(parent.id);
+        let Some(path) = advisor.advise(self.board, boxes, player, features.packing()) else {
+            return Ok(None);
+        };
+        let (Some(&(from, first_dir)), Some(&(last, last_dir))) = (path.first(), path.last())
+        else {
+            return Ok(None);
+        };
+        let board = self.board;
+        let Some(row) = list.iter().position(|&c| c == from) else {
+            return Ok(None);
+        };
+        let behind = board.neighbor(from, usize::from((first_dir + 2) % 4));
+        let walk = if behind != NONE && self.node_seen[usize::from(behind)] == self.node_stamp {
+            self.node_walk[usize::from(behind)]
+        } else {
+            0
+        };
+        let pushed = Pushed {
+            row,
+            from,
+            to: board.neighbor(last, usize::from(last_dir)),
+            dir: usize::from(last_dir),
+            count: path.len() as u16,
+            walk,
+            push: Push::advised(from),
+        };
+        self.child(parent, boxes, pushed)
     }
 
     /// Tunnel macro: where a box pushed from `from` to `to` in direction

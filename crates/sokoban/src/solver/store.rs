@@ -9,18 +9,33 @@
 
 use super::zobrist::Zobrist;
 
-/// The push that made a node from its parent, in 32 bits: either a straight
-/// run (the box's cell before it, the direction, how many cells it
-/// travelled: tunnel macros push further) or a goal-room macro (an index
-/// into the search's list of macro paths).
+/// The push that made a node from its parent, in 32 bits: a straight run
+/// (the box's cell before it, the direction, how many cells it travelled:
+/// tunnel macros push further), a goal-room macro (an index into the
+/// search's list of macro paths), or the packing advisor's macro (the box's
+/// cell before it: the path is found again from the parent when the
+/// solution is written out, so none is kept per node).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Push(u32);
+
+/// What a [`Push`] holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum PushKind {
+    /// (box cell before, direction, count).
+    Run(u16, u8, u16),
+    /// A goal-room macro's index.
+    Macro(u32),
+    /// The advisor's macro for the box on this cell.
+    Advised(u16),
+}
 
 /// The longest straight run one [`Push`] can hold.
 pub(crate) const MAX_RUN: u16 = 0x1fff;
 
-/// Bit of [`Push`] marking a macro index.
+/// Bit of [`Push`] marking a macro.
 const MACRO: u32 = 1 << 31;
+/// With [`MACRO`]: the advisor's macro, not an index.
+const ADVISED: u32 = 1 << 30;
 
 impl Push {
     /// `count` pushes of the box on `from` in direction `dir` (0..4);
@@ -30,22 +45,28 @@ impl Push {
         Push(u32::from(from) | u32::from(dir & 3) << 16 | u32::from(count & MAX_RUN) << 18)
     }
 
-    /// The goal-room macro number `index` (below 2^31).
+    /// The goal-room macro number `index` (below 2^30).
     pub fn macro_path(index: u32) -> Push {
-        Push(MACRO | (index & !MACRO))
+        debug_assert!(index < ADVISED);
+        Push(MACRO | (index & (ADVISED - 1)))
     }
 
-    /// (box cell before, direction, count) of a straight run, or the
-    /// macro index.
-    pub fn kind(self) -> Result<(u16, u8, u16), u32> {
-        if self.0 & MACRO != 0 {
-            Err(self.0 & !MACRO)
-        } else {
-            Ok((
+    /// The packing advisor's macro for the box on `from`.
+    pub fn advised(from: u16) -> Push {
+        Push(MACRO | ADVISED | u32::from(from))
+    }
+
+    pub fn kind(self) -> PushKind {
+        if self.0 & MACRO == 0 {
+            PushKind::Run(
                 self.0 as u16,
                 (self.0 >> 16 & 3) as u8,
                 (self.0 >> 18) as u16,
-            ))
+            )
+        } else if self.0 & ADVISED != 0 {
+            PushKind::Advised(self.0 as u16)
+        } else {
+            PushKind::Macro(self.0 & (ADVISED - 1))
         }
     }
 }

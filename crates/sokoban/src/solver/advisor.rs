@@ -1,0 +1,206 @@
+//! FESS's packing advisor (Shoham and Schaeffer, 2020): from each position
+//! the feature search expands, one extra child in which a box is pushed
+//! alone, along the fewest pushes, onto a goal that may be filled next in
+//! packing order (every goal it blocks filled already; any empty goal when
+//! the goals have no order). The child packs one more goal, so it costs no
+//! weight (see `features::push_weight`), and the search reaches the next
+//! packing cell in one step instead of a walk of unadvised pushes.
+
+use super::bits;
+use super::board::{Board, FAR};
+use super::one_box::OneBox;
+use super::packing::Packing;
+
+/// Boxes tried per position, nearest to a target first: each try is a
+/// search of its own over the box's cells.
+const TRIES: usize = 2;
+
+pub(crate) struct Advisor {
+    one_box: OneBox,
+    targets: Vec<u64>,
+    others: Vec<u64>,
+    /// (push distance, box cell) of the boxes off goal.
+    candidates: Vec<(u16, u16)>,
+}
+
+impl Advisor {
+    pub fn new(board: &Board) -> Advisor {
+        Advisor {
+            one_box: OneBox::new(board),
+            targets: vec![0; board.words],
+            others: vec![0; board.words],
+            candidates: Vec::new(),
+        }
+    }
+
+    /// The advised pushes (box cell, direction) from the position `boxes`
+    /// with the player on `player`, at least two of them (a single push is
+    /// a child anyway); `None` when no box can get to a goal to fill next.
+    pub fn advise(
+        &mut self,
+        board: &Board,
+        boxes: &[u64],
+        player: u16,
+        packing: Option<&Packing>,
+    ) -> Option<Vec<(u16, u8)>> {
+        self.targets.iter_mut().for_each(|t| *t = 0);
+        let fillable = packing.map(|p| p.fillable(board, boxes));
+        let mut target_goals = Vec::new();
+        for (i, &g) in board.goals.iter().enumerate() {
+            let next = match fillable {
+                Some(mask) => mask & 1 << i != 0,
+                None => !bits::has(boxes, g),
+            };
+            if next {
+                bits::set(&mut self.targets, g);
+                target_goals.push(i);
+            }
+        }
+        if target_goals.is_empty() {
+            return None;
+        }
+        self.candidates.clear();
+        let mut cells = Vec::new();
+        bits::cells(boxes, &mut cells);
+        for &b in &cells {
+            if board.is_goal[usize::from(b)] {
+                continue;
+            }
+            let near = target_goals
+                .iter()
+                .map(|&i| board.distance[i * board.cells + usize::from(b)])
+                .min()
+                .unwrap_or(FAR);
+            if near != FAR && near >= 2 {
+                self.candidates.push((near, b));
+            }
+        }
+        self.candidates.sort_unstable();
+        for i in 0..self.candidates.len().min(TRIES) {
+            let (_, b) = self.candidates[i];
+            self.others.copy_from_slice(boxes);
+            bits::clear(&mut self.others, b);
+            let path =
+                self.one_box
+                    .push_path(board, &self.others, b, player, &self.targets, |_| true);
+            if let Some(path) = path.filter(|p| p.len() >= 2) {
+                return Some(path);
+            }
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use crate::Level;
+
+    /// A dead-end goal corridor: the far end is the goal to fill first.
+    const CORRIDOR: &str = "########\n#...   #\n####   #\n#  $$$@#\n#      #\n########";
+
+    fn setup(text: &str) -> (Level, Board, Vec<u64>) {
+        let level = Level::from_xsb(text).unwrap();
+        let board = Board::new(level.map(), level.player(), level.boxes()).unwrap();
+        let mut boxes = vec![0u64; board.words];
+        board
+            .start_boxes
+            .iter()
+            .for_each(|&b| bits::set(&mut boxes, b));
+        (level, board, boxes)
+    }
+
+    /// Plays `path` on `boxes`, checking that each push is possible, and
+    /// returns where the box ends.
+    fn play(board: &Board, boxes: &mut [u64], mut player: u16, path: &[(u16, u8)]) -> u16 {
+        let mut end = 0;
+        for &(from, dir) in path {
+            let to = board.neighbor(from, usize::from(dir));
+            let behind = board.neighbor(from, usize::from((dir + 2) % 4));
+            assert!(bits::has(boxes, from) && !bits::has(boxes, to));
+            let mut one = OneBox::new(board);
+            let stamp = one.reach(board, &[player], boxes, super::super::board::NONE);
+            assert!(
+                one.reached(behind, stamp),
+                "the player cannot get behind {from}"
+            );
+            bits::clear(boxes, from);
+            bits::set(boxes, to);
+            player = from;
+            end = to;
+        }
+        end
+    }
+
+    #[test]
+    fn the_advised_box_goes_onto_the_goal_to_fill_next() {
+        let (level, board, mut boxes) = setup(CORRIDOR);
+        let cell = |column: usize, row: usize| board.compact[level.map().index(column, row)];
+        let packing = Packing::new(&board);
+        assert!(packing.is_some());
+        let mut advisor = Advisor::new(&board);
+        let path = advisor
+            .advise(&board, &boxes, board.start_player, packing.as_ref())
+            .unwrap();
+        assert!(path.len() >= 2);
+        let end = play(&board, &mut boxes, board.start_player, &path);
+        assert_eq!(end, cell(1, 1), "the far end of the corridor first");
+    }
+
+    #[test]
+    fn without_a_packing_order_any_empty_goal_will_do() {
+        let (_, board, mut boxes) = setup("#######\n#.    #\n#  $  #\n#  @  #\n#######");
+        let mut advisor = Advisor::new(&board);
+        let path = advisor
+            .advise(&board, &boxes, board.start_player, None)
+            .unwrap();
+        let end = play(&board, &mut boxes, board.start_player, &path);
+        assert!(board.is_goal[usize::from(end)]);
+        assert_eq!(path.len(), 3, "the fewest pushes: {path:?}");
+    }
+
+    #[test]
+    fn a_solution_through_advised_pushes_is_written_out_and_replays() {
+        use super::super::search::{End, Search};
+        use super::super::store::{NO_PARENT, PushKind};
+        use super::super::{Control, Mode, Outcome, finish};
+        let (level, board, _) = setup(CORRIDOR);
+        let mut search = Search::new(&board, Mode::Fast, 0, 64)
+            .with_features(true)
+            .unwrap()
+            .with_advisor();
+        let control = Control::new();
+        let end = search.start().or_else(|| search.advance(&control, 100_000));
+        let Some(End::Found(goal)) = end else {
+            panic!("not solved");
+        };
+        let mut advised = 0;
+        let mut node = goal;
+        while search.store.parent(node) != NO_PARENT {
+            if let PushKind::Advised(from) = search.store.push(node).kind() {
+                advised += 1;
+                let runs = search.runs(node).unwrap();
+                assert_eq!(runs[0].0, from);
+                assert!(runs.len() >= 2);
+            }
+            node = search.store.parent(node);
+        }
+        assert!(advised > 0, "the solution took no advice");
+        let Outcome::Solved(solution) = finish(&level, &board, &search, goal, Mode::Fast) else {
+            panic!("not written out");
+        };
+        assert!(crate::verify(&level, &solution.lurd).unwrap().solved);
+    }
+
+    #[test]
+    fn a_box_that_cannot_get_there_gets_no_advice() {
+        // The box is against the top wall: it can only move sideways.
+        let (_, board, boxes) = setup("######\n#$  .#\n#   @#\n######");
+        let mut advisor = Advisor::new(&board);
+        assert_eq!(
+            advisor.advise(&board, &boxes, board.start_player, None),
+            None
+        );
+    }
+}

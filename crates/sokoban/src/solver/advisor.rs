@@ -9,7 +9,6 @@
 use super::bits;
 use super::board::{Board, FAR};
 use super::one_box::OneBox;
-use super::packing::Packing;
 
 /// Boxes tried per position, nearest to a target first: each try is a
 /// search of its own over the box's cells.
@@ -36,15 +35,9 @@ impl Advisor {
     /// The advised pushes (box cell, direction) from the position `boxes`
     /// with the player on `player`, at least two of them (a single push is
     /// a child anyway); `None` when no box can get to a goal to fill next.
-    pub fn advise(
-        &mut self,
-        board: &Board,
-        boxes: &[u64],
-        player: u16,
-        packing: Option<&Packing>,
-    ) -> Option<Vec<(u16, u8)>> {
+    pub fn advise(&mut self, board: &Board, boxes: &[u64], player: u16) -> Option<Vec<(u16, u8)>> {
         self.targets.iter_mut().for_each(|t| *t = 0);
-        let fillable = packing.map(|p| p.fillable(board, boxes));
+        let fillable = board.packing().map(|p| p.fillable(board, boxes));
         let mut target_goals = Vec::new();
         for (i, &g) in board.goals.iter().enumerate() {
             let next = match fillable {
@@ -137,12 +130,9 @@ mod tests {
     fn the_advised_box_goes_onto_the_goal_to_fill_next() {
         let (level, board, mut boxes) = setup(CORRIDOR);
         let cell = |column: usize, row: usize| board.compact[level.map().index(column, row)];
-        let packing = Packing::new(&board);
-        assert!(packing.is_some());
+        assert!(board.packing().is_some());
         let mut advisor = Advisor::new(&board);
-        let path = advisor
-            .advise(&board, &boxes, board.start_player, packing.as_ref())
-            .unwrap();
+        let path = advisor.advise(&board, &boxes, board.start_player).unwrap();
         assert!(path.len() >= 2);
         let end = play(&board, &mut boxes, board.start_player, &path);
         assert_eq!(end, cell(1, 1), "the far end of the corridor first");
@@ -152,9 +142,7 @@ mod tests {
     fn without_a_packing_order_any_empty_goal_will_do() {
         let (_, board, mut boxes) = setup("#######\n#.    #\n#  $  #\n#  @  #\n#######");
         let mut advisor = Advisor::new(&board);
-        let path = advisor
-            .advise(&board, &boxes, board.start_player, None)
-            .unwrap();
+        let path = advisor.advise(&board, &boxes, board.start_player).unwrap();
         let end = play(&board, &mut boxes, board.start_player, &path);
         assert!(board.is_goal[usize::from(end)]);
         assert_eq!(path.len(), 3, "the fewest pushes: {path:?}");
@@ -198,9 +186,6 @@ mod tests {
         // The box is against the top wall: it can only move sideways.
         let (_, board, boxes) = setup("######\n#$  .#\n#   @#\n######");
         let mut advisor = Advisor::new(&board);
-        assert_eq!(
-            advisor.advise(&board, &boxes, board.start_player, None),
-            None
-        );
+        assert_eq!(advisor.advise(&board, &boxes, board.start_player), None);
     }
 }

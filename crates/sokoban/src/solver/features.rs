@@ -9,7 +9,7 @@
 //! board more open, still get their share of expansions.
 //!
 //! The features:
-//! - packed: goals filled in packing order (see [`Packing`]), or simply
+//! - packed: goals filled in packing order (see `packing`), or simply
 //!   filled goals when the goals have no order;
 //! - connectivity: how many pieces the free cells fall into around the boxes;
 //! - room connectivity: how many links between rooms (one-wide corridors
@@ -23,7 +23,6 @@ use std::collections::{BinaryHeap, HashMap};
 
 use super::bits;
 use super::board::{Board, NONE};
-use super::packing::Packing;
 
 type Entry = (Reverse<u64>, u32);
 
@@ -102,7 +101,6 @@ pub(crate) fn push_weight(parent: u32, child: u32) -> u64 {
 
 /// Computes the feature cell of a position.
 pub(crate) struct Features {
-    packing: Option<Packing>,
     /// The link (see [`links`]) each cell belongs to, or [`NONE`]; all
     /// [`NONE`] when room connectivity is left out.
     link: Vec<u16>,
@@ -123,7 +121,6 @@ impl Features {
             (vec![NONE; board.cells], 0)
         };
         Features {
-            packing: Packing::new(board),
             link,
             links,
             seen: vec![0; board.cells],
@@ -133,14 +130,9 @@ impl Features {
         }
     }
 
-    /// The goals' packing order, if they have one.
-    pub fn packing(&self) -> Option<&Packing> {
-        self.packing.as_ref()
-    }
-
     /// The feature cell of the position with boxes `boxes`.
     pub fn cell(&mut self, board: &Board, boxes: &[u64]) -> u32 {
-        let packed = match &self.packing {
+        let packed = match board.packing() {
             Some(packing) => packing.in_order(board, boxes),
             None => board.goals.iter().filter(|&&g| bits::has(boxes, g)).count() as u32,
         };

@@ -98,7 +98,7 @@ pub(crate) struct Search<'a> {
     scratch: Matching,
     fixed: Fixed,
     /// Greedy search only: the goal packing order it is steered by.
-    packing: Option<Packing>,
+    packing: Option<&'a Packing>,
     pack_weight: u64,
     /// The cost table (see [`Fixed`]) of each stored node.
     tables: Vec<u16>,
@@ -228,7 +228,7 @@ impl<'a> Search<'a> {
         if self.order != Order::Fast || self.weight != 0 {
             return None;
         }
-        self.packing = Some(Packing::new(self.board)?);
+        self.packing = Some(self.board.packing()?);
         self.pack_weight = weight;
         Some(self)
     }
@@ -330,12 +330,10 @@ impl<'a> Search<'a> {
                 // The advice is a function of the parent position: ask again
                 // (a few times per solution, so with scratch of its own).
                 let parent = self.store.parent(id);
-                let (features, _) = self.features.as_ref()?;
                 let path = Advisor::new(self.board).advise(
                     self.board,
                     self.store.boxes(parent),
                     self.store.player(parent),
-                    features.packing(),
                 )?;
                 (path.first()?.0 == from).then(|| single(&path))
             }
@@ -690,11 +688,11 @@ impl<'a> Search<'a> {
         boxes: &mut [u64],
         list: &[u16],
     ) -> Result<Option<u32>, ()> {
-        let (Some(advisor), Some((features, _))) = (&mut self.advisor, &self.features) else {
+        let Some(advisor) = &mut self.advisor else {
             return Ok(None);
         };
         let player = self.store.player(parent.id);
-        let Some(path) = advisor.advise(self.board, boxes, player, features.packing()) else {
+        let Some(path) = advisor.advise(self.board, boxes, player) else {
             return Ok(None);
         };
         let (Some(&(from, first_dir)), Some(&(last, last_dir))) = (path.first(), path.last())

@@ -152,7 +152,7 @@ mod tests {
     fn a_solution_through_advised_pushes_is_written_out_and_replays() {
         use super::super::search::{End, Search};
         use super::super::store::{NO_PARENT, PushKind};
-        use super::super::{Control, Mode, Outcome, finish};
+        use super::super::{Control, Mode, Outcome, finish_search};
         let (level, board, _) = setup(CORRIDOR);
         let mut search = Search::new(&board, Mode::Fast, 0, 64)
             .with_features(true)
@@ -175,7 +175,8 @@ mod tests {
             node = search.store.parent(node);
         }
         assert!(advised > 0, "the solution took no advice");
-        let Outcome::Solved(solution) = finish(&level, &board, &search, goal, Mode::Fast) else {
+        let Outcome::Solved(solution) = finish_search(&level, &board, &search, goal, Mode::Fast)
+        else {
             panic!("not written out");
         };
         assert!(crate::verify(&level, &solution.lurd).unwrap().solved);

@@ -34,6 +34,7 @@
 #[cfg(test)]
 mod admissible;
 mod advisor;
+mod backward;
 mod bits;
 mod board;
 mod corral;
@@ -56,9 +57,11 @@ use crate::game::Game;
 use crate::level::Level;
 use crate::{Direction, path};
 
+use backward::Backward;
 use board::{Board, BoardError};
 pub use deadlock::{Deadlock, DeadlockDetector, DeadlockKind};
 use search::{End, Search};
+use store::Store;
 
 /// What to optimise.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -311,15 +314,20 @@ pub fn solve_with_stats(
     let mut shares = Vec::new();
     let mut used = Vec::new();
     for &(kind, early, late) in kinds {
-        let search = Search::new(&board, options.mode, u64::from(kind == Kind::AStar), memory);
+        let forward = || Search::new(&board, options.mode, u64::from(kind == Kind::AStar), memory);
         let search = match kind {
-            Kind::Greedy | Kind::AStar => Some(search),
-            Kind::Packing => search.with_packing(PACKING_PENALTY),
-            Kind::Features => search.with_features(false).map(Search::with_rooms),
-            Kind::RoomFeatures => search
+            Kind::Greedy | Kind::AStar => Some(Engine::Forward(forward())),
+            Kind::Packing => forward().with_packing(PACKING_PENALTY).map(Engine::Forward),
+            Kind::Features => forward()
+                .with_features(false)
+                .map(Search::with_rooms)
+                .map(Engine::Forward),
+            Kind::RoomFeatures => forward()
                 .with_features(true)
                 .map(Search::with_rooms)
-                .map(Search::with_advisor),
+                .map(Search::with_advisor)
+                .map(Engine::Forward),
+            Kind::Backward => Backward::new(&board, memory).map(Engine::Backward),
         };
         if let Some(search) = search {
             searches.push(search);
@@ -343,19 +351,22 @@ pub fn solve_with_stats(
         drive(&mut searches, &schedule, options.node_limit, control)
     };
     let mut stats = Stats {
-        expanded: searches.iter().map(|s| s.expanded).sum(),
-        stored: searches.iter().map(|s| s.store.stored() as u64).sum(),
+        expanded: searches.iter().map(Engine::expanded).sum(),
+        stored: searches.iter().map(|s| s.store().stored() as u64).sum(),
     };
     let outcome = match (end, winner.and_then(|i| searches.get(i))) {
-        (Ended::Search(End::Found(goal)), Some(search)) if options.mode == Mode::Pushes => {
+        (Ended::Search(End::Found(goal)), Some(Engine::Forward(search)))
+            if options.mode == Mode::Pushes =>
+        {
             let (outcome, more) = fewest_moves(level, &board, search, goal, options, control);
             stats.expanded += more.expanded;
             stats.stored += more.stored;
             outcome
         }
-        (Ended::Search(End::Found(goal)), Some(search)) => {
-            finish(level, &board, search, goal, options.mode)
-        }
+        (Ended::Search(End::Found(goal)), Some(search)) => match search.solution(goal) {
+            Some(runs) => finish(level, &board, &runs, options.mode),
+            None => Outcome::Internal("an unknown macro".into()),
+        },
         (Ended::Search(End::Found(_)), None) => Outcome::Internal("no winning search".into()),
         (Ended::Search(End::Exhausted), _) => Outcome::Unsolvable,
         (Ended::Search(End::Cancelled), _) => Outcome::Cancelled,
@@ -377,7 +388,7 @@ fn fewest_moves(
     options: &Options,
     control: &mut Control<'_>,
 ) -> (Outcome, Stats) {
-    let fallback = || finish(level, board, first, goal, Mode::Pushes);
+    let fallback = || finish_search(level, board, first, goal, Mode::Pushes);
     let used_mb = first.store.bytes().div_ceil(1 << 20);
     let memory = options.memory_mb.saturating_sub(used_mb);
     if memory < 2 {
@@ -387,7 +398,7 @@ fn fewest_moves(
         pushes: first.pushes_of(goal),
         known: &first.store,
     };
-    let mut second = [Search::refine(board, refine, memory)];
+    let mut second = [Engine::Forward(Search::refine(board, refine, memory))];
     let node_limit = options
         .node_limit
         .map(|limit| limit.saturating_sub(first.expanded));
@@ -396,7 +407,9 @@ fn fewest_moves(
     } else {
         drive(&mut second, &Schedule::single(), node_limit, control)
     };
-    let [second] = second;
+    let [Engine::Forward(second)] = second else {
+        return (fallback(), Stats::default());
+    };
     let stats = Stats {
         expanded: second.expanded,
         stored: second.store.len() as u64,
@@ -410,7 +423,7 @@ fn fewest_moves(
                 refine.pushes,
                 "the first pass of pushes mode missed a shorter solution"
             );
-            match finish(level, board, &second, goal, Mode::Pushes) {
+            match finish_search(level, board, &second, goal, Mode::Pushes) {
                 Outcome::Solved(solution) => Outcome::Solved(Solution {
                     secondary_optimal: true,
                     ..solution
@@ -463,6 +476,85 @@ enum Kind {
     /// in both feature searches 39, in the plain one alone 36; as a sixth
     /// search beside the unadvised one 40 with the same losses.
     RoomFeatures,
+    /// Greedy over pulls, from the solved position back to the start (see
+    /// `backward`).
+    Backward,
+}
+
+/// One search of a portfolio: forwards over pushes, or backwards over
+/// pulls from the solved position. Few and long-lived, so their sizes
+/// need not match.
+#[allow(clippy::large_enum_variant)]
+enum Engine<'a> {
+    Forward(Search<'a>),
+    Backward(Backward<'a>),
+}
+
+impl Engine<'_> {
+    fn start(&mut self) -> Option<End> {
+        match self {
+            Engine::Forward(s) => s.start(),
+            Engine::Backward(s) => s.start(),
+        }
+    }
+
+    fn advance(&mut self, control: &Control<'_>, budget: u64) -> Option<End> {
+        match self {
+            Engine::Forward(s) => s.advance(control, budget),
+            Engine::Backward(s) => s.advance(control, budget),
+        }
+    }
+
+    /// Whether running out of nodes proves the level unsolvable.
+    fn complete(&self) -> bool {
+        match self {
+            Engine::Forward(s) => s.complete(),
+            Engine::Backward(_) => true,
+        }
+    }
+
+    fn store(&self) -> &Store {
+        match self {
+            Engine::Forward(s) => &s.store,
+            Engine::Backward(s) => &s.store,
+        }
+    }
+
+    fn store_mut(&mut self) -> &mut Store {
+        match self {
+            Engine::Forward(s) => &mut s.store,
+            Engine::Backward(s) => &mut s.store,
+        }
+    }
+
+    fn expanded(&self) -> u64 {
+        match self {
+            Engine::Forward(s) => s.expanded,
+            Engine::Backward(s) => s.expanded,
+        }
+    }
+
+    fn depth(&self) -> u32 {
+        match self {
+            Engine::Forward(s) => s.depth,
+            Engine::Backward(s) => s.depth,
+        }
+    }
+
+    fn bound(&self) -> u32 {
+        match self {
+            Engine::Forward(s) => s.bound,
+            Engine::Backward(s) => s.bound,
+        }
+    }
+
+    /// The pushes of the solution the search found at `goal`, forwards.
+    fn solution(&self, goal: u32) -> Option<Vec<(u16, u8, u16)>> {
+        match self {
+            Engine::Forward(s) => s.solution(goal),
+            Engine::Backward(s) => s.runs(goal),
+        }
+    }
 }
 
 /// Fast mode's portfolio: each search with its slices per turn in the
@@ -478,12 +570,13 @@ enum Kind {
 /// solves XSokoban #8, #15, #49 and #63 at 10 s but loses #33, #68, #80
 /// and #82; the two feature searches side by side, with half the slices
 /// each, keep all but #63 of both.
-const PORTFOLIO: [(Kind, u64, u64); 5] = [
+const PORTFOLIO: [(Kind, u64, u64); 6] = [
     (Kind::Greedy, 3, 1),
     (Kind::AStar, 1, 3),
     (Kind::Packing, 6, 1),
     (Kind::Features, 0, 4),
     (Kind::RoomFeatures, 0, 4),
+    (Kind::Backward, 2, 6),
 ];
 
 /// Work (nodes times boxes, as a node's cost grows with its boxes: the
@@ -529,7 +622,7 @@ const SLICE: u64 = 256;
 
 /// Runs the searches in turns until one decides; also returns which one.
 fn drive(
-    searches: &mut [Search<'_>],
+    searches: &mut [Engine<'_>],
     schedule: &Schedule,
     node_limit: Option<u64>,
     control: &mut Control<'_>,
@@ -548,11 +641,11 @@ fn drive(
         if active.is_empty() {
             return (Ended::Search(End::OutOfMemory), None);
         }
-        let round_start: u64 = searches.iter().map(|s| s.expanded).sum();
+        let round_start: u64 = searches.iter().map(Engine::expanded).sum();
         let mut k = 0;
         while k < active.len() {
             let i = active[k];
-            let total: u64 = searches.iter().map(|s| s.expanded).sum();
+            let total: u64 = searches.iter().map(Engine::expanded).sum();
             early &= total < schedule.early_nodes;
             let share = schedule.share(i, early);
             let slice = SLICE.min(control.every) * share;
@@ -573,25 +666,25 @@ fn drive(
                     active.remove(k);
                     // The memory budget is one: what a lost search held
                     // goes to those still running.
-                    let freed = searches[i].store.release();
+                    let freed = searches[i].store_mut().release();
                     if !active.is_empty() {
                         let each = freed / active.len();
                         for &j in &active {
-                            searches[j].store.grant(each);
+                            searches[j].store_mut().grant(each);
                         }
                     }
                 }
                 Some(end) => return (Ended::Search(end), Some(i)),
             }
-            let total: u64 = searches.iter().map(|s| s.expanded).sum();
+            let total: u64 = searches.iter().map(Engine::expanded).sum();
             if total / control.every > reported {
                 reported = total / control.every;
                 let last = &searches[i];
                 let progress = Progress {
                     expanded: total,
-                    stored: searches.iter().map(|s| s.store.stored() as u64).sum(),
-                    depth: last.depth,
-                    lower_bound: last.bound,
+                    stored: searches.iter().map(|s| s.store().stored() as u64).sum(),
+                    depth: last.depth(),
+                    lower_bound: last.bound(),
                 };
                 if control.report(&progress) {
                     return (Ended::Search(End::Cancelled), None);
@@ -600,7 +693,7 @@ fn drive(
         }
         // A round without progress: only searches without early slices
         // are left, so the early phase is over.
-        if searches.iter().map(|s| s.expanded).sum::<u64>() == round_start {
+        if searches.iter().map(Engine::expanded).sum::<u64>() == round_start {
             early = false;
         }
     }
@@ -611,7 +704,7 @@ fn drive(
 /// stops the other; the caller's cancel flag, stop check and node limit
 /// (shared out) hold for both.
 fn drive_beside(
-    searches: &mut [Search<'_>],
+    searches: &mut [Engine<'_>],
     split: usize,
     schedule: &Schedule,
     node_limit: Option<u64>,
@@ -707,45 +800,48 @@ fn drive_beside(
     (Ended::Search(End::OutOfMemory), None)
 }
 
-/// Turns the chain of pushes ending at `goal` into LURD (walking the
-/// shortest way between pushes) and replays it against the level.
-fn finish(level: &Level, board: &Board, search: &Search<'_>, goal: u32, mode: Mode) -> Outcome {
-    let mut nodes = Vec::new();
-    let mut node = goal;
-    while search.store.parent(node) != store::NO_PARENT {
-        nodes.push(node);
-        node = search.store.parent(node);
+/// [`finish`] for the forward search `search`, whose goal node is `goal`.
+fn finish_search(
+    level: &Level,
+    board: &Board,
+    search: &Search<'_>,
+    goal: u32,
+    mode: Mode,
+) -> Outcome {
+    match search.solution(goal) {
+        Some(runs) => finish(level, board, &runs, mode),
+        None => Outcome::Internal("an unknown macro".into()),
     }
-    nodes.reverse();
+}
+
+/// Turns a solution's pushes (straight runs: box cell, direction, count)
+/// into LURD, walking the shortest way between them, and replays it against
+/// the level.
+fn finish(level: &Level, board: &Board, runs: &[(u16, u8, u16)], mode: Mode) -> Outcome {
     let map = level.map();
     let mut game = Game::new(level.clone());
-    for node in nodes {
-        let Some(runs) = search.runs(node) else {
-            return Outcome::Internal("an unknown macro".into());
+    for &(from, dir, count) in runs {
+        let Some(&from) = board.original.get(usize::from(from)) else {
+            return Outcome::Internal("push from an unknown cell".into());
         };
-        for (from, dir, count) in runs {
-            let Some(&from) = board.original.get(usize::from(from)) else {
-                return Outcome::Internal("push from an unknown cell".into());
-            };
-            let Some(&dir) = Direction::ALL.get(usize::from(dir)) else {
-                return Outcome::Internal("push in an unknown direction".into());
-            };
-            let Some(behind) = map.neighbor(from, dir.opposite()) else {
-                return Outcome::Internal("push from off the board".into());
-            };
-            let Some(walk) = path::walk_to(&game, behind) else {
-                return Outcome::Internal(format!("no walk to cell {behind}"));
-            };
-            for step in walk {
-                if game.step(step).is_err() {
-                    return Outcome::Internal("walk blocked".into());
-                }
+        let Some(&dir) = Direction::ALL.get(usize::from(dir)) else {
+            return Outcome::Internal("push in an unknown direction".into());
+        };
+        let Some(behind) = map.neighbor(from, dir.opposite()) else {
+            return Outcome::Internal("push from off the board".into());
+        };
+        let Some(walk) = path::walk_to(&game, behind) else {
+            return Outcome::Internal(format!("no walk to cell {behind}"));
+        };
+        for step in walk {
+            if game.step(step).is_err() {
+                return Outcome::Internal("walk blocked".into());
             }
-            for _ in 0..count {
-                match game.step(dir) {
-                    Ok(step) if step.push => {}
-                    _ => return Outcome::Internal("push did not push".into()),
-                }
+        }
+        for _ in 0..count {
+            match game.step(dir) {
+                Ok(step) if step.push => {}
+                _ => return Outcome::Internal("push did not push".into()),
             }
         }
     }

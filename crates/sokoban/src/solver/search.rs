@@ -340,6 +340,21 @@ impl<'a> Search<'a> {
         }
     }
 
+    /// The pushes of the solution ending at node `goal`, in order.
+    pub fn solution(&self, goal: u32) -> Option<Vec<(u16, u8, u16)>> {
+        let mut nodes = Vec::new();
+        let mut node = goal;
+        while self.store.parent(node) != NO_PARENT {
+            nodes.push(node);
+            node = self.store.parent(node);
+        }
+        let mut runs = Vec::new();
+        for &node in nodes.iter().rev() {
+            runs.extend(self.runs(node)?);
+        }
+        Some(runs)
+    }
+
     /// Only move counts depend on where exactly the player stands; for
     /// pushes the player's region is all that matters (far fewer nodes).
     fn exact_player(&self) -> bool {

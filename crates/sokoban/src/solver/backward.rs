@@ -1,0 +1,487 @@
+//! Backward search: play the level in reverse, from the solved position
+//! back to the start, pulling boxes instead of pushing them.
+//!
+//! Levels whose goals sit in a room behind a narrow door are hard forwards
+//! (every box must come in in the right order without blocking the door)
+//! and easy backwards: out of a full room there are few pulls to choose
+//! from, and the search then only has to lead each box back to one of the
+//! start cells. The reversed game starts from every goal filled, with the
+//! player in any region next to a box, and ends when every box stands on a
+//! start cell with the start player's cell in the player's region. Its
+//! greedy best-first search orders positions by a matching of boxes to
+//! start cells on lone-box pull distances (the [`Matching`] of the forward
+//! search with another cost table). Read backwards, its pulls are the
+//! pushes of a solution.
+//!
+//! Deadlocks of the reversed game are few (a box can be pulled away from a
+//! wall whenever the player fits): it prunes only cells from which no
+//! start cell can be reached.
+
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, VecDeque};
+
+use super::Control;
+use super::bits;
+use super::board::{Board, FAR, NONE};
+use super::lower_bound::{Costs, Matching};
+use super::search::End;
+use super::store::{Found, NO_PARENT, Push, PushKind, Store};
+use super::zobrist::Zobrist;
+
+pub(crate) struct Backward<'a> {
+    board: &'a Board,
+    /// `distance[s * cells + c]`: fewest pulls taking a lone box from `c`
+    /// to start cell `board.start_boxes[s]`, or [`FAR`].
+    distance: Vec<u16>,
+    /// A box here can never be pulled back to any start cell.
+    dead: Vec<bool>,
+    zobrist: Zobrist,
+    pub store: Store,
+    open: BinaryHeap<(Reverse<u64>, u32)>,
+    matching: Matching,
+    /// Flood scratch: `seen[c] == stamp` marks cells the player reaches.
+    seen: Vec<u32>,
+    stamp: u32,
+    queue: Vec<u16>,
+    /// The expanded node's reach, kept apart while its children flood.
+    node_reach: Vec<u16>,
+    node_seen: Vec<u32>,
+    node_stamp: u32,
+    boxes: Vec<u64>,
+    list: Vec<u16>,
+    pub expanded: u64,
+    pub depth: u32,
+    pub bound: u32,
+}
+
+impl<'a> Backward<'a> {
+    /// `None` when the reversed game is not defined: more goals than boxes
+    /// (the solved position is then not one position but many).
+    pub fn new(board: &'a Board, memory_mb: usize) -> Option<Backward<'a>> {
+        let boxes = board.start_boxes.len();
+        if board.goals.len() != boxes || boxes == 0 {
+            return None;
+        }
+        let distance = pull_distances(board);
+        let dead = (0..board.cells)
+            .map(|c| (0..boxes).all(|s| distance[s * board.cells + c] == FAR))
+            .collect();
+        Some(Backward {
+            board,
+            distance,
+            dead,
+            zobrist: Zobrist::new(board.cells),
+            store: Store::new(board.words, board.cells, memory_mb),
+            open: BinaryHeap::new(),
+            matching: Matching::new(boxes, boxes, board.cells),
+            seen: vec![0; board.cells],
+            stamp: 0,
+            queue: Vec::with_capacity(board.cells),
+            node_reach: Vec::with_capacity(board.cells),
+            node_seen: vec![0; board.cells],
+            node_stamp: 0,
+            boxes: vec![0; board.words],
+            list: Vec::with_capacity(boxes),
+            expanded: 0,
+            depth: 0,
+            bound: 0,
+        })
+    }
+
+    /// Floods the player's region from `from` around `boxes`; returns its
+    /// lowest cell (the region's normal form). Reached cells get `stamp`.
+    fn flood(&mut self, boxes: &[u64], from: u16) -> u16 {
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.seen.iter_mut().for_each(|s| *s = 0);
+            self.stamp = 1;
+        }
+        let stamp = self.stamp;
+        self.queue.clear();
+        self.queue.push(from);
+        self.seen[usize::from(from)] = stamp;
+        let mut lowest = from;
+        let mut head = 0;
+        while let Some(&c) = self.queue.get(head) {
+            head += 1;
+            for &n in &self.board.neighbors[usize::from(c)] {
+                if n != NONE && self.seen[usize::from(n)] != stamp && !bits::has(boxes, n) {
+                    self.seen[usize::from(n)] = stamp;
+                    lowest = lowest.min(n);
+                    self.queue.push(n);
+                }
+            }
+        }
+        lowest
+    }
+
+    /// Stores the solved position with the player in each region next to
+    /// a box, one root each.
+    pub fn start(&mut self) -> Option<End> {
+        let board = self.board;
+        let mut boxes = vec![0u64; board.words];
+        for &g in &board.goals {
+            bits::set(&mut boxes, g);
+        }
+        let mut goals = board.goals.clone();
+        goals.sort_unstable();
+        let costs = Costs {
+            id: 0,
+            distance: &self.distance,
+            cells: board.cells,
+        };
+        let bound = match self.matching.solve(costs, &goals) {
+            Some(bound) => bound,
+            None => return Some(End::Exhausted),
+        };
+        let hash = self.zobrist.boxes_hash(&goals);
+        let mut covered = vec![false; board.cells];
+        for cell in 0..board.cells as u16 {
+            if covered[usize::from(cell)] || bits::has(&boxes, cell) {
+                continue;
+            }
+            let lowest = self.flood(&boxes, cell);
+            let mut next_to_box = false;
+            for &c in &self.queue {
+                covered[usize::from(c)] = true;
+                next_to_box |= board.neighbors[usize::from(c)]
+                    .iter()
+                    .any(|&n| n != NONE && bits::has(&boxes, n));
+            }
+            if !next_to_box {
+                continue;
+            }
+            let hash = hash ^ self.zobrist.player(lowest);
+            match self
+                .store
+                .find_or_insert(hash, &boxes, lowest, NO_PARENT, Push::default(), 0)
+            {
+                Some(Found::New(id)) => self.open.push((Reverse(u64::from(bound) << 32), id)),
+                Some(Found::Old(_)) => {}
+                None => return Some(End::OutOfMemory),
+            }
+        }
+        None
+    }
+
+    /// Expands up to `budget` nodes; `None` when the search goes on.
+    pub fn advance(&mut self, control: &Control<'_>, budget: u64) -> Option<End> {
+        let stop_at = self.expanded + budget;
+        let mut boxes = std::mem::take(&mut self.boxes);
+        let mut list = std::mem::take(&mut self.list);
+        let end = loop {
+            if self.expanded >= stop_at {
+                break None;
+            }
+            let Some((_, id)) = self.open.pop() else {
+                break Some(End::Exhausted);
+            };
+            if control.cancelled() {
+                break Some(End::Cancelled);
+            }
+            boxes.copy_from_slice(self.store.boxes(id));
+            bits::cells(&boxes, &mut list);
+            let costs = Costs {
+                id: 0,
+                distance: &self.distance,
+                cells: self.board.cells,
+            };
+            let Some(bound) = self.matching.solve_near(costs, &list) else {
+                continue;
+            };
+            list.clear();
+            list.extend_from_slice(self.matching.rows());
+            self.expanded += 1;
+            self.depth = self.store.cost[id as usize] as u32;
+            self.bound = bound;
+            match self.expand(id, &mut boxes, &list) {
+                Ok(Some(goal)) => break Some(End::Found(goal)),
+                Ok(None) => {}
+                Err(()) => break Some(End::OutOfMemory),
+            }
+        };
+        self.boxes = boxes;
+        self.list = list;
+        end
+    }
+
+    /// Generates the pulls of node `id`; `Ok(Some(node))` when one reaches
+    /// the start position, `Err` when the store is full.
+    fn expand(&mut self, id: u32, boxes: &mut [u64], list: &[u16]) -> Result<Option<u32>, ()> {
+        let board = self.board;
+        let cost = self.store.cost[id as usize];
+        self.flood(boxes, self.store.player(id));
+        self.node_stamp = self.node_stamp.wrapping_add(1);
+        if self.node_stamp == 0 {
+            self.node_seen.iter_mut().for_each(|s| *s = 0);
+            self.node_stamp = 1;
+        }
+        self.node_reach.clear();
+        self.node_reach.extend_from_slice(&self.queue);
+        for &c in &self.node_reach {
+            self.node_seen[usize::from(c)] = self.node_stamp;
+        }
+        let boxes_hash = self.zobrist.boxes_hash(list);
+        for (row, &from) in list.iter().enumerate() {
+            for dir in 0..4 {
+                // The player stands on `to` and steps on to `beyond`; the
+                // box follows onto `to`.
+                let to = board.neighbor(from, dir);
+                if to == NONE || self.node_seen[usize::from(to)] != self.node_stamp {
+                    continue;
+                }
+                let beyond = board.neighbor(to, dir);
+                if beyond == NONE || bits::has(boxes, beyond) || self.dead[usize::from(to)] {
+                    continue;
+                }
+                let costs = Costs {
+                    id: 0,
+                    distance: &self.distance,
+                    cells: board.cells,
+                };
+                let Some(bound) = self.matching.with_moved(costs, row, to) else {
+                    continue;
+                };
+                bits::clear(boxes, from);
+                bits::set(boxes, to);
+                let lowest = self.flood(boxes, beyond);
+                let done = bound == 0 && self.seen[usize::from(board.start_player)] == self.stamp;
+                let hash = boxes_hash
+                    ^ self.zobrist.boxed(from)
+                    ^ self.zobrist.boxed(to)
+                    ^ self.zobrist.player(lowest);
+                // Forwards this is a push of the box on `to` back onto
+                // `from`, from `beyond`.
+                let push = Push::straight(to, ((dir + 2) % 4) as u8, 1);
+                let found = self
+                    .store
+                    .find_or_insert(hash, boxes, lowest, id, push, cost + 1);
+                bits::clear(boxes, to);
+                bits::set(boxes, from);
+                match found {
+                    None => return Err(()),
+                    Some(Found::New(child)) => {
+                        if done {
+                            return Ok(Some(child));
+                        }
+                        let priority = u64::from(bound) << 32 | (cost + 1).min(u64::from(u32::MAX));
+                        self.open.push((Reverse(priority), child));
+                    }
+                    Some(Found::Old(_)) => {}
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    /// The pushes (box cell, direction, count) of the solution whose pulls
+    /// end at the start position `goal`, in the order they are played
+    /// forwards: the last pull comes first.
+    pub fn runs(&self, goal: u32) -> Option<Vec<(u16, u8, u16)>> {
+        let mut runs = Vec::new();
+        let mut node = goal;
+        while self.store.parent(node) != NO_PARENT {
+            let PushKind::Run(from, dir, count) = self.store.push(node).kind() else {
+                return None;
+            };
+            runs.push((from, dir, count));
+            node = self.store.parent(node);
+        }
+        Some(runs)
+    }
+}
+
+/// Lone-box pull distances to each start cell: a box pulled from `c` to `s`
+/// is a box pushed from `s` to `c`, so each start cell is searched forwards
+/// (breadth first over box cell and player side).
+fn pull_distances(board: &Board) -> Vec<u16> {
+    let cells = board.cells;
+    let mut result = vec![FAR; board.start_boxes.len() * cells];
+    let mut seen = vec![false; cells * 4];
+    let mut queue = VecDeque::new();
+    for (s, &start) in board.start_boxes.iter().enumerate() {
+        seen.iter_mut().for_each(|x| *x = false);
+        queue.clear();
+        result[s * cells + usize::from(start)] = 0;
+        for side in 0..4 {
+            if board.neighbor(start, side) != NONE {
+                seen[usize::from(start) * 4 + side] = true;
+                queue.push_back((start, side, 0u16));
+            }
+        }
+        while let Some((boxed, side, pushes)) = queue.pop_front() {
+            // The player on `side` pushes the box the other way; it then
+            // stands where the box was, on the same side of it.
+            let to = board.neighbor(boxed, (side + 2) % 4);
+            if to == NONE {
+                continue;
+            }
+            let group = board.side_group[usize::from(to) * 4 + side];
+            for other in 0..4 {
+                let state = usize::from(to) * 4 + other;
+                if board.neighbor(to, other) != NONE
+                    && board.side_group[state] == group
+                    && !seen[state]
+                {
+                    seen[state] = true;
+                    queue.push_back((to, other, pushes + 1));
+                }
+            }
+            let best = &mut result[s * cells + usize::from(to)];
+            *best = (*best).min(pushes + 1);
+        }
+    }
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use crate::Level;
+    use crate::solver::{Mode, Options, Outcome, finish, solve};
+
+    /// Runs the backward search alone to the end: the verified solution,
+    /// `Ok(None)` when it proves the level unsolvable.
+    fn solve_backward(level: &Level) -> Result<Option<u32>, String> {
+        let board =
+            Board::new(level.map(), level.player(), level.boxes()).map_err(|e| format!("{e:?}"))?;
+        let mut search = Backward::new(&board, 64).ok_or("no backward search")?;
+        let control = Control::new();
+        let end = match search.start() {
+            Some(end) => end,
+            None => loop {
+                if let Some(end) = search.advance(&control, 1 << 20) {
+                    break end;
+                }
+            },
+        };
+        match end {
+            End::Found(goal) => {
+                let runs = search.runs(goal).ok_or("not a straight push")?;
+                match finish(level, &board, &runs, Mode::Fast) {
+                    Outcome::Solved(solution) => Ok(Some(solution.pushes)),
+                    other => Err(format!("{other:?}")),
+                }
+            }
+            End::Exhausted => Ok(None),
+            End::Cancelled | End::OutOfMemory => Err("stopped".into()),
+        }
+    }
+
+    #[test]
+    fn pull_distances_are_push_distances_from_the_start_cells() {
+        // One box on column 3 of a corridor: pulled back there from two cells
+        // away either side, two pulls (from the corner too: it is pulled out
+        // along the corridor).
+        let level = Level::from_xsb("#######\n#@ $ .#\n#######").unwrap();
+        let board = Board::new(level.map(), level.player(), level.boxes()).unwrap();
+        let at = |column: usize| usize::from(board.compact[level.map().index(column, 1)]);
+        let distance = pull_distances(&board);
+        assert_eq!(distance[at(3)], 0);
+        assert_eq!(distance[at(5)], 2);
+        assert_eq!(distance[at(4)], 1);
+        assert_eq!(distance[at(2)], 1);
+        assert_eq!(distance[at(1)], 2);
+    }
+
+    #[test]
+    fn pulls_read_backwards_solve_the_level() {
+        assert_eq!(
+            solve_backward(&Level::from_xsb("#######\n#@ $ .#\n#######").unwrap()),
+            Ok(Some(2))
+        );
+        // Boxes in a row, to be pushed round each other onto goals in a
+        // one-wide dead end.
+        let room = "\
+#########
+#....   #
+####  $ #
+#  $ $  #
+#     $@#
+#       #
+#########";
+        let level = Level::from_xsb(room).unwrap();
+        let options = Options {
+            mode: Mode::Pushes,
+            ..Options::default()
+        };
+        let Outcome::Solved(optimal) = solve(&level, &options, &mut Control::new()) else {
+            panic!("the room is solvable");
+        };
+        let pushes = solve_backward(&level).unwrap().unwrap();
+        assert!(pushes >= optimal.pushes);
+    }
+
+    #[test]
+    fn running_dry_proves_a_level_unsolvable() {
+        // The box can reach the goal alone, but the second box blocks the
+        // only way round.
+        let level = Level::from_xsb("#######\n#.$$@.#\n#######").unwrap();
+        assert_eq!(solve_backward(&level), Ok(None));
+        assert_eq!(
+            solve(&level, &Options::default(), &mut Control::new()),
+            Outcome::Unsolvable
+        );
+    }
+
+    /// Small random rooms: the backward search finds a verified solution
+    /// exactly when the push-optimal search proves one exists.
+    #[test]
+    fn agrees_with_the_forward_search_on_random_rooms() {
+        let mut state = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = |n: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % n as u64) as usize
+        };
+        let (mut solvable, mut unsolvable) = (0, 0);
+        for _ in 0..600 {
+            let (w, h) = (5, 4);
+            let mut grid = vec![vec!['#'; w + 2]; h + 2];
+            for row in grid.iter_mut().take(h + 1).skip(1) {
+                for c in row.iter_mut().take(w + 1).skip(1) {
+                    *c = if next(6) == 0 { '#' } else { ' ' };
+                }
+            }
+            let mut free: Vec<(usize, usize)> = (1..=h)
+                .flat_map(|r| (1..=w).map(move |c| (r, c)))
+                .filter(|&(r, c)| grid[r][c] == ' ')
+                .collect();
+            if free.len() < 6 {
+                continue;
+            }
+            for mark in ['@', '$', '$', '.', '.'] {
+                let (r, c) = free.swap_remove(next(free.len()));
+                grid[r][c] = mark;
+            }
+            let text: Vec<String> = grid.iter().map(|r| r.iter().collect()).collect();
+            let Ok(level) = Level::from_xsb(&text.join("\n")) else {
+                continue;
+            };
+            if Board::new(level.map(), level.player(), level.boxes()).is_err() {
+                continue;
+            }
+            let options = Options {
+                mode: Mode::Pushes,
+                ..Options::default()
+            };
+            let forward = solve(&level, &options, &mut Control::new());
+            let backward = solve_backward(&level);
+            match forward {
+                Outcome::Solved(solution) => {
+                    solvable += 1;
+                    let pushes = backward.unwrap().unwrap_or_else(|| panic!("{text:?}"));
+                    assert!(pushes >= solution.pushes, "{text:?}");
+                }
+                Outcome::Unsolvable => {
+                    unsolvable += 1;
+                    assert_eq!(backward, Ok(None), "{text:?}");
+                }
+                other => panic!("{other:?}"),
+            }
+        }
+        assert!(solvable > 40 && unsolvable > 40, "{solvable} {unsolvable}");
+    }
+}

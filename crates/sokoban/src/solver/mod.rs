@@ -309,11 +309,14 @@ pub fn solve_with_stats(
         Mode::Fast => &PORTFOLIO,
         Mode::Pushes | Mode::Moves => &[(Kind::AStar, 1, 1)],
     };
-    let memory = options.memory_mb / kinds.len();
+    // The backward search stores positions fastest (its nodes are the
+    // cheapest): it gets two parts of the memory, each other search one.
+    let parts: usize = kinds.iter().map(|&(kind, ..)| kind.memory_parts()).sum();
     let mut searches = Vec::new();
     let mut shares = Vec::new();
     let mut used = Vec::new();
     for &(kind, early, late) in kinds {
+        let memory = options.memory_mb * kind.memory_parts() / parts.max(1);
         let forward = || Search::new(&board, options.mode, u64::from(kind == Kind::AStar), memory);
         let search = match kind {
             Kind::Greedy | Kind::AStar => Some(Engine::Forward(forward())),
@@ -368,6 +371,20 @@ pub fn solve_with_stats(
             None => Outcome::Internal("an unknown macro".into()),
         },
         (Ended::Search(End::Found(_)), None) => Outcome::Internal("no winning search".into()),
+        (Ended::Met { forward, backward }, _) => {
+            let runs = |(search, node): (usize, u32)| {
+                searches
+                    .get(search)
+                    .and_then(|s: &Engine<'_>| s.solution(node))
+            };
+            match (runs(forward), runs(backward)) {
+                (Some(mut there), Some(back)) => {
+                    there.extend(back);
+                    finish(level, &board, &there, options.mode)
+                }
+                _ => Outcome::Internal("an unknown macro".into()),
+            }
+        }
         (Ended::Search(End::Exhausted), _) => Outcome::Unsolvable,
         (Ended::Search(End::Cancelled), _) => Outcome::Cancelled,
         (Ended::Search(End::OutOfMemory), _) => Outcome::OutOfMemory,
@@ -439,13 +456,22 @@ fn fewest_moves(
             );
             fallback()
         }
-        Ended::Search(End::Cancelled | End::OutOfMemory) | Ended::LimitReached => fallback(),
+        Ended::Search(End::Cancelled | End::OutOfMemory)
+        | Ended::LimitReached
+        | Ended::Met { .. } => fallback(),
     };
     (outcome, stats)
 }
 
 enum Ended {
     Search(End),
+    /// A forward search and the backward search met: the same position
+    /// (boxes and player region) is in both stores. The (search, node) of
+    /// each.
+    Met {
+        forward: (usize, u32),
+        backward: (usize, u32),
+    },
     LimitReached,
 }
 
@@ -479,6 +505,13 @@ enum Kind {
     /// Greedy over pulls, from the solved position back to the start (see
     /// `backward`).
     Backward,
+}
+
+impl Kind {
+    /// Its parts of the memory budget.
+    fn memory_parts(self) -> usize {
+        if self == Kind::Backward { 2 } else { 1 }
+    }
 }
 
 /// One search of a portfolio: forwards over pushes, or backwards over
@@ -569,14 +602,19 @@ impl Engine<'_> {
 /// 0.8–0.9 s CPU instead of 0.5 s. Room connectivity as a third feature
 /// solves XSokoban #8, #15, #49 and #63 at 10 s but loses #33, #68, #80
 /// and #82; the two feature searches side by side, with half the slices
-/// each, keep all but #63 of both.
+/// each, keep all but #63 of both. The backward search's nodes cost about
+/// a quarter of a forward one's, so its 52 late slices are about half the
+/// time: more time for the forward searches buys little (XSokoban 41/90 at
+/// 10 s CPU, 42 at 60 s), more for the backward one does (alone, 34 at
+/// 5 s, #25 at 12 s). At 10 s CPU 52 late slices solve 44/90 (new #13,
+/// #37; #26, #44, #87 lost) where 6 solve 45.
 const PORTFOLIO: [(Kind, u64, u64); 6] = [
     (Kind::Greedy, 3, 1),
     (Kind::AStar, 1, 3),
     (Kind::Packing, 6, 1),
     (Kind::Features, 0, 4),
     (Kind::RoomFeatures, 0, 4),
-    (Kind::Backward, 2, 6),
+    (Kind::Backward, 4, 52),
 ];
 
 /// Work (nodes times boxes, as a node's cost grows with its boxes: the
@@ -637,6 +675,11 @@ fn drive(
     }
     let mut reported = 0u64;
     let mut early = true;
+    let backward = searches
+        .iter()
+        .position(|s| matches!(s, Engine::Backward(_)));
+    // Nodes of each store already looked up in the other direction's.
+    let mut met_checked = vec![0usize; searches.len()];
     loop {
         if active.is_empty() {
             return (Ended::Search(End::OutOfMemory), None);
@@ -660,6 +703,12 @@ fn drive(
                 Some(End::Exhausted) if !searches[i].complete() => Some(End::OutOfMemory),
                 end => end,
             };
+            if let Some(b) = backward
+                && end.is_none()
+                && let Some(met) = meet(searches, i, b, &mut met_checked)
+            {
+                return (met, None);
+            }
             match end {
                 None => k += 1,
                 Some(End::OutOfMemory) => {
@@ -699,6 +748,40 @@ fn drive(
     }
 }
 
+/// Looks the nodes that search `i` stored since the last look up in the
+/// stores of the other direction: the forward searches' in the backward
+/// one's (`b`), or the backward one's in every forward one's. A position
+/// in both is reached from the start and leads to the solved position.
+fn meet(searches: &[Engine<'_>], i: usize, b: usize, checked: &mut [usize]) -> Option<Ended> {
+    let store = searches.get(i)?.store();
+    let from = checked.get(i).copied()?.min(store.len());
+    let found = |other: &Store| {
+        (from..store.len()).find_map(|id| {
+            let id = id as u32;
+            let there = other.find(store.hash_of(id), store.boxes(id), store.player(id))?;
+            Some((id, there))
+        })
+    };
+    let met = if i == b {
+        searches.iter().enumerate().find_map(|(j, s)| {
+            let Engine::Forward(_) = s else { return None };
+            let (back, forward) = found(s.store())?;
+            Some(Ended::Met {
+                forward: (j, forward),
+                backward: (b, back),
+            })
+        })
+    } else {
+        let (forward, back) = found(searches.get(b)?.store())?;
+        Some(Ended::Met {
+            forward: (i, forward),
+            backward: (b, back),
+        })
+    };
+    checked[i] = store.len();
+    met
+}
+
 /// [`drive`] on two threads: the searches from `split` on, in turns on a
 /// thread of their own, the others on the caller's. The first to decide
 /// stops the other; the caller's cancel flag, stop check and node limit
@@ -727,7 +810,12 @@ fn drive_beside(
     let limits = node_limit.map(|n| (n - n / 2, n / 2));
     let stop = AtomicBool::new(false);
     let there_expanded = AtomicU64::new(0);
-    let decides = |end: &Ended| matches!(end, Ended::Search(End::Found(_) | End::Exhausted));
+    let decides = |end: &Ended| {
+        matches!(
+            end,
+            Ended::Search(End::Found(_) | End::Exhausted) | Ended::Met { .. }
+        )
+    };
     let every = control.every;
     let outer_cancel = control.cancel;
     let (mine, theirs) = std::thread::scope(|scope| {
@@ -779,7 +867,16 @@ fn drive_beside(
             .unwrap_or((Ended::Search(End::Cancelled), None));
         (mine, theirs)
     });
-    let theirs = (theirs.0, theirs.1.map(|i| i + split));
+    let theirs = match theirs {
+        (Ended::Met { forward, backward }, _) => (
+            Ended::Met {
+                forward: (forward.0 + split, forward.1),
+                backward: (backward.0 + split, backward.1),
+            },
+            None,
+        ),
+        (end, winner) => (end, winner.map(|i| i + split)),
+    };
     if decides(&mine.0) {
         return mine;
     }
@@ -858,5 +955,46 @@ fn finish(level: &Level, board: &Board, runs: &[(u16, u8, u16)], mode: Mode) -> 
         }),
         Ok(_) => Outcome::Internal("the solution does not solve the level".into()),
         Err(e) => Outcome::Internal(format!("the solution does not replay: {e}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    #[test]
+    fn forward_and_backward_searches_meet_halfway() {
+        // Two rows, so that no tunnel macro takes the box all the way.
+        let level = Level::from_xsb("#########\n#@ $   .#\n#       #\n#########").unwrap();
+        let board = Board::new(level.map(), level.player(), level.boxes()).unwrap();
+        let mut searches = [
+            Engine::Forward(Search::new(&board, Mode::Fast, 0, 16)),
+            Engine::Backward(Backward::new(&board, 16).unwrap()),
+        ];
+        let control = Control::new();
+        let mut checked = [0, 0];
+        for search in &mut searches {
+            assert!(search.start().is_none());
+        }
+        // Each side pushes (pulls) the box two cells: both reach the box on
+        // column 5 with the player left of it.
+        let mut met = None;
+        for _ in 0..2 {
+            for i in 0..2 {
+                assert!(searches[i].advance(&control, 1).is_none());
+                met = met.or_else(|| meet(&searches, i, 1, &mut checked));
+            }
+        }
+        let Some(Ended::Met { forward, backward }) = met else {
+            panic!("no meeting");
+        };
+        let mut runs = searches[forward.0].solution(forward.1).unwrap();
+        assert_eq!(runs.len(), 2, "the forward half");
+        runs.extend(searches[backward.0].solution(backward.1).unwrap());
+        let Outcome::Solved(solution) = finish(&level, &board, &runs, Mode::Fast) else {
+            panic!("the halves do not make a solution");
+        };
+        assert_eq!(solution.lurd, "rRRRR");
     }
 }

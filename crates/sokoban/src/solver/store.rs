@@ -181,6 +181,12 @@ impl Store {
         self.cost[id as usize] = cost;
     }
 
+    /// The hash of node `id`'s position (as the search that stored it
+    /// computed it: all searches of a board share one key stream).
+    pub fn hash_of(&self, id: u32) -> u64 {
+        self.zobrist.player(self.player(id)) ^ self.zobrist.set_hash(self.boxes(id))
+    }
+
     /// The node of a position, if stored.
     pub fn find(&self, hash: u64, boxes: &[u64], player: u16) -> Option<u32> {
         let mask = self.index.len() - 1;
@@ -244,8 +250,7 @@ impl Store {
         let mask = size - 1;
         let mut index = vec![0u32; size];
         for id in 0..self.len() {
-            let hash =
-                self.zobrist.player(self.player[id]) ^ self.zobrist.set_hash(self.boxes(id as u32));
+            let hash = self.hash_of(id as u32);
             let mut slot = (hash as usize) & mask;
             while index[slot] != 0 {
                 slot = (slot + 1) & mask;

@@ -607,14 +607,15 @@ impl Engine<'_> {
 /// time: more time for the forward searches buys little (XSokoban 41/90 at
 /// 10 s CPU, 42 at 60 s), more for the backward one does (alone, 34 at
 /// 5 s, #25 at 12 s). At 10 s CPU 52 late slices solve 44/90 (new #13,
-/// #37; #26, #44, #87 lost) where 6 solve 45.
+/// #37; #26, #44, #87 lost) where 6 solve 45. It gets one early slice,
+/// not more: with four Microban I #153 took 1.06 s CPU (0.85 s with one).
 const PORTFOLIO: [(Kind, u64, u64); 6] = [
     (Kind::Greedy, 3, 1),
     (Kind::AStar, 1, 3),
     (Kind::Packing, 6, 1),
     (Kind::Features, 0, 4),
     (Kind::RoomFeatures, 0, 4),
-    (Kind::Backward, 4, 52),
+    (Kind::Backward, 1, 52),
 ];
 
 /// Work (nodes times boxes, as a node's cost grows with its boxes: the

@@ -5,7 +5,9 @@
 //! Fast mode runs a portfolio of greedy and A* searches (one greedy search
 //! steered by the goal packing order, `packing`, one over feature space,
 //! `features`, which also pushes boxes entering a goal room on to their
-//! goals in one macro move, `room`);
+//! goals in one macro move, `room`, and one over pulls from the solved
+//! position back to the start, `backward`, whose positions the forward
+//! searches meet);
 //! Pushes mode proves the fewest pushes with A*, then runs a second pass
 //! for the fewest moves among those. The lower bound is a min-cost matching
 //! of boxes to goals (`lower_bound`) over push distances in which boxes
@@ -15,7 +17,8 @@
 //! walls and goals are symmetric, mirror and turned images of a position
 //! already expanded are skipped (`symmetry`).
 //!
-//! Pure: no clock, no threads of its own, no printing. The caller limits
+//! Pure: no clock, no printing, and threads only when [`Options::threads`]
+//! asks for them. The caller limits
 //! time with a cancel flag or a `should_stop` check in [`Control`], and
 //! memory with [`Options::memory_mb`].
 //!
@@ -83,10 +86,9 @@ pub struct Options {
     pub node_limit: Option<u64>,
     /// Memory for the node store; when spent: [`Outcome::OutOfMemory`].
     pub memory_mb: usize,
-    /// Threads for one solve. With 2 or more, Fast mode runs plain greedy
-    /// search on a thread of its own beside the rest of its portfolio (so
-    /// which search wins, and the solution, can vary from run to run); the
-    /// other modes use one.
+    /// Threads for one solve. With 2 or more, Fast mode runs its portfolio
+    /// in two halves side by side (so which search wins, and the solution,
+    /// can vary from run to run); the other modes use one.
     pub threads: usize,
 }
 
@@ -342,11 +344,12 @@ pub fn solve_with_stats(
         shares,
         early_nodes: EARLY_WORK / board.start_boxes.len().max(1) as u64,
     };
-    // On two threads: plain greedy search, which solves most levels, alone
-    // on one; A*, packing and features in turns on the other.
+    // On two threads: greedy, A*, packing and the plain feature search in
+    // turns on one, the room-connectivity feature search and the backward
+    // search on the other (see `SECOND_THREAD`).
     let split = used
         .iter()
-        .position(|&k| k != Kind::Greedy)
+        .position(|&k| k == SECOND_THREAD)
         .filter(|&i| i > 0 && options.threads > 1);
     let (end, winner) = if let Some(split) = split {
         drive_beside(&mut searches, split, &schedule, options.node_limit, control)
@@ -618,6 +621,12 @@ const PORTFOLIO: [(Kind, u64, u64); 6] = [
     (Kind::Backward, 1, 52),
 ];
 
+/// With two threads, the searches of [`PORTFOLIO`] from this one on run on
+/// the second. The two halves take about the same time per round (on
+/// XSokoban #4: greedy, A*, packing and plain features 10.5 s of 22.6 s),
+/// and the backward search keeps a forward search beside it to meet.
+const SECOND_THREAD: Kind = Kind::RoomFeatures;
+
 /// Work (nodes times boxes, as a node's cost grows with its boxes: the
 /// matching) of the early phase, in which the fast searches of easy levels
 /// get most slices. Microban I is all solved within it (#93: 167 k nodes
@@ -756,31 +765,34 @@ fn drive(
 fn meet(searches: &[Engine<'_>], i: usize, b: usize, checked: &mut [usize]) -> Option<Ended> {
     let store = searches.get(i)?.store();
     let from = checked.get(i).copied()?.min(store.len());
-    let found = |other: &Store| {
-        (from..store.len()).find_map(|id| {
-            let id = id as u32;
-            let there = other.find(store.hash_of(id), store.boxes(id), store.player(id))?;
-            Some((id, there))
-        })
-    };
-    let met = if i == b {
-        searches.iter().enumerate().find_map(|(j, s)| {
-            let Engine::Forward(_) = s else { return None };
-            let (back, forward) = found(s.store())?;
-            Some(Ended::Met {
-                forward: (j, forward),
-                backward: (b, back),
-            })
-        })
-    } else {
-        let (forward, back) = found(searches.get(b)?.store())?;
-        Some(Ended::Met {
-            forward: (i, forward),
-            backward: (b, back),
-        })
-    };
     checked[i] = store.len();
-    met
+    // The stores to look in, with their searches' numbers.
+    let others: Vec<(usize, &Store)> = if i == b {
+        searches
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| matches!(s, Engine::Forward(_)))
+            .map(|(j, s)| (j, s.store()))
+            .collect()
+    } else {
+        vec![(b, searches.get(b)?.store())]
+    };
+    for id in from..store.len() {
+        let id = id as u32;
+        // Hashed once, looked up in every other store.
+        let hash = store.hash_of(id);
+        for &(j, other) in &others {
+            if let Some(there) = other.find(hash, store.boxes(id), store.player(id)) {
+                let (forward, backward) = if i == b {
+                    ((j, there), (b, id))
+                } else {
+                    ((i, id), (b, there))
+                };
+                return Some(Ended::Met { forward, backward });
+            }
+        }
+    }
+    None
 }
 
 /// [`drive`] on two threads: the searches from `split` on, in turns on a

@@ -394,7 +394,7 @@ fn stop_check_and_node_limit() {
     assert_eq!(outcome, Outcome::LimitReached);
 }
 
-/// Fast mode on two threads (its portfolio in two halves): solutions
+/// Fast mode on two threads (greedy on its own): solutions
 /// replay, a blocked level is proven unsolvable, and the cancel flag and
 /// the node limit stop both threads.
 #[test]

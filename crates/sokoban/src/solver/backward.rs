@@ -244,7 +244,32 @@ impl<'a> Backward<'a> {
                 };
                 bits::clear(boxes, from);
                 bits::set(boxes, to);
-                let lowest = self.flood(boxes, beyond);
+                // The freed cell `from` is the player's only when one of
+                // its neighbours is; then the push rule holds for a pull
+                // too. At bound 0 the flood is needed for the start cell.
+                let quick = if bound > 0
+                    && board.neighbors[usize::from(from)]
+                        .iter()
+                        .any(|&n| n != NONE && !bits::has(boxes, n))
+                {
+                    let (seen, stamp) = (&self.node_seen, self.node_stamp);
+                    board.region_after_push(
+                        boxes,
+                        |c| seen[usize::from(c)] == stamp,
+                        from,
+                        to,
+                        self.store.player(id),
+                    )
+                } else {
+                    None
+                };
+                let lowest = match quick {
+                    Some(lowest) => {
+                        debug_assert_eq!(lowest, self.flood(boxes, beyond));
+                        lowest
+                    }
+                    None => self.flood(boxes, beyond),
+                };
                 let done = bound == 0 && self.seen[usize::from(board.start_player)] == self.stamp;
                 let hash = boxes_hash
                     ^ self.zobrist.boxed(from)

@@ -86,9 +86,10 @@ pub struct Options {
     pub node_limit: Option<u64>,
     /// Memory for the node store; when spent: [`Outcome::OutOfMemory`].
     pub memory_mb: usize,
-    /// Threads for one solve. With 2 or more, Fast mode runs its portfolio
-    /// in two halves side by side (so which search wins, and the solution,
-    /// can vary from run to run); the other modes use one.
+    /// Threads for one solve. With 2 or more, Fast mode runs plain greedy
+    /// search on a thread of its own beside the rest of its portfolio (so
+    /// which search wins, and the solution, can vary from run to run); the
+    /// other modes use one.
     pub threads: usize,
 }
 
@@ -344,12 +345,11 @@ pub fn solve_with_stats(
         shares,
         early_nodes: EARLY_WORK / board.start_boxes.len().max(1) as u64,
     };
-    // On two threads: greedy, A*, packing and the plain feature search in
-    // turns on one, the room-connectivity feature search and the backward
-    // search on the other (see `SECOND_THREAD`).
+    // On two threads: plain greedy search, which solves most levels, alone
+    // on one; the rest in turns on the other.
     let split = used
         .iter()
-        .position(|&k| k == SECOND_THREAD)
+        .position(|&k| k != Kind::Greedy)
         .filter(|&i| i > 0 && options.threads > 1);
     let (end, winner) = if let Some(split) = split {
         drive_beside(&mut searches, split, &schedule, options.node_limit, control)
@@ -620,12 +620,6 @@ const PORTFOLIO: [(Kind, u64, u64); 6] = [
     (Kind::RoomFeatures, 0, 4),
     (Kind::Backward, 1, 52),
 ];
-
-/// With two threads, the searches of [`PORTFOLIO`] from this one on run on
-/// the second. The two halves take about the same time per round (on
-/// XSokoban #4: greedy, A*, packing and plain features 10.5 s of 22.6 s),
-/// and the backward search keeps a forward search beside it to meet.
-const SECOND_THREAD: Kind = Kind::RoomFeatures;
 
 /// Work (nodes times boxes, as a node's cost grows with its boxes: the
 /// matching) of the early phase, in which the fast searches of easy levels

@@ -244,14 +244,8 @@ impl<'a> Backward<'a> {
                 };
                 bits::clear(boxes, from);
                 bits::set(boxes, to);
-                // The freed cell `from` is the player's only when one of
-                // its neighbours is; then the push rule holds for a pull
-                // too. At bound 0 the flood is needed for the start cell.
-                let quick = if bound > 0
-                    && board.neighbors[usize::from(from)]
-                        .iter()
-                        .any(|&n| n != NONE && !bits::has(boxes, n))
-                {
+                // At bound 0 the flood is needed for the start cell.
+                let quick = if bound > 0 {
                     let (seen, stamp) = (&self.node_seen, self.node_stamp);
                     board.region_after_push(
                         boxes,

@@ -148,7 +148,10 @@ impl Board {
     /// it (cells for which `reached` holds, lowest cell `lowest`) without a
     /// flood, when that is easy to see: the freed cell `from` opens nothing
     /// new, and `to` either was out of reach or does not cut the region (its
-    /// free neighbours stay joined around it). `None`: flood instead.
+    /// free neighbours stay joined around it). `None`: flood instead. Also
+    /// for a pull of the box from `from` to `to`, the player on the far side
+    /// of `to`: `from` then joins the region only through a free neighbour
+    /// (after a push the player stands on it).
     pub fn region_after_push(
         &self,
         boxes: &[u64],
@@ -159,11 +162,13 @@ impl Board {
     ) -> Option<u16> {
         let reached = |c: u16| c != NONE && reached(c);
         let free = |c: u16| c != NONE && !bits::has(boxes, c);
+        let mut joined = false;
         for d in 0..4 {
             let n = self.neighbor(from, d);
             if free(n) && !reached(n) {
                 return None;
             }
+            joined |= free(n);
         }
         if reached(to) {
             if lowest == to {
@@ -189,7 +194,7 @@ impl Board {
                 return None;
             }
         }
-        Some(lowest.min(from))
+        Some(if joined { lowest.min(from) } else { lowest })
     }
 
     /// Push distances as in [`Board::distance`] with the cells of `walls`

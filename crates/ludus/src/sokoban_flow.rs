@@ -200,6 +200,16 @@ pub fn before_last_push(game: &Game, undos: usize) -> Option<(Game, usize)> {
     }
 }
 
+/// A count with its noun, singular for one: "1 push", "3 pushes".
+pub fn counted(n: u32, one: &str, many: &str) -> String {
+    format!("{n} {}", noun(n, one, many))
+}
+
+/// The noun for a count: `one` for 1, `many` otherwise.
+pub fn noun<'a>(n: u32, one: &'a str, many: &'a str) -> &'a str {
+    if n == 1 { one } else { many }
+}
+
 /// One line telling the player what kind of deadlock was found.
 pub fn deadlock_text(kind: &DeadlockKind) -> &'static str {
     match kind {
@@ -221,6 +231,13 @@ mod tests {
             .unwrap_or_else(|e| panic!("{e}"));
         let lurd = level.meta.solutions.first().cloned().unwrap_or_default();
         (set, level, lurd)
+    }
+
+    #[test]
+    fn counts_agree_with_their_nouns() {
+        assert_eq!(counted(1, "move", "moves"), "1 move");
+        assert_eq!(counted(0, "push", "pushes"), "0 pushes");
+        assert_eq!(counted(12, "push", "pushes"), "12 pushes");
     }
 
     #[test]

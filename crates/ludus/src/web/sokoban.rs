@@ -856,7 +856,11 @@ fn check(
         let answer = match report.outcome {
             Outcome::Solved(s) => json!({
                 "type": "checked", "outcome": "solvable", "moves": s.moves, "pushes": s.pushes,
-                "message": format!("Solvable: the solver found {} moves, {} pushes.", s.moves, s.pushes),
+                "message": format!(
+                    "Solvable: the solver found {}, {}.",
+                    sokoban_flow::counted(s.moves, "move", "moves"),
+                    sokoban_flow::counted(s.pushes, "push", "pushes")
+                ),
             }),
             Outcome::Unsolvable => json!({
                 "type": "checked", "outcome": "unsolvable",

@@ -17,6 +17,7 @@ use sokoban::solver::Outcome;
 use sokoban::{Level, ParseError};
 
 use super::play::Play;
+use crate::sokoban_flow;
 use crate::sokoban_library::LevelSet;
 use crate::sokoban_solver::{self, SolveJob};
 use crate::store::write_atomic;
@@ -412,9 +413,9 @@ impl Screen for Editor {
             self.check = None;
             self.status = Some(match report.outcome {
                 Outcome::Solved(s) => format!(
-                    "Solvable: {} pushes, {} moves{} ({:.1} s).",
-                    s.pushes,
-                    s.moves,
+                    "Solvable: {}, {}{} ({:.1} s).",
+                    sokoban_flow::counted(s.pushes, "push", "pushes"),
+                    sokoban_flow::counted(s.moves, "move", "moves"),
                     if s.optimal { ", optimal" } else { "" },
                     report.elapsed.as_secs_f64()
                 ),

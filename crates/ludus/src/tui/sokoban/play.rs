@@ -352,15 +352,17 @@ impl Play {
             (Purpose::Hint, Outcome::Solved(s)) => {
                 self.queue.extend(steps(&s, false));
                 self.message = Some(format!(
-                    "Hint: the next push (a solution needs {} more pushes).",
-                    s.pushes
+                    "Hint: the next push (a solution needs {} more {}).",
+                    s.pushes,
+                    sokoban_flow::noun(s.pushes, "push", "pushes")
                 ));
             }
             (Purpose::Show, Outcome::Solved(s)) => {
                 self.queue.extend(steps(&s, true));
                 self.message = Some(format!(
-                    "The solver's solution: {} moves, {} pushes.",
-                    s.moves, s.pushes
+                    "The solver's solution: {}, {}.",
+                    sokoban_flow::counted(s.moves, "move", "moves"),
+                    sokoban_flow::counted(s.pushes, "push", "pushes")
                 ));
             }
             (Purpose::Hint | Purpose::Show, Outcome::Unsolvable) => {

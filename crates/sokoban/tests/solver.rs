@@ -394,9 +394,10 @@ fn stop_check_and_node_limit() {
     assert_eq!(outcome, Outcome::LimitReached);
 }
 
-/// Fast mode on two threads (greedy on its own): solutions
-/// replay, a blocked level is proven unsolvable, and the cancel flag and
-/// the node limit stop both threads.
+/// Fast mode on two threads: levels decided in the early phase (on one
+/// thread) get the same solution as on one thread, every time; a blocked
+/// level is proven unsolvable, and the cancel flag and the node limit stop
+/// both threads.
 #[test]
 fn two_threads_solve_prove_and_stop() {
     let two = Options {
@@ -405,13 +406,11 @@ fn two_threads_solve_prove_and_stop() {
     };
     for text in HAND_MADE {
         let level = Level::from_xsb(text).unwrap();
-        let outcome = solver::solve(&level, &two, &mut Control::new());
         let one = solve(&level, Mode::Fast);
-        assert_eq!(
-            check_solution(&level, &outcome).is_some(),
-            check_solution(&level, &one).is_some(),
-            "{text}"
-        );
+        for _ in 0..3 {
+            let outcome = solver::solve(&level, &two, &mut Control::new());
+            assert_eq!(outcome, one, "{text}");
+        }
     }
     // The first box blocks the second: no push at all.
     let blocked = Level::from_xsb("#######\n#@$$..#\n#######").unwrap();

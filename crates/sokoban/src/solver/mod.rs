@@ -86,10 +86,11 @@ pub struct Options {
     pub node_limit: Option<u64>,
     /// Memory for the node store; when spent: [`Outcome::OutOfMemory`].
     pub memory_mb: usize,
-    /// Threads for one solve. With 2 or more, Fast mode runs plain greedy
-    /// search on a thread of its own beside the rest of its portfolio (so
-    /// which search wins, and the solution, can vary from run to run); the
-    /// other modes use one.
+    /// Threads for one solve. With 2 or more, Fast mode runs the early
+    /// phase of its portfolio on one, as with 1 (so levels solved within it,
+    /// most, get the same solution every time), then the portfolio in two
+    /// halves side by side (so which search wins a harder level, and its
+    /// solution, can vary from run to run); the other modes use one.
     pub threads: usize,
 }
 
@@ -345,14 +346,14 @@ pub fn solve_with_stats(
         shares,
         early_nodes: EARLY_WORK / board.start_boxes.len().max(1) as u64,
     };
-    // On two threads: plain greedy search, which solves most levels, alone
-    // on one; the rest in turns on the other.
+    // On two threads: the early phase on one, then the portfolio in two
+    // halves side by side (see `SECOND_THREAD`).
     let split = used
         .iter()
-        .position(|&k| k != Kind::Greedy)
+        .position(|k| SECOND_THREAD.contains(k))
         .filter(|&i| i > 0 && options.threads > 1);
     let (end, winner) = if let Some(split) = split {
-        drive_beside(&mut searches, split, &schedule, options.node_limit, control)
+        drive_split(&mut searches, split, &schedule, options.node_limit, control)
     } else {
         drive(&mut searches, &schedule, options.node_limit, control)
     };
@@ -621,6 +622,14 @@ const PORTFOLIO: [(Kind, u64, u64); 6] = [
     (Kind::Backward, 1, 52),
 ];
 
+/// With two threads, after the early phase, the searches of [`PORTFOLIO`]
+/// from the first of these on run on the second thread. The two halves
+/// take about the same time per round (on XSokoban #4: greedy, A*, packing
+/// and plain features 10.5 s of 22.6 s), and the backward search keeps a
+/// forward search beside it to meet. The backward search alone when the
+/// room-connectivity one is not built.
+const SECOND_THREAD: [Kind; 2] = [Kind::RoomFeatures, Kind::Backward];
+
 /// Work (nodes times boxes, as a node's cost grows with its boxes: the
 /// matching) of the early phase, in which the fast searches of easy levels
 /// get most slices. Microban I is all solved within it (#93: 167 k nodes
@@ -669,21 +678,44 @@ fn drive(
     node_limit: Option<u64>,
     control: &mut Control<'_>,
 ) -> (Ended, Option<usize>) {
+    match start_all(searches) {
+        Ok(mut active) => turns(searches, &mut active, schedule, node_limit, control),
+        Err(decided) => decided,
+    }
+}
+
+/// Stores every search's start: the searches still running, or what a
+/// start decided (and which).
+fn start_all(searches: &mut [Engine<'_>]) -> Result<Vec<usize>, (Ended, Option<usize>)> {
     let mut active = Vec::new();
     for (i, search) in searches.iter_mut().enumerate() {
         match search.start() {
             None => active.push(i),
             Some(End::OutOfMemory) => {}
-            Some(end) => return (Ended::Search(end), Some(i)),
+            Some(end) => return Err((Ended::Search(end), Some(i))),
         }
     }
-    let mut reported = 0u64;
+    Ok(active)
+}
+
+/// Runs the started searches `active` in turns until one decides, taking
+/// those out of memory out of `active`.
+fn turns(
+    searches: &mut [Engine<'_>],
+    active: &mut Vec<usize>,
+    schedule: &Schedule,
+    node_limit: Option<u64>,
+    control: &mut Control<'_>,
+) -> (Ended, Option<usize>) {
+    let mut reported = searches.iter().map(Engine::expanded).sum::<u64>() / control.every;
     let mut early = true;
     let backward = searches
         .iter()
         .position(|s| matches!(s, Engine::Backward(_)));
-    // Nodes of each store already looked up in the other direction's.
-    let mut met_checked = vec![0usize; searches.len()];
+    // Nodes of each store already looked up in the other direction's: a
+    // node stored before is already (each new node is looked up in all of
+    // the other store).
+    let mut met_checked: Vec<usize> = searches.iter().map(|s| s.store().len()).collect();
     loop {
         if active.is_empty() {
             return (Ended::Search(End::OutOfMemory), None);
@@ -722,7 +754,7 @@ fn drive(
                     let freed = searches[i].store_mut().release();
                     if !active.is_empty() {
                         let each = freed / active.len();
-                        for &j in &active {
+                        for &j in active.iter() {
                             searches[j].store_mut().grant(each);
                         }
                     }
@@ -789,32 +821,67 @@ fn meet(searches: &[Engine<'_>], i: usize, b: usize, checked: &mut [usize]) -> O
     None
 }
 
-/// [`drive`] on two threads: the searches from `split` on, in turns on a
-/// thread of their own, the others on the caller's. The first to decide
-/// stops the other; the caller's cancel flag, stop check and node limit
-/// (shared out) hold for both.
-fn drive_beside(
+/// [`drive`] on two threads: the early phase on this one, all searches in
+/// turns as on one thread, so that what it decides (most levels) is the
+/// same every time; then [`drive_beside`].
+fn drive_split(
     searches: &mut [Engine<'_>],
     split: usize,
     schedule: &Schedule,
     node_limit: Option<u64>,
     control: &mut Control<'_>,
 ) -> (Ended, Option<usize>) {
-    let (here, there) = searches.split_at_mut(split);
-    // Each thread's early phase ends when its share of the nodes is spent,
-    // as it would on one thread, where the nodes of all count.
-    let early_total: u64 = schedule.shares.iter().map(|s| s.early).sum();
-    let part = |range: std::ops::Range<usize>| {
-        let shares = schedule.shares.get(range).unwrap_or_default().to_vec();
-        let early: u64 = shares.iter().map(|s| s.early).sum();
-        Schedule {
-            early_nodes: schedule.early_nodes * early / early_total.max(1),
-            shares,
-        }
+    let mut active = match start_all(searches) {
+        Ok(active) => active,
+        Err(decided) => return decided,
     };
-    let here_schedule = part(0..split);
-    let there_schedule = part(split..schedule.shares.len());
-    let limits = node_limit.map(|n| (n - n / 2, n / 2));
+    let early = node_limit.map_or(schedule.early_nodes, |n| n.min(schedule.early_nodes));
+    let (end, winner) = turns(searches, &mut active, schedule, Some(early), control);
+    let spent: u64 = searches.iter().map(Engine::expanded).sum();
+    if !matches!(end, Ended::LimitReached) || node_limit.is_some_and(|n| spent >= n) {
+        return (end, winner);
+    }
+    let left = node_limit.map(|n| n - spent);
+    drive_beside(searches, &active, split, schedule, left, control)
+}
+
+/// The started searches `active` in turns on two threads, with their late
+/// shares: those from `split` on on a thread of their own, the others on
+/// the caller's. The first to decide stops the other; the caller's cancel
+/// flag, stop check and node limit (`node_limit` more nodes, shared out)
+/// hold for both.
+fn drive_beside(
+    searches: &mut [Engine<'_>],
+    active: &[usize],
+    split: usize,
+    schedule: &Schedule,
+    node_limit: Option<u64>,
+    control: &mut Control<'_>,
+) -> (Ended, Option<usize>) {
+    let (here, there) = searches.split_at_mut(split);
+    let mut here_active: Vec<usize> = active.iter().copied().filter(|&i| i < split).collect();
+    let mut there_active: Vec<usize> = active
+        .iter()
+        .filter_map(|&i| i.checked_sub(split))
+        .collect();
+    let late = |range: std::ops::Range<usize>| Schedule {
+        shares: schedule
+            .shares
+            .get(range)
+            .unwrap_or_default()
+            .iter()
+            .map(|s| Shares {
+                early: s.late,
+                late: s.late,
+            })
+            .collect(),
+        early_nodes: 0,
+    };
+    let here_schedule = late(0..split);
+    let there_schedule = late(split..schedule.shares.len());
+    // Each half's limit counts its own nodes, those before included.
+    let done = |half: &[Engine<'_>]| half.iter().map(Engine::expanded).sum::<u64>();
+    let limits = node_limit.map(|n| (done(here) + n - n / 2, done(there) + n / 2));
     let stop = AtomicBool::new(false);
     let there_expanded = AtomicU64::new(0);
     let decides = |end: &Ended| {
@@ -832,7 +899,13 @@ fn drive_beside(
             let mut local = local.on_progress(every, |p| {
                 there_expanded.store(p.expanded, Ordering::Relaxed)
             });
-            let result = drive(there, &there_schedule, limits.map(|(_, n)| n), &mut local);
+            let result = turns(
+                there,
+                &mut there_active,
+                &there_schedule,
+                limits.map(|(_, n)| n),
+                &mut local,
+            );
             if decides(&result.0) {
                 stop.store(true, Ordering::Relaxed);
             }
@@ -849,7 +922,13 @@ fn drive_beside(
                 stop.store(true, Ordering::Relaxed);
             }
         });
-        let mine = drive(here, &here_schedule, limits.map(|(n, _)| n), &mut local);
+        let mine = turns(
+            here,
+            &mut here_active,
+            &here_schedule,
+            limits.map(|(n, _)| n),
+            &mut local,
+        );
         drop(local);
         if decides(&mine.0) {
             stop.store(true, Ordering::Relaxed);
@@ -969,6 +1048,41 @@ fn finish(level: &Level, board: &Board, runs: &[(u16, u8, u16)], mode: Mode) -> 
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
+
+    /// Past the early phase the two halves run side by side, each in its
+    /// turns, and what either finds (or they meet on) is a solution.
+    #[test]
+    fn after_the_early_phase_the_halves_run_on_two_threads() {
+        let level =
+            Level::from_xsb("########\n#  .   #\n# $$$  #\n#. @ . #\n#  $   #\n#.     #\n########")
+                .unwrap();
+        let board = Board::new(level.map(), level.player(), level.boxes()).unwrap();
+        let mut searches = [
+            Engine::Forward(Search::new(&board, Mode::Fast, 1, 16)),
+            Engine::Backward(Backward::new(&board, 16).unwrap()),
+        ];
+        let share = Shares { early: 1, late: 1 };
+        let schedule = Schedule {
+            shares: vec![share, share],
+            early_nodes: 2,
+        };
+        let (end, winner) = drive_split(&mut searches, 1, &schedule, None, &mut Control::new());
+        let runs = match end {
+            Ended::Search(End::Found(goal)) => searches[winner.unwrap()].solution(goal).unwrap(),
+            Ended::Met { forward, backward } => {
+                let mut runs = searches[forward.0].solution(forward.1).unwrap();
+                runs.extend(searches[backward.0].solution(backward.1).unwrap());
+                runs
+            }
+            _ => panic!("undecided"),
+        };
+        let expanded: u64 = searches.iter().map(Engine::expanded).sum();
+        assert!(expanded > 2, "decided after the early phase");
+        assert!(matches!(
+            finish(&level, &board, &runs, Mode::Fast),
+            Outcome::Solved(_)
+        ));
+    }
 
     #[test]
     fn forward_and_backward_searches_meet_halfway() {

@@ -20,6 +20,10 @@ pub(crate) struct Advisor {
     others: Vec<u64>,
     /// (push distance, box cell) of the boxes off goal.
     candidates: Vec<(u16, u16)>,
+    /// Scratch, kept to spare two allocations per call: the goals
+    /// (indices) to fill next and the box cells.
+    target_goals: Vec<usize>,
+    cells: Vec<u16>,
 }
 
 impl Advisor {
@@ -29,6 +33,8 @@ impl Advisor {
             targets: vec![0; board.words],
             others: vec![0; board.words],
             candidates: Vec::new(),
+            target_goals: Vec::new(),
+            cells: Vec::new(),
         }
     }
 
@@ -38,7 +44,8 @@ impl Advisor {
     pub fn advise(&mut self, board: &Board, boxes: &[u64], player: u16) -> Option<Vec<(u16, u8)>> {
         self.targets.iter_mut().for_each(|t| *t = 0);
         let fillable = board.packing().map(|p| p.fillable(board, boxes));
-        let mut target_goals = Vec::new();
+        let mut target_goals = std::mem::take(&mut self.target_goals);
+        target_goals.clear();
         for (i, &g) in board.goals.iter().enumerate() {
             let next = match fillable {
                 Some(mask) => mask & 1 << i != 0,
@@ -50,10 +57,11 @@ impl Advisor {
             }
         }
         if target_goals.is_empty() {
+            self.target_goals = target_goals;
             return None;
         }
         self.candidates.clear();
-        let mut cells = Vec::new();
+        let mut cells = std::mem::take(&mut self.cells);
         bits::cells(boxes, &mut cells);
         for &b in &cells {
             if board.is_goal[usize::from(b)] {
@@ -68,6 +76,8 @@ impl Advisor {
                 self.candidates.push((near, b));
             }
         }
+        self.target_goals = target_goals;
+        self.cells = cells;
         self.candidates.sort_unstable();
         for i in 0..self.candidates.len().min(TRIES) {
             let (_, b) = self.candidates[i];

@@ -196,8 +196,9 @@ fn main() {
                     if args.lurd {
                         println!("{}", s.lurd);
                     }
+                    let by = stats.found_by.map_or(String::new(), |k| format!(" by {k}"));
                     format!(
-                        "solved   moves {:5} pushes {:4} optimal {} secondary {}",
+                        "solved   moves {:5} pushes {:4} optimal {} secondary {}{by}",
                         s.moves, s.pushes, s.optimal, s.secondary_optimal
                     )
                 }

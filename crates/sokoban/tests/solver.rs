@@ -428,6 +428,24 @@ fn two_threads_solve_prove_and_stop() {
     assert_eq!(outcome, Outcome::LimitReached);
 }
 
+/// The stats name the search of fast mode's portfolio that solved the
+/// level (greedy, on an easy one); the other modes run one search.
+#[test]
+fn stats_say_which_search_found_the_solution() {
+    let level = Level::from_xsb(HAND_MADE[2]).unwrap();
+    let (outcome, stats) =
+        solver::solve_with_stats(&level, &Options::default(), &mut Control::new());
+    assert!(check_solution(&level, &outcome).is_some());
+    assert_eq!(stats.found_by, Some("greedy"));
+    let pushes = Options {
+        mode: Mode::Pushes,
+        ..Options::default()
+    };
+    let (outcome, stats) = solver::solve_with_stats(&level, &pushes, &mut Control::new());
+    assert!(check_solution(&level, &outcome).is_some());
+    assert_eq!(stats.found_by, None);
+}
+
 #[test]
 fn tiny_memory_budget_runs_out_cleanly() {
     let level = Level::from_xsb(HAND_MADE[2]).unwrap();

@@ -241,6 +241,11 @@ pub enum Outcome {
 pub struct Stats {
     pub expanded: u64,
     pub stored: u64,
+    /// Which search of fast mode's portfolio found the solution ("greedy",
+    /// "A*", "packing", "features", "room features", "backward", or
+    /// "meeting" when a forward and the backward search met); `None` when
+    /// none did, and in the other modes.
+    pub found_by: Option<&'static str>,
 }
 
 /// Solves `level` from its start.
@@ -357,9 +362,17 @@ pub fn solve_with_stats(
     } else {
         drive(&mut searches, &schedule, options.node_limit, control)
     };
+    let found_by = match end {
+        Ended::Search(End::Found(_)) if options.mode == Mode::Fast => {
+            winner.and_then(|i| used.get(i)).map(|k| k.name())
+        }
+        Ended::Met { .. } => Some("meeting"),
+        _ => None,
+    };
     let mut stats = Stats {
         expanded: searches.iter().map(Engine::expanded).sum(),
         stored: searches.iter().map(|s| s.store().stored() as u64).sum(),
+        found_by,
     };
     let outcome = match (end, winner.and_then(|i| searches.get(i))) {
         (Ended::Search(End::Found(goal)), Some(Engine::Forward(search)))
@@ -434,6 +447,7 @@ fn fewest_moves(
     let stats = Stats {
         expanded: second.expanded,
         stored: second.store.len() as u64,
+        found_by: None,
     };
     let outcome = match end {
         Ended::Search(End::Found(goal)) => {
@@ -512,6 +526,18 @@ enum Kind {
 }
 
 impl Kind {
+    /// Its name in [`Stats::found_by`].
+    fn name(self) -> &'static str {
+        match self {
+            Kind::Greedy => "greedy",
+            Kind::AStar => "A*",
+            Kind::Packing => "packing",
+            Kind::Features => "features",
+            Kind::RoomFeatures => "room features",
+            Kind::Backward => "backward",
+        }
+    }
+
     /// Its parts of the memory budget.
     fn memory_parts(self) -> usize {
         if self == Kind::Backward { 2 } else { 1 }

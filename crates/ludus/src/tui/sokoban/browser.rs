@@ -15,6 +15,7 @@ use sokoban::Game;
 use super::board::BoardView;
 use super::editor::Editor;
 use super::play::Play;
+use crate::sokoban_flow;
 use crate::sokoban_library::{LevelSet, registry};
 use crate::tui::app::{Action, Ctx, Screen};
 use crate::tui::widgets::{highlight, key_hints};
@@ -220,11 +221,12 @@ impl Browser {
                     Layout::vertical([Constraint::Min(1), Constraint::Length(1)]).areas(inner);
                 let game = Game::new(level.clone());
                 frame.render_widget(BoardView::new(&game), board);
+                let boxes = u32::try_from(level.boxes().len()).unwrap_or(u32::MAX);
                 let text = format!(
-                    "{}x{}, {} boxes",
+                    "{}x{}, {}",
                     level.width(),
                     level.height(),
-                    level.boxes().len()
+                    sokoban_flow::counted(boxes, "box", "boxes")
                 );
                 frame.render_widget(
                     Paragraph::new(text)

@@ -738,9 +738,9 @@ fn turns(
     let backward = searches
         .iter()
         .position(|s| matches!(s, Engine::Backward(_)));
-    // Nodes of each store already looked up in the other direction's: a
-    // node stored before is already (each new node is looked up in all of
-    // the other store).
+    // Nodes of each store already looked up in the other direction's: all
+    // stored before this call were (each new node is looked up in the
+    // whole of the other store).
     let mut met_checked: Vec<usize> = searches.iter().map(|s| s.store().len()).collect();
     loop {
         if active.is_empty() {
@@ -890,17 +890,9 @@ fn drive_beside(
         .iter()
         .filter_map(|&i| i.checked_sub(split))
         .collect();
+    // No early nodes: each half is in its late phase from the start.
     let late = |range: std::ops::Range<usize>| Schedule {
-        shares: schedule
-            .shares
-            .get(range)
-            .unwrap_or_default()
-            .iter()
-            .map(|s| Shares {
-                early: s.late,
-                late: s.late,
-            })
-            .collect(),
+        shares: schedule.shares.get(range).unwrap_or_default().to_vec(),
         early_nodes: 0,
     };
     let here_schedule = late(0..split);

@@ -24,6 +24,7 @@ use super::Control;
 use super::bits;
 use super::board::{Board, FAR, NONE};
 use super::lower_bound::{Costs, Matching};
+use super::marks::Marks;
 use super::search::End;
 use super::store::{Found, NO_PARENT, Push, PushKind, Store};
 use super::zobrist::Zobrist;
@@ -39,14 +40,11 @@ pub(crate) struct Backward<'a> {
     pub store: Store,
     open: BinaryHeap<(Reverse<u64>, u32)>,
     matching: Matching,
-    /// Flood scratch: `seen[c] == stamp` marks cells the player reaches.
-    seen: Vec<u32>,
-    stamp: u32,
+    /// Flood scratch: the cells the player reaches.
+    reach: Marks,
     queue: Vec<u16>,
     /// The expanded node's reach, kept apart while its children flood.
-    node_reach: Vec<u16>,
-    node_seen: Vec<u32>,
-    node_stamp: u32,
+    node_reach: Marks,
     boxes: Vec<u64>,
     list: Vec<u16>,
     pub expanded: u64,
@@ -74,12 +72,9 @@ impl<'a> Backward<'a> {
             store: Store::new(board.words, board.cells, memory_mb),
             open: BinaryHeap::new(),
             matching: Matching::new(boxes, boxes, board.cells),
-            seen: vec![0; board.cells],
-            stamp: 0,
+            reach: Marks::new(board.cells),
             queue: Vec::with_capacity(board.cells),
-            node_reach: Vec::with_capacity(board.cells),
-            node_seen: vec![0; board.cells],
-            node_stamp: 0,
+            node_reach: Marks::new(board.cells),
             boxes: vec![0; board.words],
             list: Vec::with_capacity(boxes),
             expanded: 0,
@@ -89,24 +84,19 @@ impl<'a> Backward<'a> {
     }
 
     /// Floods the player's region from `from` around `boxes`; returns its
-    /// lowest cell (the region's normal form). Reached cells get `stamp`.
+    /// lowest cell (the region's normal form). Reached cells are marked in
+    /// `reach`.
     fn flood(&mut self, boxes: &[u64], from: u16) -> u16 {
-        self.stamp = self.stamp.wrapping_add(1);
-        if self.stamp == 0 {
-            self.seen.iter_mut().for_each(|s| *s = 0);
-            self.stamp = 1;
-        }
-        let stamp = self.stamp;
+        self.reach.clear();
         self.queue.clear();
         self.queue.push(from);
-        self.seen[usize::from(from)] = stamp;
+        self.reach.mark(from);
         let mut lowest = from;
         let mut head = 0;
         while let Some(&c) = self.queue.get(head) {
             head += 1;
             for &n in &self.board.neighbors[usize::from(c)] {
-                if n != NONE && self.seen[usize::from(n)] != stamp && !bits::has(boxes, n) {
-                    self.seen[usize::from(n)] = stamp;
+                if n != NONE && !bits::has(boxes, n) && self.reach.insert(n) {
                     lowest = lowest.min(n);
                     self.queue.push(n);
                 }
@@ -211,15 +201,9 @@ impl<'a> Backward<'a> {
         let board = self.board;
         let cost = self.store.cost[id as usize];
         self.flood(boxes, self.store.player(id));
-        self.node_stamp = self.node_stamp.wrapping_add(1);
-        if self.node_stamp == 0 {
-            self.node_seen.iter_mut().for_each(|s| *s = 0);
-            self.node_stamp = 1;
-        }
         self.node_reach.clear();
-        self.node_reach.extend_from_slice(&self.queue);
-        for &c in &self.node_reach {
-            self.node_seen[usize::from(c)] = self.node_stamp;
+        for &c in &self.queue {
+            self.node_reach.mark(c);
         }
         let boxes_hash = self.zobrist.boxes_hash(list);
         for (row, &from) in list.iter().enumerate() {
@@ -227,7 +211,7 @@ impl<'a> Backward<'a> {
                 // The player stands on `to` and steps on to `beyond`; the
                 // box follows onto `to`.
                 let to = board.neighbor(from, dir);
-                if to == NONE || self.node_seen[usize::from(to)] != self.node_stamp {
+                if to == NONE || !self.node_reach.contains(to) {
                     continue;
                 }
                 let beyond = board.neighbor(to, dir);
@@ -246,10 +230,10 @@ impl<'a> Backward<'a> {
                 bits::set(boxes, to);
                 // At bound 0 the flood is needed for the start cell.
                 let quick = if bound > 0 {
-                    let (seen, stamp) = (&self.node_seen, self.node_stamp);
+                    let node_reach = &self.node_reach;
                     board.region_after_push(
                         boxes,
-                        |c| seen[usize::from(c)] == stamp,
+                        |c| node_reach.contains(c),
                         from,
                         to,
                         self.store.player(id),
@@ -264,7 +248,7 @@ impl<'a> Backward<'a> {
                     }
                     None => self.flood(boxes, beyond),
                 };
-                let done = bound == 0 && self.seen[usize::from(board.start_player)] == self.stamp;
+                let done = bound == 0 && self.reach.contains(board.start_player);
                 let hash = boxes_hash
                     ^ self.zobrist.boxed(from)
                     ^ self.zobrist.boxed(to)

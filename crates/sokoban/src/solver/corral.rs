@@ -13,17 +13,17 @@
 
 use super::bits;
 use super::board::{Board, NONE};
+use super::marks::Marks;
 
 pub(crate) struct Corrals {
-    /// Component label of each free cell the player cannot reach.
-    label: Vec<u32>,
-    stamp: u32,
+    /// Free cells in some corral found in this position.
+    in_some: Marks,
+    /// The current corral's free cells, and its boxes.
+    inside: Marks,
+    its_boxes: Marks,
     stack: Vec<u16>,
     cells: Vec<u16>,
     boxes: Vec<u16>,
-    /// Scratch stamp for "this box belongs to the current corral".
-    box_mark: Vec<u32>,
-    box_stamp: u32,
     pushes: Vec<(u16, u8)>,
     /// Needed corrals that are not PI-corrals, (boxes, cells), for the
     /// corral deadlock search when no PI-corral prunes.
@@ -33,25 +33,15 @@ pub(crate) struct Corrals {
 impl Corrals {
     pub fn new(cells: usize) -> Corrals {
         Corrals {
-            label: vec![0; cells],
-            stamp: 0,
+            in_some: Marks::new(cells),
+            inside: Marks::new(cells),
+            its_boxes: Marks::new(cells),
             stack: Vec::new(),
             cells: Vec::new(),
             boxes: Vec::new(),
-            box_mark: vec![0; cells],
-            box_stamp: 0,
             pushes: Vec::new(),
             suspects: Vec::new(),
         }
-    }
-
-    fn next_stamp(stamp: &mut u32, marks: &mut [u32]) -> u32 {
-        *stamp = stamp.wrapping_add(1);
-        if *stamp == 0 {
-            marks.iter_mut().for_each(|m| *m = 0);
-            *stamp = 1;
-        }
-        *stamp
     }
 
     /// The pushes to search in this position: `None` when no PI-corral
@@ -68,25 +58,16 @@ impl Corrals {
         let goals_must_fill = board.goals.len() == box_count;
         self.suspects.clear();
         let mut best: Option<Vec<(u16, u8)>> = None;
-        // Labels of this call are > `first`.
-        let first = self.stamp;
+        self.in_some.clear();
         for start in 0..board.cells as u16 {
-            if reached(start) || bits::has(boxes, start) {
+            if reached(start) || bits::has(boxes, start) || !self.in_some.insert(start) {
                 continue;
-            }
-            let seen = self.label[usize::from(start)];
-            if seen > first && seen <= self.stamp {
-                continue;
-            }
-            let corral = Self::next_stamp(&mut self.stamp, &mut self.label);
-            if corral <= first {
-                // Stamps wrapped around: give up pruning for this node.
-                return None;
             }
             self.cells.clear();
             self.boxes.clear();
-            let box_stamp = Self::next_stamp(&mut self.box_stamp, &mut self.box_mark);
-            self.label[usize::from(start)] = corral;
+            self.inside.clear();
+            self.its_boxes.clear();
+            self.inside.mark(start);
             self.stack.clear();
             self.stack.push(start);
             while let Some(c) = self.stack.pop() {
@@ -96,12 +77,11 @@ impl Corrals {
                         continue;
                     }
                     if bits::has(boxes, n) {
-                        if self.box_mark[usize::from(n)] != box_stamp {
-                            self.box_mark[usize::from(n)] = box_stamp;
+                        if self.its_boxes.insert(n) {
                             self.boxes.push(n);
                         }
-                    } else if self.label[usize::from(n)] != corral {
-                        self.label[usize::from(n)] = corral;
+                    } else if self.inside.insert(n) {
+                        self.in_some.mark(n);
                         self.stack.push(n);
                     }
                 }
@@ -111,7 +91,7 @@ impl Corrals {
             if !needed {
                 continue;
             }
-            match self.pi_pushes(board, boxes, corral, &reached) {
+            match self.pi_pushes(board, boxes, &reached) {
                 Some(pushes) => {
                     if best.as_ref().is_none_or(|b| pushes.len() < b.len()) {
                         let done = pushes.is_empty();
@@ -132,15 +112,14 @@ impl Corrals {
         Some(&self.pushes)
     }
 
-    /// The corral's pushes if it is a PI-corral.
+    /// The current corral's pushes if it is a PI-corral.
     fn pi_pushes(
         &self,
         board: &Board,
         boxes: &[u64],
-        corral: u32,
         reached: &impl Fn(u16) -> bool,
     ) -> Option<Vec<(u16, u8)>> {
-        let inside = |c: u16| !bits::has(boxes, c) && self.label[usize::from(c)] == corral;
+        let inside = |c: u16| !bits::has(boxes, c) && self.inside.contains(c);
         let mut pushes = Vec::new();
         for &b in &self.boxes {
             for dir in 0..4u8 {
@@ -151,15 +130,11 @@ impl Corrals {
                 }
                 // The player can never stand inside before the corral opens,
                 // nor on another of its boxes before that box moves.
-                if inside(behind)
-                    || (bits::has(boxes, behind)
-                        && self.box_mark[usize::from(behind)] == self.box_stamp)
-                {
+                if inside(behind) || (bits::has(boxes, behind) && self.its_boxes.contains(behind)) {
                     continue;
                 }
-                let ahead_is_ours = inside(ahead)
-                    || (bits::has(boxes, ahead)
-                        && self.box_mark[usize::from(ahead)] == self.box_stamp);
+                let ahead_is_ours =
+                    inside(ahead) || (bits::has(boxes, ahead) && self.its_boxes.contains(ahead));
                 if !ahead_is_ours {
                     return None; // some day this box might leave the barrier outwards
                 }

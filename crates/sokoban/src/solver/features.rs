@@ -23,6 +23,7 @@ use std::collections::{BinaryHeap, HashMap};
 
 use super::bits;
 use super::board::{Board, NONE};
+use super::marks::Marks;
 
 type Entry = (Reverse<u64>, u32);
 
@@ -105,8 +106,8 @@ pub(crate) struct Features {
     /// [`NONE`] when room connectivity is left out.
     link: Vec<u16>,
     links: usize,
-    seen: Vec<u32>,
-    stamp: u32,
+    /// Scratch: links (numbered below the cell count) or cells seen.
+    seen: Marks,
     stack: Vec<u16>,
     box_cells: Vec<u16>,
 }
@@ -123,8 +124,7 @@ impl Features {
         Features {
             link,
             links,
-            seen: vec![0; board.cells],
-            stamp: 0,
+            seen: Marks::new(board.cells),
             stack: Vec::new(),
             box_cells: Vec::new(),
         }
@@ -145,16 +145,13 @@ impl Features {
         if self.links == 0 {
             return 0;
         }
-        let stamp = self.next_stamp();
+        self.seen.clear();
         let mut cells = std::mem::take(&mut self.box_cells);
         bits::cells(boxes, &mut cells);
         let mut blocked = 0;
         for &cell in &cells {
             let link = self.link[usize::from(cell)];
-            // Links are numbered below the cell count, so `seen` can mark
-            // them.
-            if link != NONE && self.seen[usize::from(link)] != stamp {
-                self.seen[usize::from(link)] = stamp;
+            if link != NONE && self.seen.insert(link) {
                 blocked += 1;
             }
         }
@@ -162,32 +159,20 @@ impl Features {
         blocked
     }
 
-    /// A fresh mark for `seen` (cleared when the counter wraps).
-    fn next_stamp(&mut self) -> u32 {
-        self.stamp = self.stamp.wrapping_add(1);
-        if self.stamp == 0 {
-            self.seen.iter_mut().for_each(|s| *s = 0);
-            self.stamp = 1;
-        }
-        self.stamp
-    }
-
     /// How many connected pieces the cells without boxes form.
     fn pieces(&mut self, board: &Board, boxes: &[u64]) -> u32 {
-        let stamp = self.next_stamp();
+        self.seen.clear();
         let mut pieces = 0;
         for start in 0..board.cells as u16 {
-            if self.seen[usize::from(start)] == stamp || bits::has(boxes, start) {
+            if bits::has(boxes, start) || !self.seen.insert(start) {
                 continue;
             }
             pieces += 1;
-            self.seen[usize::from(start)] = stamp;
             self.stack.clear();
             self.stack.push(start);
             while let Some(c) = self.stack.pop() {
                 for &n in &board.neighbors[usize::from(c)] {
-                    if n != NONE && self.seen[usize::from(n)] != stamp && !bits::has(boxes, n) {
-                        self.seen[usize::from(n)] = stamp;
+                    if n != NONE && !bits::has(boxes, n) && self.seen.insert(n) {
                         self.stack.push(n);
                     }
                 }

@@ -10,6 +10,7 @@ use std::collections::{HashMap, HashSet};
 use super::bits;
 use super::board::{Board, NONE};
 use super::deadlock;
+use super::marks::Marks;
 
 /// The most boxes a corral may have for its own small search.
 const MAX_CORRAL: usize = 5;
@@ -41,11 +42,10 @@ pub(crate) struct Learner {
     pub learned: usize,
     cluster: Vec<u16>,
     set: Vec<u64>,
-    seen: Vec<u32>,
-    stamp: u32,
+    /// The cells the last flood reached.
+    reach: Marks,
     /// The small search's marks of the reach of the node it expands.
-    node_seen: Vec<u32>,
-    node_stamp: u32,
+    node_reach: Marks,
     /// Cells the last flood reached.
     reached: Vec<u16>,
     quick: Vec<Quick>,
@@ -60,10 +60,8 @@ impl Learner {
             learned: 0,
             cluster: Vec::new(),
             set: vec![0; board.words],
-            seen: vec![0; board.cells],
-            stamp: 0,
-            node_seen: vec![0; board.cells],
-            node_stamp: 0,
+            reach: Marks::new(board.cells),
+            node_reach: Marks::new(board.cells),
             reached: Vec::new(),
             quick: vec![Quick::default(); QUICK],
         }
@@ -166,23 +164,11 @@ impl Learner {
         verdict
     }
 
-    /// Floods from `from` around the boxes in `set`; reached cells get
-    /// `self.stamp` and are listed in `self.reached`. Returns the lowest
-    /// reached cell.
+    /// Floods from `from` around the boxes in `set`; reached cells are
+    /// marked in `self.reach` and listed in `self.reached`. Returns the
+    /// lowest reached cell.
     fn flood(&mut self, board: &Board, set: &[u64], from: u16) -> u16 {
-        self.stamp = self.stamp.wrapping_add(1);
-        if self.stamp == 0 {
-            self.seen.iter_mut().for_each(|s| *s = 0);
-            self.stamp = 1;
-        }
-        flood_into(
-            board,
-            set,
-            from,
-            &mut self.seen,
-            self.stamp,
-            &mut self.reached,
-        )
+        flood_into(board, set, from, &mut self.reach, &mut self.reached)
     }
 
     fn region(&mut self, board: &Board, player: u16) -> u16 {
@@ -223,28 +209,15 @@ impl Learner {
                 bits::set(&mut set, c);
             }
             // The node's reach keeps its own marks: the children's floods
-            // below reuse `seen`.
-            self.node_stamp = self.node_stamp.wrapping_add(1);
-            if self.node_stamp == 0 {
-                self.node_seen.iter_mut().for_each(|s| *s = 0);
-                self.node_stamp = 1;
-            }
-            let node_stamp = self.node_stamp;
-            let lowest = flood_into(
-                board,
-                &set,
-                player,
-                &mut self.node_seen,
-                node_stamp,
-                &mut self.reached,
-            );
+            // below reuse `reach`.
+            let lowest = flood_into(board, &set, player, &mut self.node_reach, &mut self.reached);
             for (i, &from) in cells.iter().enumerate() {
                 for dir in 0..4 {
                     let to = board.neighbor(from, dir);
                     let behind = board.neighbor(from, (dir + 2) % 4);
                     if to == NONE
                         || behind == NONE
-                        || self.node_seen[usize::from(behind)] != node_stamp
+                        || !self.node_reach.contains(behind)
                         || bits::has(&set, to)
                         || board.dead[usize::from(to)]
                     {
@@ -265,8 +238,8 @@ impl Learner {
                         if done {
                             verdict = Some(false);
                         } else {
-                            let node_seen = &self.node_seen;
-                            let in_node = |c: u16| node_seen[usize::from(c)] == node_stamp;
+                            let node_reach = &self.node_reach;
+                            let in_node = |c: u16| node_reach.contains(c);
                             let quick = board.region_after_push(&set, in_node, from, to, lowest);
                             let region = match quick {
                                 Some(region) => region,
@@ -278,13 +251,10 @@ impl Learner {
                             );
                             // Without a flood the child's reach is the node's
                             // less `to`, plus `from`.
-                            let node_seen = &self.node_seen;
+                            let (node_reach, reach) = (&self.node_reach, &self.reach);
                             let reaches = |c: u16| match quick {
-                                Some(_) => {
-                                    c == from
-                                        || (c != to && node_seen[usize::from(c)] == node_stamp)
-                                }
-                                None => self.seen[usize::from(c)] == self.stamp,
+                                Some(_) => c == from || (c != to && node_reach.contains(c)),
+                                None => reach.contains(c),
                             };
                             if let Some(cells) = opened
                                 && cells.iter().any(|&c| reaches(c))
@@ -311,26 +281,25 @@ impl Learner {
 }
 
 /// Floods from `from` around the boxes in `set`, marking reached cells in
-/// `seen` with `stamp` and listing them in `reached` (which serves as the
-/// queue). Returns the lowest reached cell.
+/// `reach` (cleared first) and listing them in `reached` (which serves as
+/// the queue). Returns the lowest reached cell.
 fn flood_into(
     board: &Board,
     set: &[u64],
     from: u16,
-    seen: &mut [u32],
-    stamp: u32,
+    reach: &mut Marks,
     reached: &mut Vec<u16>,
 ) -> u16 {
+    reach.clear();
     reached.clear();
     reached.push(from);
-    seen[usize::from(from)] = stamp;
+    reach.mark(from);
     let mut lowest = from;
     let mut head = 0;
     while let Some(&c) = reached.get(head) {
         head += 1;
         for &n in &board.neighbors[usize::from(c)] {
-            if n != NONE && seen[usize::from(n)] != stamp && !bits::has(set, n) {
-                seen[usize::from(n)] = stamp;
+            if n != NONE && !bits::has(set, n) && reach.insert(n) {
                 lowest = lowest.min(n);
                 reached.push(n);
             }

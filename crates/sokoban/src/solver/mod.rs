@@ -46,6 +46,7 @@ mod features;
 mod fixed;
 mod learn;
 mod lower_bound;
+mod marks;
 mod one_box;
 mod packing;
 mod room;

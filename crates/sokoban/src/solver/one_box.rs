@@ -8,18 +8,17 @@ use std::collections::VecDeque;
 
 use super::bits;
 use super::board::{Board, NONE};
+use super::marks::Marks;
 
-/// The search's scratch, kept between searches (stamps, not clears).
+/// The search's scratch, kept between searches.
 pub(crate) struct OneBox {
-    /// Flood marks: the player's reach, per stamp.
-    mark: Vec<u32>,
-    stamp: u32,
+    /// The player's reach, from the last [`OneBox::reach`].
+    reach: Marks,
     stack: Vec<u16>,
-    /// Per (cell, side) state, the search that reached it and the state it
+    /// The (cell, side) states this search has reached, and the state each
     /// came from.
-    seen: Vec<u32>,
+    seen: Marks,
     from: Vec<u32>,
-    search_stamp: u32,
     /// (box cell, player side, moves so far).
     pub queue: VecDeque<(u16, u8, u32)>,
 }
@@ -27,69 +26,46 @@ pub(crate) struct OneBox {
 impl OneBox {
     pub fn new(board: &Board) -> OneBox {
         OneBox {
-            mark: vec![0; board.cells],
-            stamp: 0,
+            reach: Marks::new(board.cells),
             stack: Vec::new(),
-            seen: vec![0; board.cells * 4],
+            seen: Marks::new(board.cells * 4),
             from: vec![0; board.cells * 4],
-            search_stamp: 0,
             queue: VecDeque::new(),
         }
     }
 
-    /// Marks with a new stamp the cells the player reaches from `sources`
-    /// around `walls` and the box on `boxed`.
-    pub fn reach(&mut self, board: &Board, sources: &[u16], walls: &[u64], boxed: u16) -> u32 {
-        self.stamp = self.stamp.wrapping_add(1);
-        if self.stamp == 0 {
-            self.mark.iter_mut().for_each(|m| *m = 0);
-            self.stamp = 1;
-        }
-        let stamp = self.stamp;
+    /// Marks the cells the player reaches from `sources` around `walls` and
+    /// the box on `boxed` (see [`OneBox::reached`]).
+    pub fn reach(&mut self, board: &Board, sources: &[u16], walls: &[u64], boxed: u16) {
+        self.reach.clear();
         self.stack.clear();
         for &s in sources {
-            if s != boxed && !bits::has(walls, s) && self.mark[usize::from(s)] != stamp {
-                self.mark[usize::from(s)] = stamp;
+            if s != boxed && !bits::has(walls, s) && self.reach.insert(s) {
                 self.stack.push(s);
             }
         }
         while let Some(c) = self.stack.pop() {
             for &n in &board.neighbors[usize::from(c)] {
-                if n != NONE
-                    && n != boxed
-                    && !bits::has(walls, n)
-                    && self.mark[usize::from(n)] != stamp
-                {
-                    self.mark[usize::from(n)] = stamp;
+                if n != NONE && n != boxed && !bits::has(walls, n) && self.reach.insert(n) {
                     self.stack.push(n);
                 }
             }
         }
-        stamp
     }
 
-    /// Whether the flood of `stamp` reached `cell`.
-    pub fn reached(&self, cell: u16, stamp: u32) -> bool {
-        self.mark[usize::from(cell)] == stamp
+    /// Whether the last [`OneBox::reach`] reached `cell`.
+    pub fn reached(&self, cell: u16) -> bool {
+        self.reach.contains(cell)
     }
 
     /// Queues the states "box on `cell`, player on side e" for each side
-    /// the player reached (`stamp`) that this search has not seen yet; each
-    /// remembers the state it came from and carries `moves`.
-    pub fn queue_sides(
-        &mut self,
-        board: &Board,
-        cell: u16,
-        stamp: u32,
-        search: u32,
-        from: u32,
-        moves: u32,
-    ) {
+    /// the last [`OneBox::reach`] reached that this search has not seen
+    /// yet; each remembers the state it came from and carries `moves`.
+    pub fn queue_sides(&mut self, board: &Board, cell: u16, from: u32, moves: u32) {
         for e in 0..4u8 {
             let n = board.neighbor(cell, usize::from(e));
             let state = usize::from(cell) * 4 + usize::from(e);
-            if n != NONE && self.reached(n, stamp) && self.seen[state] != search {
-                self.seen[state] = search;
+            if n != NONE && self.reached(n) && self.seen.insert(state) {
                 self.from[state] = from;
                 self.queue.push_back((cell, e, moves));
             }
@@ -97,14 +73,9 @@ impl OneBox {
     }
 
     /// Starts a new search: an empty queue and no state seen.
-    pub fn next_search(&mut self) -> u32 {
-        self.search_stamp = self.search_stamp.wrapping_add(1);
-        if self.search_stamp == 0 {
-            self.seen.iter_mut().for_each(|s| *s = 0);
-            self.search_stamp = 1;
-        }
+    pub fn next_search(&mut self) {
+        self.seen.clear();
         self.queue.clear();
-        self.search_stamp
     }
 
     /// The fewest pushes (box cell, direction) taking the box on `at` onto a
@@ -123,9 +94,9 @@ impl OneBox {
         if bits::has(targets, at) {
             return None;
         }
-        let search = self.next_search();
-        let stamp = self.reach(board, &[player], others, at);
-        self.queue_sides(board, at, stamp, search, u32::MAX, 0);
+        self.next_search();
+        self.reach(board, &[player], others, at);
+        self.queue_sides(board, at, u32::MAX, 0);
         while let Some((b, s, pushes)) = self.queue.pop_front() {
             // The player on side `s` pushes the box the other way.
             let dir = (s + 2) % 4;
@@ -147,8 +118,8 @@ impl OneBox {
                 path.reverse();
                 return Some(path);
             }
-            let stamp = self.reach(board, &[b], others, t);
-            self.queue_sides(board, t, stamp, search, here, pushes + 1);
+            self.reach(board, &[b], others, t);
+            self.queue_sides(board, t, here, pushes + 1);
         }
         None
     }

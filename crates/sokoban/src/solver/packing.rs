@@ -13,6 +13,7 @@ use std::collections::VecDeque;
 
 use super::bits;
 use super::board::{Board, NONE};
+use super::marks::Marks;
 
 /// Goal counts and board sizes beyond which the order is not computed
 /// (the backward search is quadratic in both).
@@ -130,11 +131,11 @@ struct Pull<'a> {
     label: Vec<u32>,
     flood: u32,
     /// `side[b * 4 + d]`: label of the neighbour of box cell `b` in
-    /// direction `d` (valid when `done[b]` is the current stamp).
+    /// direction `d` (valid for the box cells in `done`).
     side: Vec<u32>,
-    done: Vec<u32>,
-    stamp: u32,
-    seen: Vec<u32>,
+    /// Box cells labelled, and (cell, side) states reached, in this exit.
+    done: Marks,
+    seen: Marks,
     stack: Vec<u16>,
     queue: VecDeque<(u16, u8, u16)>,
     /// Cells visited so far (floods and search states).
@@ -148,9 +149,8 @@ impl<'a> Pull<'a> {
             label: vec![0; board.cells],
             flood: 0,
             side: vec![0; board.cells * 4],
-            done: vec![0; board.cells],
-            stamp: 0,
-            seen: vec![0; board.cells * 4],
+            done: Marks::new(board.cells),
+            seen: Marks::new(board.cells * 4),
             stack: Vec::new(),
             queue: VecDeque::new(),
             work: 0,
@@ -160,10 +160,9 @@ impl<'a> Pull<'a> {
     /// Labels the free cells (not in `walls`, not `boxed`) around `boxed`.
     fn sides(&mut self, walls: &[u64], boxed: u16) {
         let b = usize::from(boxed);
-        if self.done[b] == self.stamp {
+        if !self.done.insert(b) {
             return;
         }
-        self.done[b] = self.stamp;
         let board = self.board;
         let first = self.flood;
         for d in 0..4 {
@@ -204,8 +203,8 @@ impl<'a> Pull<'a> {
     /// starting anywhere connected to a non-goal cell; `None`: impossible.
     fn exit(&mut self, filled: &[u64], goal: u16) -> Option<u32> {
         let board = self.board;
-        self.stamp += 1;
-        let stamp = self.stamp;
+        self.done.clear();
+        self.seen.clear();
         let mut walls = filled.to_vec();
         bits::clear(&mut walls, goal);
         // Where the player may start: any free cell joined to a non-goal cell.
@@ -235,7 +234,7 @@ impl<'a> Pull<'a> {
         for d in 0..4u8 {
             let p = board.neighbor(goal, usize::from(d));
             if p != NONE && self.label[usize::from(p)] == outside {
-                self.seen[usize::from(goal) * 4 + usize::from(d)] = stamp;
+                self.seen.mark(usize::from(goal) * 4 + usize::from(d));
                 self.queue.push_back((goal, d, 0));
             }
         }
@@ -258,8 +257,7 @@ impl<'a> Pull<'a> {
             let here = self.side[usize::from(p) * 4 + usize::from(d)];
             for e in 0..4u8 {
                 let s = usize::from(p) * 4 + usize::from(e);
-                if self.side[s] != 0 && self.side[s] == here && self.seen[s] != stamp {
-                    self.seen[s] = stamp;
+                if self.side[s] != 0 && self.side[s] == here && self.seen.insert(s) {
                     self.queue.push_back((p, e, cost + 1));
                 }
             }

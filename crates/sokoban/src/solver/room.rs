@@ -285,9 +285,9 @@ impl Rooms {
         let mut walls = filled.to_vec();
         bits::clear(&mut walls, goal);
         let one = &mut self.one_box;
-        let search = one.next_search();
-        let stamp = one.reach(board, outside, &walls, goal);
-        one.queue_sides(board, goal, stamp, search, u32::MAX, 0);
+        one.next_search();
+        one.reach(board, outside, &walls, goal);
+        one.queue_sides(board, goal, u32::MAX, 0);
         while let Some((b, s, pulls)) = one.queue.pop_front() {
             // The player steps from `p` to `q`; the box follows onto `p`.
             let p = board.neighbor(b, usize::from(s));
@@ -301,8 +301,8 @@ impl Rooms {
             if !bits::has(piece, p) {
                 continue;
             }
-            let stamp = one.reach(board, &[q], &walls, p);
-            one.queue_sides(board, p, stamp, search, u32::MAX, pulls + 1);
+            one.reach(board, &[q], &walls, p);
+            one.queue_sides(board, p, u32::MAX, pulls + 1);
         }
         None
     }
@@ -370,8 +370,8 @@ mod tests {
             assert!(bits::has(boxes, from), "no box on {from}");
             assert!(to != NONE && !bits::has(boxes, to), "blocked at {to}");
             let mut one = OneBox::new(board);
-            let stamp = one.reach(board, &[*player], boxes, NONE);
-            assert!(one.reached(behind, stamp), "cannot reach {behind}");
+            one.reach(board, &[*player], boxes, NONE);
+            assert!(one.reached(behind), "cannot reach {behind}");
             bits::clear(boxes, from);
             bits::set(boxes, to);
             *player = from;

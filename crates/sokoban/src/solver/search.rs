@@ -15,6 +15,7 @@ use super::features::{self, FeatureOpen, Features};
 use super::fixed::Fixed;
 use super::learn::Learner;
 use super::lower_bound::Matching;
+use super::marks::Marks;
 use super::packing::Packing;
 use super::room::Rooms;
 use super::store::{Found, MAX_RUN, NO_PARENT, Push, PushKind, Store};
@@ -102,12 +103,11 @@ pub(crate) struct Search<'a> {
     pack_weight: u64,
     /// The cost table (see [`Fixed`]) of each stored node.
     tables: Vec<u16>,
-    /// Flood-fill scratch: `seen[c] == stamp` marks reached cells.
-    seen: Vec<u32>,
-    stamp: u32,
+    /// Flood-fill scratch: the cells reached, their walking distances.
+    reach: Marks,
     walk: Vec<u32>,
-    node_seen: Vec<u32>,
-    node_stamp: u32,
+    /// The expanded node's reach, kept apart while its children flood.
+    node_reach: Marks,
     node_walk: Vec<u32>,
     queue: Vec<u16>,
     corrals: Corrals,
@@ -195,11 +195,9 @@ impl<'a> Search<'a> {
             packing: None,
             pack_weight: 0,
             tables: Vec::new(),
-            seen: vec![0; board.cells],
-            stamp: 0,
+            reach: Marks::new(board.cells),
             walk: vec![0; board.cells],
-            node_seen: vec![0; board.cells],
-            node_stamp: 0,
+            node_reach: Marks::new(board.cells),
             node_walk: vec![0; board.cells],
             queue: Vec::with_capacity(board.cells),
             corrals: Corrals::new(board.cells),
@@ -373,18 +371,13 @@ impl<'a> Search<'a> {
     }
 
     /// Breadth-first walk from `from` around the boxes; returns the lowest
-    /// reached cell (the region's normal form). Reached cells get the
-    /// current stamp and their walking distance.
+    /// reached cell (the region's normal form). Reached cells are marked
+    /// in `reach`, with their walking distance.
     fn flood(&mut self, boxes: &[u64], from: u16) -> u16 {
-        self.stamp = self.stamp.wrapping_add(1);
-        if self.stamp == 0 {
-            self.seen.iter_mut().for_each(|s| *s = 0);
-            self.stamp = 1;
-        }
-        let stamp = self.stamp;
+        self.reach.clear();
         self.queue.clear();
         self.queue.push(from);
-        self.seen[usize::from(from)] = stamp;
+        self.reach.mark(from);
         self.walk[usize::from(from)] = 0;
         let mut lowest = from;
         let mut head = 0;
@@ -393,8 +386,7 @@ impl<'a> Search<'a> {
             head += 1;
             let d = self.walk[usize::from(c)] + 1;
             for &n in &self.board.neighbors[usize::from(c)] {
-                if n != NONE && self.seen[usize::from(n)] != stamp && !bits::has(boxes, n) {
-                    self.seen[usize::from(n)] = stamp;
+                if n != NONE && !bits::has(boxes, n) && self.reach.insert(n) {
                     self.walk[usize::from(n)] = d;
                     lowest = lowest.min(n);
                     self.queue.push(n);
@@ -545,13 +537,9 @@ impl<'a> Search<'a> {
         let player = self.store.player(id);
         self.flood(boxes, player);
         // Keep the expanded node's reach apart: every child floods again.
-        self.node_stamp = self.node_stamp.wrapping_add(1);
-        if self.node_stamp == 0 {
-            self.node_seen.iter_mut().for_each(|s| *s = 0);
-            self.node_stamp = 1;
-        }
+        self.node_reach.clear();
         for &c in &self.queue {
-            self.node_seen[usize::from(c)] = self.node_stamp;
+            self.node_reach.mark(c);
             self.node_walk[usize::from(c)] = self.walk[usize::from(c)];
         }
         let exact = self.exact_player();
@@ -578,9 +566,9 @@ impl<'a> Search<'a> {
         };
         self.moves.clear();
         let restricted = if self.reorders {
-            let (seen, stamp) = (&self.node_seen, self.node_stamp);
+            let node_reach = &self.node_reach;
             self.corrals
-                .restrict(board, boxes, list.len(), |c| seen[usize::from(c)] == stamp)
+                .restrict(board, boxes, list.len(), |c| node_reach.contains(c))
         } else {
             None
         };
@@ -619,7 +607,7 @@ impl<'a> Search<'a> {
             if to == NONE || behind == NONE || bits::has(boxes, to) || board.dead[usize::from(to)] {
                 continue;
             }
-            if self.node_seen[usize::from(behind)] != self.node_stamp {
+            if !self.node_reach.contains(behind) {
                 continue;
             }
             let walk = self.node_walk[usize::from(behind)];
@@ -719,7 +707,7 @@ impl<'a> Search<'a> {
             return Ok(None);
         };
         let behind = board.neighbor(from, usize::from((first_dir + 2) % 4));
-        let walk = if behind != NONE && self.node_seen[usize::from(behind)] == self.node_stamp {
+        let walk = if behind != NONE && self.node_reach.contains(behind) {
             self.node_walk[usize::from(behind)]
         } else {
             0
@@ -886,10 +874,10 @@ impl<'a> Search<'a> {
             stand
         } else {
             let quick = if count == 1 {
-                let (seen, stamp) = (&self.node_seen, self.node_stamp);
+                let node_reach = &self.node_reach;
                 board.region_after_push(
                     boxes,
-                    |c| seen[usize::from(c)] == stamp,
+                    |c| node_reach.contains(c),
                     from,
                     to,
                     self.store.player(parent),

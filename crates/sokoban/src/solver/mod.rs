@@ -482,6 +482,7 @@ fn fewest_moves(
     (outcome, stats)
 }
 
+#[derive(Clone, Copy)]
 enum Ended {
     Search(End),
     /// A forward search and the backward search met: the same position
@@ -493,6 +494,10 @@ enum Ended {
     },
     LimitReached,
 }
+
+/// How a run of the searches ended, and which search decided it (none for
+/// a meeting, a limit or a stop).
+type Decided = (Ended, Option<usize>);
 
 /// What the packing-order greedy search adds to its priority per goal
 /// filled out of order (in pushes of the bound). Measured: 6 solves more
@@ -650,12 +655,10 @@ const PORTFOLIO: [(Kind, u64, u64); 6] = [
 ];
 
 /// With two threads, after the early phase, the searches of [`PORTFOLIO`]
-/// from the first of these on run on the second thread. The two halves
-/// take about the same time per round (on XSokoban #4: greedy, A*, packing
-/// and plain features 10.5 s of 22.6 s), and the backward search keeps a
-/// forward search beside it to meet. The backward search alone when the
-/// room-connectivity one is not built.
-const SECOND_THREAD: [Kind; 2] = [Kind::RoomFeatures, Kind::Backward];
+/// from the first of these on run on the second thread: the backward
+/// search, which solves most of the hard levels, gets a core of its own,
+/// and meets the forward searches across the threads (see [`drive_beside`]).
+const SECOND_THREAD: [Kind; 1] = [Kind::Backward];
 
 /// Work (nodes times boxes, as a node's cost grows with its boxes: the
 /// matching) of the early phase, in which the fast searches of easy levels
@@ -704,7 +707,7 @@ fn drive(
     schedule: &Schedule,
     node_limit: Option<u64>,
     control: &mut Control<'_>,
-) -> (Ended, Option<usize>) {
+) -> Decided {
     match start_all(searches) {
         Ok(mut active) => turns(searches, &mut active, schedule, node_limit, control),
         Err(decided) => decided,
@@ -713,7 +716,7 @@ fn drive(
 
 /// Stores every search's start: the searches still running, or what a
 /// start decided (and which).
-fn start_all(searches: &mut [Engine<'_>]) -> Result<Vec<usize>, (Ended, Option<usize>)> {
+fn start_all(searches: &mut [Engine<'_>]) -> Result<Vec<usize>, Decided> {
     let mut active = Vec::new();
     for (i, search) in searches.iter_mut().enumerate() {
         match search.start() {
@@ -733,7 +736,7 @@ fn turns(
     schedule: &Schedule,
     node_limit: Option<u64>,
     control: &mut Control<'_>,
-) -> (Ended, Option<usize>) {
+) -> Decided {
     let mut reported = searches.iter().map(Engine::expanded).sum::<u64>() / control.every;
     let mut early = true;
     let backward = searches
@@ -830,6 +833,9 @@ fn meet(searches: &[Engine<'_>], i: usize, b: usize, checked: &mut [usize]) -> O
     } else {
         vec![(b, searches.get(b)?.store())]
     };
+    if others.is_empty() {
+        return None;
+    }
     for id in from..store.len() {
         let id = id as u32;
         // Hashed once, looked up in every other store.
@@ -857,7 +863,7 @@ fn drive_split(
     schedule: &Schedule,
     node_limit: Option<u64>,
     control: &mut Control<'_>,
-) -> (Ended, Option<usize>) {
+) -> Decided {
     let mut active = match start_all(searches) {
         Ok(active) => active,
         Err(decided) => return decided,
@@ -872,11 +878,20 @@ fn drive_split(
     drive_beside(searches, &active, split, schedule, left, control)
 }
 
+/// Nodes the first half of [`drive_beside`] expands in an epoch: between
+/// epochs both halves wait while the forward searches' new positions are
+/// looked up in the backward search's store. Short enough to meet soon
+/// after the stores do (one to two seconds on XSokoban), long enough that
+/// starting the second thread again costs nothing.
+const EPOCH: u64 = 1 << 15;
+
 /// The started searches `active` in turns on two threads, with their late
 /// shares: those from `split` on on a thread of their own, the others on
-/// the caller's. The first to decide stops the other; the caller's cancel
-/// flag, stop check and node limit (`node_limit` more nodes, shared out)
-/// hold for both.
+/// the caller's. They run in epochs; at the end of each, the positions the
+/// forward searches stored in it are looked up in the backward search's
+/// store, so that they meet it wherever they run. The first to decide
+/// stops the other; the caller's cancel flag, stop check and node limit
+/// (`node_limit` more nodes, shared out) hold for both.
 fn drive_beside(
     searches: &mut [Engine<'_>],
     active: &[usize],
@@ -884,122 +899,234 @@ fn drive_beside(
     schedule: &Schedule,
     node_limit: Option<u64>,
     control: &mut Control<'_>,
-) -> (Ended, Option<usize>) {
-    let (here, there) = searches.split_at_mut(split);
-    let mut here_active: Vec<usize> = active.iter().copied().filter(|&i| i < split).collect();
-    let mut there_active: Vec<usize> = active
-        .iter()
-        .filter_map(|&i| i.checked_sub(split))
-        .collect();
-    // No early nodes: each half is in its late phase from the start.
-    let late = |range: std::ops::Range<usize>| Schedule {
-        shares: schedule.shares.get(range).unwrap_or_default().to_vec(),
-        early_nodes: 0,
-    };
-    let here_schedule = late(0..split);
-    let there_schedule = late(split..schedule.shares.len());
+) -> Decided {
+    let mut halves = [
+        Half::new(searches, active, 0..split, schedule),
+        Half::new(searches, active, split..searches.len(), schedule),
+    ];
     // Each half's limit counts its own nodes, those before included.
-    let done = |half: &[Engine<'_>]| half.iter().map(Engine::expanded).sum::<u64>();
-    let limits = node_limit.map(|n| (done(here) + n - n / 2, done(there) + n / 2));
+    if let Some(n) = node_limit {
+        halves[0].limit = Some(halves[0].done(searches) + n - n / 2);
+        halves[1].limit = Some(halves[1].done(searches) + n / 2);
+    }
+    let backward = searches
+        .iter()
+        .position(|s| matches!(s, Engine::Backward(_)));
+    // The early phase's turns looked up every node stored so far.
+    let mut met_checked: Vec<usize> = searches.iter().map(|s| s.store().len()).collect();
+    loop {
+        let [here, there] = &mut halves;
+        let (first, second) = searches.split_at_mut(split);
+        let ([mine, theirs], stopped) = epoch(first, here, second, there, control);
+        let theirs = theirs.map(|(end, winner)| match end {
+            Ended::Met { forward, backward } => (
+                Ended::Met {
+                    forward: (forward.0 + split, forward.1),
+                    backward: (backward.0 + split, backward.1),
+                },
+                None,
+            ),
+            end => (end, winner.map(|i| i + split)),
+        });
+        let results = [mine, theirs];
+        if let Some(decided) = results.iter().flatten().find(|(end, _)| decides(end)) {
+            return *decided;
+        }
+        if stopped || control.cancelled() {
+            return (Ended::Search(End::Cancelled), None);
+        }
+        for (half, result) in halves.iter_mut().zip(&results) {
+            half.settle(result.as_ref(), searches);
+        }
+        // Only the forward searches' new positions: the backward store is
+        // many times larger than theirs, so a lookup in it meets more
+        // often, and looking its new positions up in five stores cost a
+        // tenth of the time (XSokoban #48) with the backward thread idle.
+        if let Some(b) = backward {
+            for i in (0..searches.len()).filter(|&i| i != b) {
+                if let Some(met) = meet(searches, i, b, &mut met_checked) {
+                    return (met, None);
+                }
+            }
+        }
+        match halves.each_ref().map(|h| h.over.as_ref()) {
+            [Some(Ended::LimitReached), Some(_)] | [Some(_), Some(Ended::LimitReached)] => {
+                return (Ended::LimitReached, None);
+            }
+            [Some(_), Some(_)] => return (Ended::Search(End::OutOfMemory), None),
+            _ => {}
+        }
+    }
+}
+
+/// What ends a two-thread run: a solution, a proof or a meeting.
+fn decides(end: &Ended) -> bool {
+    matches!(
+        end,
+        Ended::Search(End::Found(_) | End::Exhausted) | Ended::Met { .. }
+    )
+}
+
+/// One half of [`drive_beside`]: its searches' numbers in the half, its
+/// late shares, its node limit and, once it has stopped for good, why.
+struct Half {
+    range: std::ops::Range<usize>,
+    active: Vec<usize>,
+    schedule: Schedule,
+    limit: Option<u64>,
+    over: Option<Ended>,
+}
+
+impl Half {
+    fn new(
+        searches: &[Engine<'_>],
+        active: &[usize],
+        range: std::ops::Range<usize>,
+        schedule: &Schedule,
+    ) -> Half {
+        let range = range.start.min(searches.len())..range.end.min(searches.len());
+        Half {
+            active: active
+                .iter()
+                .filter(|i| range.contains(i))
+                .map(|i| i - range.start)
+                .collect(),
+            // No early nodes: each half is in its late phase from the start.
+            schedule: Schedule {
+                shares: schedule
+                    .shares
+                    .get(range.clone())
+                    .unwrap_or_default()
+                    .to_vec(),
+                early_nodes: 0,
+            },
+            limit: None,
+            over: None,
+            range,
+        }
+    }
+
+    fn done(&self, searches: &[Engine<'_>]) -> u64 {
+        searches
+            .get(self.range.clone())
+            .unwrap_or_default()
+            .iter()
+            .map(Engine::expanded)
+            .sum()
+    }
+
+    /// Notes why the half stopped in an epoch, if for good: out of memory,
+    /// or at its own node limit (not just the epoch's).
+    fn settle(&mut self, result: Option<&Decided>, searches: &[Engine<'_>]) {
+        match result {
+            Some((Ended::Search(End::OutOfMemory), _)) => {
+                self.over = Some(Ended::Search(End::OutOfMemory));
+            }
+            Some((Ended::LimitReached, _))
+                if self.limit.is_some_and(|n| self.done(searches) >= n) =>
+            {
+                self.over = Some(Ended::LimitReached);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// One epoch of [`drive_beside`]: the first half (`first`, on this thread)
+/// expands [`EPOCH`] more nodes while the second runs beside it until then.
+/// A half over sits out; with the first over, the second runs until it
+/// decides. Returns each half's end (`None` when it sat out), and whether
+/// the caller asked to stop.
+fn epoch(
+    first: &mut [Engine<'_>],
+    here: &mut Half,
+    second: &mut [Engine<'_>],
+    there: &mut Half,
+    control: &mut Control<'_>,
+) -> ([Option<Decided>; 2], bool) {
     let stop = AtomicBool::new(false);
-    let there_expanded = AtomicU64::new(0);
-    let decides = |end: &Ended| {
-        matches!(
-            end,
-            Ended::Search(End::Found(_) | End::Exhausted) | Ended::Met { .. }
-        )
-    };
+    let epoch_over = AtomicBool::new(false);
+    let caller_stop = AtomicBool::new(false);
+    // What the second half has expanded, for the progress reports: from
+    // its count so far, so that they never go back.
+    let there_expanded = AtomicU64::new(second.iter().map(Engine::expanded).sum());
     let every = control.every;
     let outer_cancel = control.cancel;
-    let (mine, theirs) = std::thread::scope(|scope| {
-        let helper = scope.spawn(|| {
+    let here_done: u64 = first.iter().map(Engine::expanded).sum();
+    let here_limit = here
+        .limit
+        .map_or(here_done + EPOCH, |n| n.min(here_done + EPOCH));
+    let here_runs = here.over.is_none();
+    let there_runs = there.over.is_none();
+    let result = std::thread::scope(|scope| {
+        let helper = there_runs.then(|| {
+            scope.spawn(|| {
+                let mut local = Control::new().cancel_flag(&stop);
+                local.also_cancel = outer_cancel;
+                let mut local = local
+                    .on_progress(every, |p| {
+                        there_expanded.store(p.expanded, Ordering::Relaxed)
+                    })
+                    // Only while the first half runs: alone, this one goes on.
+                    .should_stop(|| here_runs && epoch_over.load(Ordering::Relaxed));
+                let result = turns(
+                    second,
+                    &mut there.active,
+                    &there.schedule,
+                    there.limit,
+                    &mut local,
+                );
+                if decides(&result.0) {
+                    stop.store(true, Ordering::Relaxed);
+                }
+                result
+            })
+        });
+        let mine = here_runs.then(|| {
             let mut local = Control::new().cancel_flag(&stop);
             local.also_cancel = outer_cancel;
             let mut local = local.on_progress(every, |p| {
-                there_expanded.store(p.expanded, Ordering::Relaxed)
-            });
-            let result = turns(
-                there,
-                &mut there_active,
-                &there_schedule,
-                limits.map(|(_, n)| n),
-                &mut local,
-            );
-            if decides(&result.0) {
-                stop.store(true, Ordering::Relaxed);
-            }
-            result
-        });
-        let mut local = Control::new().cancel_flag(&stop);
-        local.also_cancel = outer_cancel;
-        let mut local = local.on_progress(every, |p| {
-            let total = Progress {
-                expanded: p.expanded + there_expanded.load(Ordering::Relaxed),
-                ..*p
-            };
-            if control.cancelled() || control.report(&total) {
-                stop.store(true, Ordering::Relaxed);
-            }
-        });
-        let mine = turns(
-            here,
-            &mut here_active,
-            &here_schedule,
-            limits.map(|(n, _)| n),
-            &mut local,
-        );
-        drop(local);
-        if decides(&mine.0) {
-            stop.store(true, Ordering::Relaxed);
-        } else if !stop.load(Ordering::Relaxed) {
-            // Out of memory or at its node limit: the helper goes on alone
-            // until it decides or the caller stops it.
-            while !helper.is_finished() {
-                if control.cancelled()
-                    || control.report(&Progress {
-                        expanded: there_expanded.load(Ordering::Relaxed),
-                        ..Progress::default()
-                    })
-                {
+                let total = Progress {
+                    expanded: p.expanded + there_expanded.load(Ordering::Relaxed),
+                    ..*p
+                };
+                if control.cancelled() || control.report(&total) {
+                    caller_stop.store(true, Ordering::Relaxed);
                     stop.store(true, Ordering::Relaxed);
-                    break;
                 }
-                std::thread::sleep(std::time::Duration::from_millis(5));
+            });
+            turns(
+                first,
+                &mut here.active,
+                &here.schedule,
+                Some(here_limit),
+                &mut local,
+            )
+        });
+        match &mine {
+            Some((end, _)) if decides(end) => stop.store(true, Ordering::Relaxed),
+            Some(_) => epoch_over.store(true, Ordering::Relaxed),
+            // The second half alone: the caller's stop checked here.
+            None => {
+                while helper.as_ref().is_some_and(|h| !h.is_finished()) {
+                    if control.cancelled()
+                        || control.report(&Progress {
+                            expanded: here_done + there_expanded.load(Ordering::Relaxed),
+                            ..Progress::default()
+                        })
+                    {
+                        caller_stop.store(true, Ordering::Relaxed);
+                        stop.store(true, Ordering::Relaxed);
+                        break;
+                    }
+                    std::thread::sleep(std::time::Duration::from_millis(5));
+                }
             }
         }
-        let theirs = helper
-            .join()
-            .unwrap_or((Ended::Search(End::Cancelled), None));
-        (mine, theirs)
+        let theirs = helper.map(|h| h.join().unwrap_or((Ended::Search(End::Cancelled), None)));
+        [mine, theirs]
     });
-    let theirs = match theirs {
-        (Ended::Met { forward, backward }, _) => (
-            Ended::Met {
-                forward: (forward.0 + split, forward.1),
-                backward: (backward.0 + split, backward.1),
-            },
-            None,
-        ),
-        (end, winner) => (end, winner.map(|i| i + split)),
-    };
-    if decides(&mine.0) {
-        return mine;
-    }
-    if decides(&theirs.0) {
-        return theirs;
-    }
-    // Neither decided: say why, the caller's stop first.
-    for end in [&mine, &theirs] {
-        if matches!(end.0, Ended::Search(End::Cancelled)) {
-            return (Ended::Search(End::Cancelled), None);
-        }
-    }
-    for end in [&mine, &theirs] {
-        if matches!(end.0, Ended::LimitReached) {
-            return (Ended::LimitReached, None);
-        }
-    }
-    (Ended::Search(End::OutOfMemory), None)
+    (result, caller_stop.load(Ordering::Relaxed))
 }
 
 /// [`finish`] for the forward search `search`, whose goal node is `goal`.
@@ -1068,6 +1195,24 @@ mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
 
+    /// A forward search of fast mode (`weight` as in [`Search::new`]) and
+    /// the backward search, in that order.
+    fn both_ways(board: &Board, weight: u64) -> [Engine<'_>; 2] {
+        [
+            Engine::Forward(Search::new(board, Mode::Fast, weight, 16)),
+            Engine::Backward(Backward::new(board, 16).unwrap()),
+        ]
+    }
+
+    /// One slice each, early and late, for two searches.
+    fn even_shares(early_nodes: u64) -> Schedule {
+        let share = Shares { early: 1, late: 1 };
+        Schedule {
+            shares: vec![share, share],
+            early_nodes,
+        }
+    }
+
     /// Past the early phase the two halves run side by side, each in its
     /// turns, and what either finds (or they meet on) is a solution.
     #[test]
@@ -1076,15 +1221,8 @@ mod tests {
             Level::from_xsb("########\n#  .   #\n# $$$  #\n#. @ . #\n#  $   #\n#.     #\n########")
                 .unwrap();
         let board = Board::new(level.map(), level.player(), level.boxes()).unwrap();
-        let mut searches = [
-            Engine::Forward(Search::new(&board, Mode::Fast, 1, 16)),
-            Engine::Backward(Backward::new(&board, 16).unwrap()),
-        ];
-        let share = Shares { early: 1, late: 1 };
-        let schedule = Schedule {
-            shares: vec![share, share],
-            early_nodes: 2,
-        };
+        let mut searches = both_ways(&board, 1);
+        let schedule = even_shares(2);
         let (end, winner) = drive_split(&mut searches, 1, &schedule, None, &mut Control::new());
         let runs = match end {
             Ended::Search(End::Found(goal)) => searches[winner.unwrap()].solution(goal).unwrap(),
@@ -1103,15 +1241,44 @@ mod tests {
         ));
     }
 
+    /// The forward search on one thread and the backward search on the
+    /// other meet between epochs, though neither half could solve the
+    /// level in the nodes it has.
+    #[test]
+    fn searches_on_two_threads_meet_across_them() {
+        let level = Level::from_xsb("#########\n#@ $   .#\n#       #\n#########").unwrap();
+        let board = Board::new(level.map(), level.player(), level.boxes()).unwrap();
+        let mut searches = both_ways(&board, 0);
+        let schedule = even_shares(0);
+        let active = start_all(&mut searches).ok().unwrap();
+        // Two nodes each: two of the four pushes the level needs, from
+        // either end.
+        let (end, _) = drive_beside(
+            &mut searches,
+            &active,
+            1,
+            &schedule,
+            Some(4),
+            &mut Control::new(),
+        );
+        let Ended::Met { forward, backward } = end else {
+            panic!("no meeting across the threads");
+        };
+        assert_eq!((forward.0, backward.0), (0, 1));
+        let mut runs = searches[0].solution(forward.1).unwrap();
+        runs.extend(searches[1].solution(backward.1).unwrap());
+        let Outcome::Solved(solution) = finish(&level, &board, &runs, Mode::Fast) else {
+            panic!("the halves do not make a solution");
+        };
+        assert_eq!(solution.lurd, "rRRRR");
+    }
+
     #[test]
     fn forward_and_backward_searches_meet_halfway() {
         // Two rows, so that no tunnel macro takes the box all the way.
         let level = Level::from_xsb("#########\n#@ $   .#\n#       #\n#########").unwrap();
         let board = Board::new(level.map(), level.player(), level.boxes()).unwrap();
-        let mut searches = [
-            Engine::Forward(Search::new(&board, Mode::Fast, 0, 16)),
-            Engine::Backward(Backward::new(&board, 16).unwrap()),
-        ];
+        let mut searches = both_ways(&board, 0);
         let control = Control::new();
         let mut checked = [0, 0];
         for search in &mut searches {

@@ -51,6 +51,7 @@ pub(crate) struct Refine<'a> {
     pub known: &'a Store,
 }
 
+#[derive(Clone, Copy)]
 pub(crate) enum End {
     /// The goal node.
     Found(u32),

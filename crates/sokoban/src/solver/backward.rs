@@ -26,7 +26,7 @@ use super::board::{Board, FAR, NONE};
 use super::lower_bound::{Costs, Matching};
 use super::marks::Marks;
 use super::search::End;
-use super::store::{Found, NO_PARENT, Push, PushKind, Store};
+use super::store::{Found, MAX_RUN, NO_PARENT, Push, PushKind, Store};
 use super::zobrist::Zobrist;
 
 pub(crate) struct Backward<'a> {
@@ -36,6 +36,8 @@ pub(crate) struct Backward<'a> {
     distance: Vec<u16>,
     /// A box here can never be pulled back to any start cell.
     dead: Vec<bool>,
+    /// A box starts here.
+    is_start: Vec<bool>,
     zobrist: Zobrist,
     pub store: Store,
     open: BinaryHeap<(Reverse<u64>, u32)>,
@@ -64,10 +66,15 @@ impl<'a> Backward<'a> {
         let dead = (0..board.cells)
             .map(|c| (0..boxes).all(|s| distance[s * board.cells + c] == FAR))
             .collect();
+        let mut is_start = vec![false; board.cells];
+        for &s in &board.start_boxes {
+            is_start[usize::from(s)] = true;
+        }
         Some(Backward {
             board,
             distance,
             dead,
+            is_start,
             zobrist: Zobrist::new(board.cells),
             store: Store::new(board.words, board.cells, memory_mb),
             open: BinaryHeap::new(),
@@ -218,18 +225,20 @@ impl<'a> Backward<'a> {
                 if beyond == NONE || bits::has(boxes, beyond) || self.dead[usize::from(to)] {
                     continue;
                 }
+                let (end, count) = self.tunnel_end(boxes, to, dir);
                 let costs = Costs {
                     id: 0,
                     distance: &self.distance,
                     cells: board.cells,
                 };
-                let Some(bound) = self.matching.with_moved(costs, row, to) else {
+                let Some(bound) = self.matching.with_moved(costs, row, end) else {
                     continue;
                 };
                 bits::clear(boxes, from);
-                bits::set(boxes, to);
-                // At bound 0 the flood is needed for the start cell.
-                let quick = if bound > 0 {
+                bits::set(boxes, end);
+                // At bound 0 the flood is needed for the start cell; after
+                // a run the freed cells are several.
+                let quick = if bound > 0 && count == 1 {
                     let node_reach = &self.node_reach;
                     board.region_after_push(
                         boxes,
@@ -246,20 +255,21 @@ impl<'a> Backward<'a> {
                         debug_assert_eq!(lowest, self.flood(boxes, beyond));
                         lowest
                     }
-                    None => self.flood(boxes, beyond),
+                    None => self.flood(boxes, board.neighbor(end, dir)),
                 };
                 let done = bound == 0 && self.reach.contains(board.start_player);
                 let hash = boxes_hash
                     ^ self.zobrist.boxed(from)
-                    ^ self.zobrist.boxed(to)
+                    ^ self.zobrist.boxed(end)
                     ^ self.zobrist.player(lowest);
-                // Forwards this is a push of the box on `to` back onto
-                // `from`, from `beyond`.
-                let push = Push::straight(to, ((dir + 2) % 4) as u8, 1);
+                // Forwards these are pushes of the box on `end` back onto
+                // `from`, the player coming from beyond it.
+                let push = Push::straight(end, ((dir + 2) % 4) as u8, count);
+                let cost = cost + u64::from(count);
                 let found = self
                     .store
-                    .find_or_insert(hash, boxes, lowest, id, push, cost + 1);
-                bits::clear(boxes, to);
+                    .find_or_insert(hash, boxes, lowest, id, push, cost);
+                bits::clear(boxes, end);
                 bits::set(boxes, from);
                 match found {
                     None => return Err(()),
@@ -267,7 +277,7 @@ impl<'a> Backward<'a> {
                         if done {
                             return Ok(Some(child));
                         }
-                        let priority = u64::from(bound) << 32 | (cost + 1).min(u64::from(u32::MAX));
+                        let priority = u64::from(bound) << 32 | cost.min(u64::from(u32::MAX));
                         self.open.push((Reverse(priority), child));
                     }
                     Some(Found::Old(_)) => {}
@@ -275,6 +285,39 @@ impl<'a> Backward<'a> {
             }
         }
         Ok(None)
+    }
+
+    /// Tunnel macro, reversed: where a box pulled onto `to` in direction
+    /// `dir` goes on to, and how many pulls in all. While the box and the
+    /// player in front of it both stand in a one-wide straight tunnel
+    /// (walls on both sides of each), nothing can pass them: a pull back
+    /// would only undo the last one, and no other box can be pulled onto
+    /// the tunnel cells they free. So the box's next pull is onward, and
+    /// the pulls inside the tunnel may as well come in one run, as the
+    /// forward search's pushes do. The run stops on a start cell, or where
+    /// the player's next cell is taken or the box's would be dead.
+    fn tunnel_end(&self, boxes: &[u64], to: u16, dir: usize) -> (u16, u16) {
+        let board = self.board;
+        let walled = |c: u16| board.walled_across(c, dir);
+        let (mut end, mut count) = (to, 1u16);
+        loop {
+            let player = board.neighbor(end, dir);
+            if player == NONE
+                || self.is_start[usize::from(end)]
+                || !walled(end)
+                || !walled(player)
+                || self.dead[usize::from(player)]
+                || count == MAX_RUN
+            {
+                return (end, count);
+            }
+            let next = board.neighbor(player, dir);
+            if next == NONE || bits::has(boxes, next) {
+                return (end, count);
+            }
+            end = player;
+            count += 1;
+        }
     }
 
     /// The pushes (box cell, direction, count) of the solution whose pulls
@@ -428,63 +471,124 @@ mod tests {
         );
     }
 
+    #[test]
+    fn a_box_pulled_into_a_tunnel_goes_through_in_one_run() {
+        // Backwards, the box is pulled off its goal along a one-high
+        // corridor: one run of five pulls to the start cell, two positions.
+        let level = Level::from_xsb("##########\n#@ $    .#\n##########").unwrap();
+        let board = Board::new(level.map(), level.player(), level.boxes()).unwrap();
+        let mut search = Backward::new(&board, 64).unwrap();
+        assert!(search.start().is_none());
+        let Some(End::Found(goal)) = search.advance(&Control::new(), 10) else {
+            panic!("not solved");
+        };
+        assert_eq!(search.store.len(), 2);
+        let runs = search.runs(goal).unwrap();
+        assert_eq!(runs.len(), 1);
+        assert_eq!(runs[0].2, 5);
+        assert_eq!(solve_backward(&level), Ok(Some(5)));
+    }
+
     /// Small random rooms: the backward search finds a verified solution
     /// exactly when the push-optimal search proves one exists.
     #[test]
     fn agrees_with_the_forward_search_on_random_rooms() {
-        let mut state = 0x2545_f491_4f6c_dd1d_u64;
-        let mut next = |n: usize| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state % n as u64) as usize
+        let rooms = Rooms {
+            size: (5, 4),
+            wall_one_in: 6,
+            narrow_one_in: None,
         };
-        let (mut solvable, mut unsolvable) = (0, 0);
-        for _ in 0..600 {
-            let (w, h) = (5, 4);
-            let mut grid = vec![vec!['#'; w + 2]; h + 2];
-            for row in grid.iter_mut().take(h + 1).skip(1) {
-                for c in row.iter_mut().take(w + 1).skip(1) {
-                    *c = if next(6) == 0 { '#' } else { ' ' };
-                }
-            }
-            let mut free: Vec<(usize, usize)> = (1..=h)
-                .flat_map(|r| (1..=w).map(move |c| (r, c)))
-                .filter(|&(r, c)| grid[r][c] == ' ')
-                .collect();
-            if free.len() < 6 {
-                continue;
-            }
-            for mark in ['@', '$', '$', '.', '.'] {
-                let (r, c) = free.swap_remove(next(free.len()));
-                grid[r][c] = mark;
-            }
-            let text: Vec<String> = grid.iter().map(|r| r.iter().collect()).collect();
-            let Ok(level) = Level::from_xsb(&text.join("\n")) else {
-                continue;
+        rooms.agree(0x2545_f491_4f6c_dd1d, 600, 40);
+    }
+
+    /// The same in long rooms where many columns narrow to one cell, so
+    /// that boxes are pulled through one-wide tunnels (the tunnel macro).
+    #[test]
+    fn agrees_with_the_forward_search_on_rooms_of_tunnels() {
+        let rooms = Rooms {
+            size: (9, 5),
+            wall_one_in: 12,
+            narrow_one_in: Some(3),
+        };
+        rooms.agree(0x9e37_79b9_7f4a_7c15, 1500, 80);
+    }
+
+    /// Random rooms of `size` (inner width, height), one cell in
+    /// `wall_one_in` a wall, and one column in `narrow_one_in` walled but
+    /// for its middle cell.
+    struct Rooms {
+        size: (usize, usize),
+        wall_one_in: usize,
+        narrow_one_in: Option<usize>,
+    }
+
+    impl Rooms {
+        /// Checks the two searches agree on `count` rooms, at least `each`
+        /// of them solvable and `each` unsolvable.
+        fn agree(&self, seed: u64, count: usize, each: usize) {
+            let mut state = seed;
+            let mut next = |n: usize| {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                (state % n as u64) as usize
             };
-            if Board::new(level.map(), level.player(), level.boxes()).is_err() {
-                continue;
-            }
-            let options = Options {
-                mode: Mode::Pushes,
-                ..Options::default()
-            };
-            let forward = solve(&level, &options, &mut Control::new());
-            let backward = solve_backward(&level);
-            match forward {
-                Outcome::Solved(solution) => {
-                    solvable += 1;
-                    let pushes = backward.unwrap().unwrap_or_else(|| panic!("{text:?}"));
-                    assert!(pushes >= solution.pushes, "{text:?}");
+            let (mut solvable, mut unsolvable) = (0, 0);
+            for _ in 0..count {
+                let (w, h) = self.size;
+                let mut grid = vec![vec!['#'; w + 2]; h + 2];
+                for c in 1..=w {
+                    let narrow = self.narrow_one_in.is_some_and(|n| next(n) == 0);
+                    for (r, row) in grid.iter_mut().enumerate().take(h + 1).skip(1) {
+                        let wall = if narrow {
+                            r != h.div_ceil(2)
+                        } else {
+                            next(self.wall_one_in) == 0
+                        };
+                        row[c] = if wall { '#' } else { ' ' };
+                    }
                 }
-                Outcome::Unsolvable => {
-                    unsolvable += 1;
-                    assert_eq!(backward, Ok(None), "{text:?}");
+                let mut free: Vec<(usize, usize)> = (1..=h)
+                    .flat_map(|r| (1..=w).map(move |c| (r, c)))
+                    .filter(|&(r, c)| grid[r][c] == ' ')
+                    .collect();
+                if free.len() < 6 {
+                    continue;
                 }
-                other => panic!("{other:?}"),
+                for mark in ['@', '$', '$', '.', '.'] {
+                    let (r, c) = free.swap_remove(next(free.len()));
+                    grid[r][c] = mark;
+                }
+                let text: Vec<String> = grid.iter().map(|r| r.iter().collect()).collect();
+                let Ok(level) = Level::from_xsb(&text.join("\n")) else {
+                    continue;
+                };
+                if Board::new(level.map(), level.player(), level.boxes()).is_err() {
+                    continue;
+                }
+                let options = Options {
+                    mode: Mode::Pushes,
+                    ..Options::default()
+                };
+                let forward = solve(&level, &options, &mut Control::new());
+                let backward = solve_backward(&level);
+                match forward {
+                    Outcome::Solved(solution) => {
+                        solvable += 1;
+                        let pushes = backward.unwrap().unwrap_or_else(|| panic!("{text:?}"));
+                        assert!(pushes >= solution.pushes, "{text:?}");
+                    }
+                    Outcome::Unsolvable => {
+                        unsolvable += 1;
+                        assert_eq!(backward, Ok(None), "{text:?}");
+                    }
+                    other => panic!("{other:?}"),
+                }
             }
+            assert!(
+                solvable >= each && unsolvable >= each,
+                "{solvable} {unsolvable}"
+            );
         }
-        assert!(solvable > 40 && unsolvable > 40, "{solvable} {unsolvable}");
     }
 }

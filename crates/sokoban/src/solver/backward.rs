@@ -15,7 +15,8 @@
 //!
 //! Deadlocks of the reversed game are few (a box can be pulled away from a
 //! wall whenever the player fits): it prunes only cells from which no
-//! start cell can be reached.
+//! start cell can be reached. Pulls through one-wide tunnels come in runs
+//! (see `Backward::tunnel_end`).
 
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};

@@ -1058,12 +1058,16 @@ fn epoch(
         .map_or(here_done + EPOCH, |n| n.min(here_done + EPOCH));
     let here_runs = here.over.is_none();
     let there_runs = there.over.is_none();
+    // Each half's own control: stopped by the other half or the caller.
+    let half_control = || {
+        let mut local = Control::new().cancel_flag(&stop);
+        local.also_cancel = outer_cancel;
+        local
+    };
     let result = std::thread::scope(|scope| {
         let helper = there_runs.then(|| {
             scope.spawn(|| {
-                let mut local = Control::new().cancel_flag(&stop);
-                local.also_cancel = outer_cancel;
-                let mut local = local
+                let mut local = half_control()
                     .on_progress(every, |p| {
                         there_expanded.store(p.expanded, Ordering::Relaxed)
                     })
@@ -1083,9 +1087,7 @@ fn epoch(
             })
         });
         let mine = here_runs.then(|| {
-            let mut local = Control::new().cancel_flag(&stop);
-            local.also_cancel = outer_cancel;
-            let mut local = local.on_progress(every, |p| {
+            let mut local = half_control().on_progress(every, |p| {
                 let total = Progress {
                     expanded: p.expanded + there_expanded.load(Ordering::Relaxed),
                     ..*p

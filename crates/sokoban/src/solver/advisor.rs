@@ -10,11 +10,11 @@ use super::bits;
 use super::board::{Board, FAR};
 use super::one_box::OneBox;
 
-/// Boxes tried per position, nearest to a target first: each try is a
-/// search of its own over the box's cells.
-const TRIES: usize = 2;
-
 pub(crate) struct Advisor {
+    /// Boxes tried per position, nearest to a target first: each try is a
+    /// search of its own over the box's cells. One or two steer the search
+    /// to different levels (see `Kind::RoomFeatures`).
+    tries: usize,
     one_box: OneBox,
     targets: Vec<u64>,
     others: Vec<u64>,
@@ -27,8 +27,10 @@ pub(crate) struct Advisor {
 }
 
 impl Advisor {
-    pub fn new(board: &Board) -> Advisor {
+    /// An advisor trying up to `tries` boxes per position.
+    pub fn new(board: &Board, tries: usize) -> Advisor {
         Advisor {
+            tries,
             one_box: OneBox::new(board),
             targets: vec![0; board.words],
             others: vec![0; board.words],
@@ -36,6 +38,10 @@ impl Advisor {
             target_goals: Vec::new(),
             cells: Vec::new(),
         }
+    }
+
+    pub fn tries(&self) -> usize {
+        self.tries
     }
 
     /// The advised pushes (box cell, direction) from the position `boxes`
@@ -79,7 +85,7 @@ impl Advisor {
         self.target_goals = target_goals;
         self.cells = cells;
         self.candidates.sort_unstable();
-        for i in 0..self.candidates.len().min(TRIES) {
+        for i in 0..self.candidates.len().min(self.tries) {
             let (_, b) = self.candidates[i];
             self.others.copy_from_slice(boxes);
             bits::clear(&mut self.others, b);
@@ -138,7 +144,7 @@ mod tests {
         let (level, board, mut boxes) = setup(CORRIDOR);
         let cell = |column: usize, row: usize| board.compact[level.map().index(column, row)];
         assert!(board.packing().is_some());
-        let mut advisor = Advisor::new(&board);
+        let mut advisor = Advisor::new(&board, 2);
         let path = advisor.advise(&board, &boxes, board.start_player).unwrap();
         assert!(path.len() >= 2);
         let end = play(&board, &mut boxes, board.start_player, &path);
@@ -148,7 +154,7 @@ mod tests {
     #[test]
     fn without_a_packing_order_any_empty_goal_will_do() {
         let (_, board, mut boxes) = setup("#######\n#.    #\n#  $  #\n#  @  #\n#######");
-        let mut advisor = Advisor::new(&board);
+        let mut advisor = Advisor::new(&board, 2);
         let path = advisor.advise(&board, &boxes, board.start_player).unwrap();
         let end = play(&board, &mut boxes, board.start_player, &path);
         assert!(board.is_goal[usize::from(end)]);
@@ -157,6 +163,12 @@ mod tests {
 
     #[test]
     fn a_solution_through_advised_pushes_is_written_out_and_replays() {
+        for tries in [1, 2] {
+            solve_with_advice(tries);
+        }
+    }
+
+    fn solve_with_advice(tries: usize) {
         use super::super::search::{End, Search};
         use super::super::store::{NO_PARENT, PushKind};
         use super::super::{Control, Mode, Outcome, finish_search};
@@ -164,7 +176,7 @@ mod tests {
         let mut search = Search::new(&board, Mode::Fast, 0, 64)
             .with_features(true)
             .unwrap()
-            .with_advisor();
+            .with_advisor(tries);
         let control = Control::new();
         let end = search.start().or_else(|| search.advance(&control, 100_000));
         let Some(End::Found(goal)) = end else {
@@ -190,10 +202,27 @@ mod tests {
     }
 
     #[test]
+    fn a_second_try_takes_the_next_box_when_the_nearest_is_stuck() {
+        // The box on (3, 1) is nearest to the goal on (1, 1), but the box on
+        // the goal (4, 1) keeps the player from pushing it; the one on (2, 2)
+        // can get there.
+        let (level, board, mut boxes) = setup("#######\n#. $* #\n# $  @#\n#.    #\n#######");
+        let cell = |column: usize, row: usize| board.compact[level.map().index(column, row)];
+        let player = board.start_player;
+        assert_eq!(Advisor::new(&board, 1).advise(&board, &boxes, player), None);
+        let path = Advisor::new(&board, 2)
+            .advise(&board, &boxes, player)
+            .unwrap();
+        assert_eq!(path[0].0, cell(2, 2));
+        let end = play(&board, &mut boxes, player, &path);
+        assert!(board.is_goal[usize::from(end)]);
+    }
+
+    #[test]
     fn a_box_that_cannot_get_there_gets_no_advice() {
         // The box is against the top wall: it can only move sideways.
         let (_, board, boxes) = setup("######\n#$  .#\n#   @#\n######");
-        let mut advisor = Advisor::new(&board);
+        let mut advisor = Advisor::new(&board, 2);
         assert_eq!(advisor.advise(&board, &boxes, board.start_player), None);
     }
 }

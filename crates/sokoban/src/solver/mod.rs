@@ -243,7 +243,8 @@ pub struct Stats {
     pub expanded: u64,
     pub stored: u64,
     /// Which search of fast mode's portfolio found the solution ("greedy",
-    /// "A*", "packing", "features", "room features", "backward", or
+    /// "A*", "packing", "features", "room features" (with "nearest box
+    /// advised" or "unadvised" for its variants), "backward", or
     /// "meeting" when a forward and the backward search met); `None` when
     /// none did, and in the other modes.
     pub found_by: Option<&'static str>,
@@ -335,10 +336,13 @@ pub fn solve_with_stats(
                 .with_features(false)
                 .map(Search::with_rooms)
                 .map(Engine::Forward),
-            Kind::RoomFeatures => forward()
+            Kind::RoomFeatures { advised_boxes } => forward()
                 .with_features(true)
                 .map(Search::with_rooms)
-                .map(Search::with_advisor)
+                .map(|s| match advised_boxes {
+                    0 => s,
+                    tries => s.with_advisor(tries),
+                })
                 .map(Engine::Forward),
             Kind::Backward => Backward::new(&board, memory).map(Engine::Backward),
         };
@@ -519,13 +523,13 @@ enum Kind {
     /// levels, but slower than greedy and packing on most easy ones. It
     /// takes the goal-room macro (see `room`), so it is not complete.
     Features,
-    /// The same with room connectivity among its features and the packing
-    /// advisor (see `advisor`): it solves other hard levels than the plain
-    /// one (see `PORTFOLIO`). With the advisor: XSokoban at 10 s CPU 37 ->
-    /// 40/90 (new #9, #58, #67, #76, #87; #15, #27 lost); with the advisor
-    /// in both feature searches 39, in the plain one alone 36; as a sixth
-    /// search beside the unadvised one 40 with the same losses.
-    RoomFeatures,
+    /// The same with room connectivity among its features, and the
+    /// packing advisor (see `advisor`) trying up to this many boxes per
+    /// position (none: no advisor). Each solves hard levels the others do
+    /// not (XSokoban, 30 s CPU alone): two boxes all 15 that this search
+    /// wins in the portfolio, one box #29 (8.0 s) but not #34, #44, #87,
+    /// no advisor #27 (8.4 s) but not #9, #67, #68, #76, #87.
+    RoomFeatures { advised_boxes: usize },
     /// Greedy over pulls, from the solved position back to the start (see
     /// `backward`).
     Backward,
@@ -539,7 +543,9 @@ impl Kind {
             Kind::AStar => "A*",
             Kind::Packing => "packing",
             Kind::Features => "features",
-            Kind::RoomFeatures => "room features",
+            Kind::RoomFeatures { advised_boxes: 0 } => "room features, unadvised",
+            Kind::RoomFeatures { advised_boxes: 1 } => "room features, nearest box advised",
+            Kind::RoomFeatures { .. } => "room features",
             Kind::Backward => "backward",
         }
     }
@@ -645,12 +651,18 @@ impl Engine<'_> {
 /// 5 s, #25 at 12 s). At 10 s CPU 52 late slices solve 44/90 (new #13,
 /// #37; #26, #44, #87 lost) where 6 solve 45. It gets one early slice,
 /// not more: with four Microban I #153 took 1.06 s CPU (0.85 s with one).
-const PORTFOLIO: [(Kind, u64, u64); 6] = [
+/// Two variants of the room feature search solve XSokoban #27 and #29 (59/90
+/// at 60 s wall on two threads, from 57): their slices come from A* (3 -> 2;
+/// it wins XSokoban only early, #6 and #38 in under a second, but needs two
+/// for Microban II #124) and the plain feature search (4 -> 3).
+const PORTFOLIO: [(Kind, u64, u64); 8] = [
     (Kind::Greedy, 3, 1),
-    (Kind::AStar, 1, 3),
+    (Kind::AStar, 1, 2),
     (Kind::Packing, 6, 1),
-    (Kind::Features, 0, 4),
-    (Kind::RoomFeatures, 0, 4),
+    (Kind::Features, 0, 3),
+    (Kind::RoomFeatures { advised_boxes: 2 }, 0, 4),
+    (Kind::RoomFeatures { advised_boxes: 1 }, 0, 3),
+    (Kind::RoomFeatures { advised_boxes: 0 }, 0, 3),
     (Kind::Backward, 1, 52),
 ];
 

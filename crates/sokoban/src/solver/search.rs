@@ -247,10 +247,10 @@ impl<'a> Search<'a> {
     }
 
     /// Feature searches only: adds the packing advisor's child to every
-    /// expansion (see [`Advisor`]).
-    pub fn with_advisor(mut self) -> Search<'a> {
+    /// expansion, trying up to `tries` boxes (see [`Advisor`]).
+    pub fn with_advisor(mut self, tries: usize) -> Search<'a> {
         if self.features.is_some() {
-            self.advisor = Some(Advisor::new(self.board));
+            self.advisor = Some(Advisor::new(self.board, tries));
         }
         self
     }
@@ -328,8 +328,9 @@ impl<'a> Search<'a> {
             PushKind::Advised(from) => {
                 // The advice is a function of the parent position: ask again
                 // (a few times per solution, so with scratch of its own).
+                let tries = self.advisor.as_ref()?.tries();
                 let parent = self.store.parent(id);
-                let path = Advisor::new(self.board).advise(
+                let path = Advisor::new(self.board, tries).advise(
                     self.board,
                     self.store.boxes(parent),
                     self.store.player(parent),

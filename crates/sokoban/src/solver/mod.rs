@@ -339,10 +339,7 @@ pub fn solve_with_stats(
             Kind::RoomFeatures { advised_boxes } => forward()
                 .with_features(true)
                 .map(Search::with_rooms)
-                .map(|s| match advised_boxes {
-                    0 => s,
-                    tries => s.with_advisor(tries),
-                })
+                .map(|s| s.with_advisor(advised_boxes))
                 .map(Engine::Forward),
             Kind::Backward => Backward::new(&board, memory).map(Engine::Backward),
         };

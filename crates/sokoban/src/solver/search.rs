@@ -247,9 +247,10 @@ impl<'a> Search<'a> {
     }
 
     /// Feature searches only: adds the packing advisor's child to every
-    /// expansion, trying up to `tries` boxes (see [`Advisor`]).
+    /// expansion, trying up to `tries` boxes (see [`Advisor`]); none when
+    /// `tries` is 0.
     pub fn with_advisor(mut self, tries: usize) -> Search<'a> {
-        if self.features.is_some() {
+        if self.features.is_some() && tries > 0 {
             self.advisor = Some(Advisor::new(self.board, tries));
         }
         self

@@ -298,7 +298,7 @@ impl Rooms {
             if p == door || (door == NONE && !bits::has(piece, p)) {
                 return Some(pulls + 1);
             }
-            if !bits::has(piece, p) {
+            if !bits::has(piece, p) || one.seen(p, s) {
                 continue;
             }
             one.reach(board, &[q], &walls, p);

@@ -132,12 +132,25 @@ impl Features {
 
     /// The feature cell of the position with boxes `boxes`.
     pub fn cell(&mut self, board: &Board, boxes: &[u64]) -> u32 {
+        self.cell_beside(board, boxes, |_| false)
+    }
+
+    /// The same, knowing the cells of one piece of free cells (`region`
+    /// holds for them: the player's region, which the search has flooded
+    /// anyway and which is most of the board): only the other pieces are
+    /// flooded here.
+    pub fn cell_beside(
+        &mut self,
+        board: &Board,
+        boxes: &[u64],
+        region: impl Fn(u16) -> bool,
+    ) -> u32 {
         let packed = match board.packing() {
             Some(packing) => packing.in_order(board, boxes),
             None => board.goals.iter().filter(|&&g| bits::has(boxes, g)).count() as u32,
         };
         let blocked = self.blocked_links(boxes).min(255);
-        (packed.min(255) << 16) | (blocked << 8) | self.pieces(board, boxes).min(255)
+        (packed.min(255) << 16) | (blocked << 8) | self.pieces(board, boxes, region).min(255)
     }
 
     /// How many links hold a box.
@@ -159,14 +172,21 @@ impl Features {
         blocked
     }
 
-    /// How many connected pieces the cells without boxes form.
-    fn pieces(&mut self, board: &Board, boxes: &[u64]) -> u32 {
+    /// How many connected pieces the cells without boxes form, `region`
+    /// (empty, or one whole piece) counted as one without a flood.
+    fn pieces(&mut self, board: &Board, boxes: &[u64], region: impl Fn(u16) -> bool) -> u32 {
         self.seen.clear();
         let mut pieces = 0;
+        let mut known = false;
         for start in 0..board.cells as u16 {
-            if bits::has(boxes, start) || !self.seen.insert(start) {
+            if bits::has(boxes, start) || self.seen.contains(start) {
                 continue;
             }
+            if region(start) {
+                known = true;
+                continue;
+            }
+            self.seen.mark(start);
             pieces += 1;
             self.stack.clear();
             self.stack.push(start);
@@ -178,7 +198,7 @@ impl Features {
                 }
             }
         }
-        pieces
+        pieces + u32::from(known)
     }
 }
 
@@ -278,9 +298,16 @@ mod tests {
             cells.iter().for_each(|&c| bits::set(&mut set, c));
             set
         };
-        assert_eq!(features.pieces(&board, &with(&[cell(3, 1)])), 1);
-        // Boxes on (1, 2) and (2, 1) cut off the corner (1, 1).
-        assert_eq!(features.pieces(&board, &with(&[cell(1, 2), cell(2, 1)])), 2);
+        let unknown = |_| false;
+        assert_eq!(features.pieces(&board, &with(&[cell(3, 1)]), unknown), 1);
+        // Boxes on (1, 2) and (2, 1) cut off the corner (1, 1): counted the
+        // same when either piece is known without a flood.
+        let boxes = with(&[cell(1, 2), cell(2, 1)]);
+        assert_eq!(features.pieces(&board, &boxes, unknown), 2);
+        let corner = cell(1, 1);
+        assert_eq!(features.pieces(&board, &boxes, |c| c == corner), 2);
+        let rest = |c| c != corner && !bits::has(&boxes, c);
+        assert_eq!(features.pieces(&board, &boxes, rest), 2);
         // Two goals filled: the packed feature counts them.
         let filled = with(&[cell(7, 1), cell(7, 2)]);
         assert_eq!(features.cell(&board, &filled) >> 16, 2);

@@ -83,6 +83,16 @@ struct Pushed {
     push: Push,
 }
 
+/// How a node came to the open list (see [`Search::enqueue`]).
+#[derive(Clone, Copy)]
+enum Queued {
+    /// The start position.
+    Start,
+    /// By a push; with its feature cell when the feature search has it
+    /// already.
+    Child { cell: Option<u32> },
+}
+
 pub(crate) struct Search<'a> {
     board: &'a Board,
     order: Order,
@@ -283,18 +293,39 @@ impl<'a> Search<'a> {
         n
     }
 
+    /// The feature cell of a child just stored, if this is a feature
+    /// search: `boxes` as after the push of a box from `from` to `to`, the
+    /// player's region in `reach` or, when `quick`, the node's less `to`,
+    /// with `from`.
+    fn child_cell(&mut self, boxes: &[u64], quick: bool, moved: (u16, u16)) -> Option<u32> {
+        let (features, _) = self.features.as_mut()?;
+        let (node_reach, reach) = (&self.node_reach, &self.reach);
+        let (from, to) = moved;
+        Some(features.cell_beside(self.board, boxes, |c| {
+            if quick {
+                c == from || (c != to && node_reach.contains(c))
+            } else {
+                reach.contains(c)
+            }
+        }))
+    }
+
     /// Adds node `id`, reached at `cost` with lower bound `bound`, to the
     /// open list. A feature search puts it in its feature cell, and there a
-    /// push that improved no feature (`pushed`: the start was no push) costs
-    /// one more, above the pushes (see `features::push_weight`).
-    fn enqueue(&mut self, id: u32, cost: u64, bound: u32, boxes: &[u64], pushed: bool) {
+    /// push that improved no feature costs one more, above the pushes (see
+    /// `features::push_weight`).
+    fn enqueue(&mut self, id: u32, cost: u64, bound: u32, boxes: &[u64], by: Queued) {
         let Some((features, _)) = &mut self.features else {
             let priority = self.priority(cost, bound, boxes);
             self.open.push((Reverse(priority), id));
             return;
         };
-        let cell = features.cell(self.board, boxes);
-        let weight = if pushed {
+        let cell = match by {
+            Queued::Child { cell: Some(cell) } => cell,
+            _ => features.cell(self.board, boxes),
+        };
+        debug_assert_eq!(cell, features.cell(self.board, boxes));
+        let weight = if matches!(by, Queued::Child { .. }) {
             features::push_weight(self.parent_cell, cell)
         } else {
             0
@@ -466,7 +497,7 @@ impl<'a> Search<'a> {
         if bound == 0 {
             return Some(End::Found(root));
         }
-        self.enqueue(root, 0, bound, &boxes, false);
+        self.enqueue(root, 0, bound, &boxes, Queued::Start);
         None
     }
 
@@ -873,6 +904,10 @@ impl<'a> Search<'a> {
         if self.learner.deadlocked(board, boxes, to, stand) {
             return Ok(None);
         }
+        // How the child's region is known, if it is: `Some(false)` from a
+        // flood into `reach`, `Some(true)` as the node's less `to`, with
+        // `from`.
+        let mut region = None;
         let player = if self.exact_player() {
             stand
         } else {
@@ -888,6 +923,7 @@ impl<'a> Search<'a> {
             } else {
                 None
             };
+            region = Some(quick.is_some());
             match quick {
                 Some(lowest) => {
                     debug_assert_eq!(lowest, self.flood(boxes, stand));
@@ -929,14 +965,16 @@ impl<'a> Search<'a> {
                 if bound == 0 && self.order == Order::Fast {
                     return Ok(Some(id));
                 }
-                self.enqueue(id, child_cost, bound, boxes, true);
+                let cell = region.and_then(|quick| self.child_cell(boxes, quick, (from, to)));
+                self.enqueue(id, child_cost, bound, boxes, Queued::Child { cell });
                 Ok(None)
             }
             Some(Found::Old(id)) => {
                 if self.order != Order::Fast && child_cost < self.store.cost[id as usize] {
                     self.store.relink(id, parent, push, child_cost);
                     self.store.closed[id as usize] = false;
-                    self.enqueue(id, child_cost, bound, boxes, true);
+                    let by = Queued::Child { cell: None };
+                    self.enqueue(id, child_cost, bound, boxes, by);
                 }
                 Ok(None)
             }

@@ -65,7 +65,7 @@ use backward::Backward;
 use board::{Board, BoardError};
 pub use deadlock::{Deadlock, DeadlockDetector, DeadlockKind};
 use search::{End, Search};
-use store::Store;
+use store::{Budget, Store};
 
 /// What to optimise.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -320,8 +320,9 @@ pub fn solve_with_stats(
         Mode::Fast => &PORTFOLIO,
         Mode::Pushes | Mode::Moves => &[(Kind::AStar, 1, 1)],
     };
-    // The backward search stores positions fastest (its nodes are the
-    // cheapest): it gets two parts of the memory, each other search one.
+    // Each search sizes its tables by its part of the memory; the backward
+    // search, with no tables beside its store, gets two parts. Their stores
+    // then draw on one budget (see `Store::share`).
     let parts: usize = kinds.iter().map(|&(kind, ..)| kind.memory_parts()).sum();
     let mut searches = Vec::new();
     let mut shares = Vec::new();
@@ -348,6 +349,10 @@ pub fn solve_with_stats(
             shares.push(Shares { early, late });
             used.push(kind);
         }
+    }
+    let budget = Budget::default();
+    for search in &mut searches {
+        search.store_mut().share(&budget);
     }
     let schedule = Schedule {
         shares,
@@ -788,15 +793,9 @@ fn turns(
                 None => k += 1,
                 Some(End::OutOfMemory) => {
                     active.remove(k);
-                    // The memory budget is one: what a lost search held
-                    // goes to those still running.
-                    let freed = searches[i].store_mut().release();
-                    if !active.is_empty() {
-                        let each = freed / active.len();
-                        for &j in active.iter() {
-                            searches[j].store_mut().grant(each);
-                        }
-                    }
+                    // What a lost search held goes back to the level's
+                    // budget, for those still running.
+                    searches[i].store_mut().release();
                 }
                 Some(end) => return (Ended::Search(end), Some(i)),
             }

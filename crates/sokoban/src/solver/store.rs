@@ -2,7 +2,10 @@
 //! arrays (box bitset words, player cell, parent, cost, the push that led
 //! here) with an open-addressing hash index. Its size is capped by a memory
 //! budget; when the cap is reached the search stops with "out of memory"
-//! instead of letting the process be killed.
+//! instead of letting the process be killed. The stores of one level's
+//! searches draw on one budget as they grow (see [`Store::share`]): which
+//! search stores fastest depends on the level, and a fixed share each
+//! would stop one while the others' lay unused.
 //!
 //! Hashes are not kept per node: each index slot holds the node's id and
 //! the high half of its hash. A position's home slot is taken from the
@@ -14,7 +17,17 @@
 //!   `2i + 1`, so it is rebuilt in one pass in order, from the slots alone,
 //!   instead of by millions of writes at random places.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
 use super::zobrist::Zobrist;
+
+/// Bytes of a memory budget not yet drawn by any store.
+pub(crate) type Budget = Arc<AtomicUsize>;
+
+/// Nodes a store draws from its budget at a time, so that a budget shared
+/// across threads is touched only a few times a second.
+const DRAW: usize = 1 << 14;
 
 /// The push that made a node from its parent, in 32 bits: a straight run
 /// (the box's cell before it, the direction, how many cells it travelled:
@@ -97,7 +110,10 @@ pub(crate) struct Store {
     zobrist: Zobrist,
     /// Slots of [`slot_entry`], 0 for an empty one; length a power of two.
     index: Vec<u64>,
+    /// Nodes drawn from `budget`: the store holds at most this many until
+    /// it draws more.
     capacity: usize,
+    budget: Budget,
     /// Nodes stored before [`Store::release`] emptied the store.
     released: usize,
 }
@@ -110,7 +126,6 @@ pub(crate) enum Found {
 impl Store {
     pub fn new(words: usize, cells: usize, memory_mb: usize) -> Store {
         let bytes = memory_mb.saturating_mul(1 << 20);
-        let capacity = (bytes / (words * 8 + NODE_OVERHEAD)).min(u32::MAX as usize - 1);
         Store {
             words,
             boxes: Vec::new(),
@@ -121,9 +136,42 @@ impl Store {
             closed: Vec::new(),
             zobrist: Zobrist::new(cells),
             index: vec![0; 1024],
-            capacity,
+            capacity: 0,
+            budget: Arc::new(AtomicUsize::new(bytes)),
             released: 0,
         }
+    }
+
+    /// From now on draws on `budget`, shared with other stores, and puts
+    /// what is left of its own budget into it.
+    pub fn share(&mut self, budget: &Budget) {
+        let unused = (self.capacity - self.len()) * self.node_bytes();
+        let own = self.budget.swap(0, Ordering::Relaxed) + unused;
+        self.capacity = self.len();
+        budget.fetch_add(own, Ordering::Relaxed);
+        self.budget = Arc::clone(budget);
+    }
+
+    /// Draws room for more nodes from the budget; false when it is spent.
+    fn draw(&mut self) -> bool {
+        let node = self.node_bytes();
+        let want = DRAW * node;
+        let Ok(left) = self
+            .budget
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |left| {
+                (left >= node).then(|| left.saturating_sub(want))
+            })
+        else {
+            return false;
+        };
+        let got = left.min(want);
+        let nodes = got / node;
+        self.budget.fetch_add(got - nodes * node, Ordering::Relaxed);
+        self.capacity = self
+            .capacity
+            .saturating_add(nodes)
+            .min(u32::MAX as usize - 1);
+        self.len() < self.capacity
     }
 
     pub fn len(&self) -> usize {
@@ -140,10 +188,11 @@ impl Store {
         self.words * 8 + NODE_OVERHEAD
     }
 
-    /// Drops every node (the search is over and lost) and returns the
-    /// budget it held, in bytes, for other searches to use.
-    pub fn release(&mut self) -> usize {
+    /// Drops every node (the search is over and lost) and puts the budget
+    /// it held back, for the stores it shares it with.
+    pub fn release(&mut self) {
         let bytes = self.capacity.saturating_mul(self.node_bytes());
+        self.budget.fetch_add(bytes, Ordering::Relaxed);
         self.released += self.len();
         self.boxes = Vec::new();
         self.player = Vec::new();
@@ -153,16 +202,6 @@ impl Store {
         self.closed = Vec::new();
         self.index = vec![0; 1024];
         self.capacity = 0;
-        bytes
-    }
-
-    /// Raises the budget by `bytes`.
-    pub fn grant(&mut self, bytes: usize) {
-        let more = bytes / self.node_bytes();
-        self.capacity = self
-            .capacity
-            .saturating_add(more)
-            .min(u32::MAX as usize - 1);
     }
 
     pub fn boxes(&self, id: u32) -> &[u64] {
@@ -237,7 +276,7 @@ impl Store {
             }
             slot = (slot + 1) & mask;
         }
-        if self.len() >= self.capacity {
+        if self.len() >= self.capacity && !self.draw() {
             return None;
         }
         let id = self.len() as u32;
@@ -307,6 +346,48 @@ fn slot_entry(hash: u64, id: u32) -> u64 {
 mod tests {
     use super::*;
     use crate::solver::bits;
+
+    /// Stores that share a budget hold together what it allows, in any
+    /// split; one released leaves its part to the other.
+    #[test]
+    fn stores_sharing_a_budget_fill_it_together() {
+        let zobrist = Zobrist::new(300);
+        let insert = |store: &mut Store, n: u32| {
+            let mut boxes = vec![0u64; 1];
+            boxes[0] = u64::from(n) << 8 | 1;
+            let hash = zobrist.set_hash(&boxes);
+            store.find_or_insert(hash, &boxes, 0, NO_PARENT, Push::default(), 0)
+        };
+        let (mut a, mut b) = (Store::new(1, 300, 8), Store::new(1, 300, 4));
+        let budget = Budget::default();
+        a.share(&budget);
+        b.share(&budget);
+        let nodes = (12 << 20) / a.node_bytes();
+        // `a` takes most of it: more than its own 8 MB would hold.
+        let mut n = 0;
+        while n < nodes as u32 - 2 * DRAW as u32 && insert(&mut a, n).is_some() {
+            n += 1;
+        }
+        assert!(a.len() > (8 << 20) / a.node_bytes(), "{}", a.len());
+        // `b` gets the rest, and `a` what it had drawn already: together
+        // they hold what the budget allows, less a node's rounding.
+        while insert(&mut b, n).is_some() {
+            n += 1;
+        }
+        while insert(&mut a, n).is_some() {
+            n += 1;
+        }
+        assert!(insert(&mut b, n).is_none());
+        let held = a.len() + b.len();
+        assert!(held <= nodes && held + 1 >= nodes, "{held} {nodes}");
+        // Released, `a`'s part goes to `b`.
+        let held = a.len();
+        a.release();
+        for _ in 0..held {
+            assert!(insert(&mut b, n).is_some());
+            n += 1;
+        }
+    }
 
     #[test]
     fn positions_are_found_again_also_after_the_index_grows() {

@@ -59,8 +59,6 @@ pub(crate) struct Matching {
     /// and that row's potential as they were.
     saved_row: Vec<i64>,
     saved_columns: Vec<(usize, i64, usize, i64)>,
-    /// Whether [`Matching::augment`] fills `saved_columns`.
-    saving: bool,
     /// The box cell of each row, as last solved.
     cells: Vec<u16>,
     /// Cell → its row, or `u16::MAX`.
@@ -86,7 +84,6 @@ impl Matching {
             reached: Vec::with_capacity(goals),
             saved_row: vec![0; goals],
             saved_columns: Vec::with_capacity(goals),
-            saving: false,
             cells: vec![0; boxes],
             row_of_cell: vec![u16::MAX; cells],
             valid: false,
@@ -151,7 +148,7 @@ impl Matching {
                     self.u[r] = 0;
                 }
                 for &row in &gone[..g] {
-                    self.augment(row + 1);
+                    self.augment(row + 1, false);
                 }
                 return self.total();
             }
@@ -179,7 +176,7 @@ impl Matching {
         self.v.iter_mut().for_each(|x| *x = 0);
         self.assigned.iter_mut().for_each(|x| *x = 0);
         for row in 1..=self.rows {
-            self.augment(row);
+            self.augment(row, false);
         }
         self.total()
     }
@@ -203,9 +200,7 @@ impl Matching {
         let u = self.u[r];
         // Every v is ≤ 0, so u = 0 keeps the duals feasible for the new row.
         self.u[r] = 0;
-        self.saving = true;
-        self.augment(r);
-        self.saving = false;
+        self.augment(r, true);
         let total = self.total();
         for &(j, v, i, u) in self.saved_columns.iter().rev() {
             self.v[j] = v;
@@ -255,7 +250,9 @@ impl Matching {
     /// assignment while keeping the potentials feasible. `minv[j]` holds
     /// the shortest reduced distance from the new row to column `j`; the
     /// potentials of the columns reached are settled once, at the end.
-    fn augment(&mut self, row: usize) {
+    /// With `save`, what settling changes is noted first in
+    /// `saved_columns`, for [`Matching::with_moved`] to put back.
+    fn augment(&mut self, row: usize, save: bool) {
         let cols = self.cols;
         self.assigned[0] = row;
         self.used.iter_mut().for_each(|x| *x = false);
@@ -301,7 +298,7 @@ impl Matching {
                 break;
             }
         }
-        if self.saving {
+        if save {
             self.saved_columns.clear();
             for &j in &self.reached {
                 let i = self.assigned[j];
@@ -334,14 +331,19 @@ impl Matching {
 mod tests {
     use super::*;
 
+    /// Six boxes, six goals apart from them, walls between.
+    fn board() -> Board {
+        let text =
+            "##########\n#.  .   .#\n#  #  #  #\n#. $$$ @ #\n#  $ $ $ #\n#.   .   #\n##########";
+        let level = crate::Level::from_xsb(text).unwrap();
+        Board::new(level.map(), level.player(), level.boxes()).unwrap()
+    }
+
     /// Pricing a moved box leaves the assignment exactly as it was, and
     /// prices it as solving the moved set from scratch does.
     #[test]
     fn with_moved_puts_everything_back() {
-        let text =
-            "##########\n#.  .   .#\n#  #  #  #\n#. $$$ @ #\n#  $ $ $ #\n#.   .   #\n##########";
-        let level = crate::Level::from_xsb(text).unwrap();
-        let board = Board::new(level.map(), level.player(), level.boxes()).unwrap();
+        let board = board();
         let (n, goals) = (board.start_boxes.len(), board.goals.len());
         let mut matching = Matching::new(n, goals, board.cells);
         let boxes = board.start_boxes.clone();
@@ -373,10 +375,7 @@ mod tests {
     /// Re-solving near the last set agrees with solving from scratch.
     #[test]
     fn near_equals_scratch() {
-        let text =
-            "##########\n#.  .   .#\n#  #  #  #\n#. $$$ @ #\n#  $ $ $ #\n#.   .   #\n##########";
-        let level = crate::Level::from_xsb(text).unwrap();
-        let board = Board::new(level.map(), level.player(), level.boxes()).unwrap();
+        let board = board();
         let n = board.start_boxes.len();
         let mut near = Matching::new(n, board.goals.len(), board.cells);
         let mut state = 12345u64;

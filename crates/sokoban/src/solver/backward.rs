@@ -24,6 +24,7 @@ use std::collections::{BinaryHeap, VecDeque};
 use super::Control;
 use super::bits;
 use super::board::{Board, FAR, NONE};
+use super::layers::Layers;
 use super::lower_bound::{Costs, Matching};
 use super::marks::Marks;
 use super::search::End;
@@ -53,6 +54,9 @@ pub(crate) struct Backward<'a> {
     pub expanded: u64,
     pub depth: u32,
     pub bound: u32,
+    /// Met in the middle (see [`Backward::with_layers`]): the open list by
+    /// depth, used instead of `open`.
+    layers: Option<Layers>,
 }
 
 impl<'a> Backward<'a> {
@@ -88,7 +92,37 @@ impl<'a> Backward<'a> {
             expanded: 0,
             depth: 0,
             bound: 0,
+            layers: None,
         })
+    }
+
+    /// For [`meet`](super::meet): an A* over single pulls, its open list by
+    /// depth, run in rounds with [`Backward::sweep`]. A node reached with
+    /// fewer pulls is queued again, and no pulls come in runs, so that
+    /// every position a forward solution passes through is one this search
+    /// can reach at its true distance.
+    pub fn with_layers(mut self) -> Backward<'a> {
+        self.layers = Some(Layers::default());
+        self
+    }
+
+    /// The layered open list (see [`Backward::with_layers`]).
+    pub fn layers(&mut self) -> Option<&mut Layers> {
+        self.layers.as_mut()
+    }
+
+    /// Queues a node reached with `cost` pulls and bound `bound`.
+    fn enqueue(&mut self, id: u32, cost: u64, bound: u32) {
+        match &mut self.layers {
+            Some(layers) => {
+                let depth = cost.min(u64::from(u32::MAX)) as u32;
+                layers.push(depth, depth.saturating_add(bound), id);
+            }
+            None => {
+                let priority = u64::from(bound) << 32 | cost.min(u64::from(u32::MAX));
+                self.open.push((Reverse(priority), id));
+            }
+        }
     }
 
     /// Floods the player's region from `from` around `boxes`; returns its
@@ -154,7 +188,7 @@ impl<'a> Backward<'a> {
                 .store
                 .find_or_insert(hash, &boxes, lowest, NO_PARENT, Push::default(), 0)
             {
-                Some(Found::New(id)) => self.open.push((Reverse(u64::from(bound) << 32), id)),
+                Some(Found::New(id)) => self.enqueue(id, 0, bound),
                 Some(Found::Old(_)) => {}
                 None => return Some(End::OutOfMemory),
             }
@@ -165,37 +199,45 @@ impl<'a> Backward<'a> {
     /// Expands up to `budget` nodes; `None` when the search goes on.
     pub fn advance(&mut self, control: &Control<'_>, budget: u64) -> Option<End> {
         let stop_at = self.expanded + budget;
+        while self.expanded < stop_at {
+            let Some((_, id)) = self.open.pop() else {
+                return Some(End::Exhausted);
+            };
+            if let Some(end) = self.step(id, control) {
+                return Some(end);
+            }
+        }
+        None
+    }
+
+    /// Expands node `id`, taken from the open list; `Some` when that ends
+    /// the search.
+    fn step(&mut self, id: u32, control: &Control<'_>) -> Option<End> {
+        if control.cancelled() {
+            return Some(End::Cancelled);
+        }
         let mut boxes = std::mem::take(&mut self.boxes);
         let mut list = std::mem::take(&mut self.list);
-        let end = loop {
-            if self.expanded >= stop_at {
-                break None;
-            }
-            let Some((_, id)) = self.open.pop() else {
-                break Some(End::Exhausted);
-            };
-            if control.cancelled() {
-                break Some(End::Cancelled);
-            }
-            boxes.copy_from_slice(self.store.boxes(id));
-            bits::cells(&boxes, &mut list);
-            let costs = Costs {
-                id: 0,
-                distance: &self.distance,
-                cells: self.board.cells,
-            };
-            let Some(bound) = self.matching.solve_near(costs, &list) else {
-                continue;
-            };
-            list.clear();
-            list.extend_from_slice(self.matching.rows());
-            self.expanded += 1;
-            self.depth = self.store.cost[id as usize] as u32;
-            self.bound = bound;
-            match self.expand(id, &mut boxes, &list) {
-                Ok(Some(goal)) => break Some(End::Found(goal)),
-                Ok(None) => {}
-                Err(()) => break Some(End::OutOfMemory),
+        boxes.copy_from_slice(self.store.boxes(id));
+        bits::cells(&boxes, &mut list);
+        let costs = Costs {
+            id: 0,
+            distance: &self.distance,
+            cells: self.board.cells,
+        };
+        let end = match self.matching.solve_near(costs, &list) {
+            None => None,
+            Some(bound) => {
+                list.clear();
+                list.extend_from_slice(self.matching.rows());
+                self.expanded += 1;
+                self.depth = self.store.cost[id as usize] as u32;
+                self.bound = bound;
+                match self.expand(id, &mut boxes, &list) {
+                    Ok(Some(goal)) => Some(End::Found(goal)),
+                    Ok(None) => None,
+                    Err(()) => Some(End::OutOfMemory),
+                }
             }
         };
         self.boxes = boxes;
@@ -226,7 +268,11 @@ impl<'a> Backward<'a> {
                 if beyond == NONE || bits::has(boxes, beyond) || self.dead[usize::from(to)] {
                     continue;
                 }
-                let (end, count) = self.tunnel_end(boxes, to, dir);
+                let (end, count) = if self.layers.is_some() {
+                    (to, 1)
+                } else {
+                    self.tunnel_end(boxes, to, dir)
+                };
                 let costs = Costs {
                     id: 0,
                     distance: &self.distance,
@@ -275,13 +321,20 @@ impl<'a> Backward<'a> {
                 match found {
                     None => return Err(()),
                     Some(Found::New(child)) => {
-                        if done {
+                        // Met in the middle, the start position is one the
+                        // forward search starts from.
+                        if done && self.layers.is_none() {
                             return Ok(Some(child));
                         }
-                        let priority = u64::from(bound) << 32 | cost.min(u64::from(u32::MAX));
-                        self.open.push((Reverse(priority), child));
+                        self.enqueue(child, cost, bound);
                     }
-                    Some(Found::Old(_)) => {}
+                    Some(Found::Old(child)) => {
+                        if self.layers.is_some() && cost < self.store.cost[child as usize] {
+                            self.store.relink(child, id, push, cost);
+                            self.store.closed[child as usize] = false;
+                            self.enqueue(child, cost, bound);
+                        }
+                    }
                 }
             }
         }
@@ -335,6 +388,26 @@ impl<'a> Backward<'a> {
             node = self.store.parent(node);
         }
         Some(runs)
+    }
+}
+
+impl super::meet::Round for Backward<'_> {
+    fn expanded(&self) -> u64 {
+        self.expanded
+    }
+
+    fn next(&mut self, f_limit: u32) -> Option<u32> {
+        let (cost, closed) = (&self.store.cost, &self.store.closed);
+        // Stale: reached with fewer pulls since, or expanded already.
+        let live =
+            |depth: u32, id: u32| cost[id as usize] == u64::from(depth) && !closed[id as usize];
+        let id = self.layers.as_mut()?.take(f_limit, live)?;
+        self.store.closed[id as usize] = true;
+        Some(id)
+    }
+
+    fn expand_next(&mut self, id: u32, control: &Control<'_>) -> Option<End> {
+        self.step(id, control)
     }
 }
 

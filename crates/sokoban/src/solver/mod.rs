@@ -8,8 +8,10 @@
 //! goals in one macro move, `room`, and one over pulls from the solved
 //! position back to the start, `backward`, whose positions the forward
 //! searches meet);
-//! Pushes mode proves the fewest pushes with A*, then runs a second pass
-//! for the fewest moves among those. The lower bound is a min-cost matching
+//! Pushes mode proves the fewest pushes with an A* forwards and one
+//! backwards over pulls that meet in the middle (`meet`, their open lists
+//! by depth in `layers`; plain A* where there are more goals than boxes),
+//! then runs a second pass for the fewest moves among those. The lower bound is a min-cost matching
 //! of boxes to goals (`lower_bound`) over push distances in which boxes
 //! fixed on goals count as walls (`fixed`); pruning uses dead squares,
 //! freeze and bipartite deadlocks (`deadlock`), PI-corrals (`corral`) and
@@ -44,9 +46,11 @@ mod corral;
 mod deadlock;
 mod features;
 mod fixed;
+mod layers;
 mod learn;
 mod lower_bound;
 mod marks;
+mod meet;
 mod one_box;
 mod packing;
 mod room;
@@ -313,6 +317,16 @@ pub fn solve_with_stats(
     if board.start_boxes.len() > lower_bound::MAX_BOXES {
         return (Outcome::Unsupported, Stats::default());
     }
+    // Pushes mode tries A* alone first: where the bound is close to the
+    // truth it dives straight to a solution, which rounds that sweep
+    // every node of an f do not. Where it is not, the two directions
+    // meet (see `meet`), if the backward search is defined.
+    let meets = options.mode == Mode::Pushes && board.goals.len() == board.start_boxes.len();
+    let node_limit = match options.node_limit {
+        Some(limit) if meets => Some(limit.min(A_STAR_FIRST)),
+        None if meets => Some(A_STAR_FIRST),
+        limit => limit,
+    };
     // Fast mode runs a portfolio, alternating slices (see `PORTFOLIO`).
     // Each search is complete, so any exhausting proves the level
     // unsolvable.
@@ -364,11 +378,31 @@ pub fn solve_with_stats(
         .iter()
         .position(|k| SECOND_THREAD.contains(k))
         .filter(|&i| i > 0 && options.threads > 1);
-    let (end, winner) = if let Some(split) = split {
-        drive_split(&mut searches, split, &schedule, options.node_limit, control)
+    let (end, winner) = if meets {
+        let limit = node_limit.unwrap_or(A_STAR_FIRST);
+        a_star_first(&mut searches, &schedule, limit, control)
+    } else if let Some(split) = split {
+        drive_split(&mut searches, split, &schedule, node_limit, control)
     } else {
-        drive(&mut searches, &schedule, options.node_limit, control)
+        drive(&mut searches, &schedule, node_limit, control)
     };
+    if meets
+        && matches!(end, Ended::LimitReached)
+        && options.node_limit.is_none_or(|limit| limit > A_STAR_FIRST)
+    {
+        let spent: u64 = searches.iter().map(Engine::expanded).sum();
+        drop(searches);
+        if let Some(backward) = Backward::new(&board, options.memory_mb * 2 / 3) {
+            let options = Options {
+                node_limit: options.node_limit.map(|limit| limit - spent),
+                ..options.clone()
+            };
+            let (outcome, mut stats) = fewest_pushes(level, &board, backward, &options, control);
+            stats.expanded += spent;
+            return (outcome, stats);
+        }
+        return (Outcome::LimitReached, Stats::default());
+    }
     let found_by = match end {
         Ended::Search(End::Found(_)) if options.mode == Mode::Fast => {
             winner.and_then(|i| used.get(i)).map(|k| k.name())
@@ -385,7 +419,21 @@ pub fn solve_with_stats(
         (Ended::Search(End::Found(goal)), Some(Engine::Forward(search)))
             if options.mode == Mode::Pushes =>
         {
-            let (outcome, more) = fewest_moves(level, &board, search, goal, options, control);
+            let Some(runs) = search.solution(goal) else {
+                return (Outcome::Internal("an unknown macro".into()), stats);
+            };
+            let pushes = search.pushes_of(goal);
+            let known = Some(&search.store);
+            let (outcome, more) = fewest_moves(
+                level,
+                &board,
+                runs,
+                pushes,
+                known,
+                search.expanded,
+                options,
+                control,
+            );
             stats.expanded += more.expanded;
             stats.stored += more.stored;
             outcome
@@ -417,32 +465,137 @@ pub fn solve_with_stats(
     (outcome, stats)
 }
 
-/// The second pass of [`Mode::Pushes`]: the first pass (`first`, its goal
-/// node `goal`) proved the fewest pushes; this one finds the fewest moves
-/// among the solutions with that many pushes. When it cannot finish (time,
-/// memory, nodes), the first pass's solution is returned, marked so.
-fn fewest_moves(
+/// Most nodes pushes mode gives A* alone before the two directions meet
+/// (see [`fewest_pushes`]), about a second: the built-in library's level
+/// 64 (36 pushes, root bound 36) takes A* 74 k nodes, and rounds 3.5 M
+/// (every node of f 36 down to the depths that meet); Microban I #144 (36
+/// pushes, bound 24) takes A* 12.3 M and the rounds 256 k.
+const A_STAR_FIRST: u64 = 250_000;
+
+/// How far above the start's bound pushes mode lets A* alone go (see
+/// [`A_STAR_FIRST`]) before the two directions meet instead. Microban I
+/// #144's f reaches 26 at 23 k nodes and 28 at 155 k.
+const A_STAR_RISE: u32 = 2;
+
+/// Pushes mode's A* alone: runs the search until it decides, expands
+/// `limit` nodes, or its f rises more than [`A_STAR_RISE`] above the
+/// start's ([`Ended::LimitReached`] for both).
+fn a_star_first(
+    searches: &mut [Engine<'_>],
+    schedule: &Schedule,
+    limit: u64,
+    control: &mut Control<'_>,
+) -> Decided {
+    let mut active = match start_all(searches) {
+        Ok(active) => active,
+        Err(decided) => return decided,
+    };
+    let f = |searches: &[Engine<'_>]| searches.first().map_or(0, |s| s.depth() + s.bound());
+    let start = f(searches);
+    let mut spent = 0;
+    while spent < limit {
+        spent = (spent + A_STAR_CHECK).min(limit);
+        let (end, winner) = turns(searches, &mut active, schedule, Some(spent), control);
+        if !matches!(end, Ended::LimitReached) {
+            return (end, winner);
+        }
+        if f(searches) > start + A_STAR_RISE {
+            break;
+        }
+    }
+    (Ended::LimitReached, None)
+}
+
+/// Nodes between two looks at A*'s f in [`a_star_first`].
+const A_STAR_CHECK: u64 = 16_384;
+
+/// The first pass of [`Mode::Pushes`] where the backward search is defined
+/// (as many goals as boxes): the fewest pushes, met in the middle (see
+/// [`meet`]); then [`fewest_moves`].
+fn fewest_pushes(
     level: &Level,
     board: &Board,
-    first: &Search<'_>,
-    goal: u32,
+    backward: Backward<'_>,
     options: &Options,
     control: &mut Control<'_>,
 ) -> (Outcome, Stats) {
-    let fallback = || finish_search(level, board, first, goal, Mode::Pushes);
-    let used_mb = first.store.bytes().div_ceil(1 << 20);
-    let memory = options.memory_mb.saturating_sub(used_mb);
-    if memory < 2 {
-        return (fallback(), Stats::default());
-    }
-    let refine = search::Refine {
-        pushes: first.pushes_of(goal),
-        known: &first.store,
+    let mut forward = Search::new(board, Mode::Pushes, 1, options.memory_mb / 3).with_layers();
+    let mut backward = backward.with_layers();
+    let budget = Budget::default();
+    forward.store.share(&budget);
+    backward.store.share(&budget);
+    let started = [forward.start(), backward.start()];
+    let end = match started {
+        [Some(End::OutOfMemory), _] | [_, Some(End::OutOfMemory)] => {
+            meet::Met::End(End::OutOfMemory)
+        }
+        [Some(end), _] | [_, Some(end)] => meet::Met::End(end),
+        [None, None] => meet::meet(&mut forward, &mut backward, options.node_limit, control),
     };
+    let mut stats = Stats {
+        expanded: forward.expanded + backward.expanded,
+        stored: (forward.store.stored() + backward.store.stored()) as u64,
+        found_by: None,
+    };
+    let outcome = match end {
+        meet::Met::Found {
+            pushes,
+            forward: there,
+            backward: back,
+        } => match (forward.solution(there), backward.runs(back)) {
+            (Some(mut runs), Some(back)) => {
+                runs.extend(back);
+                let known = Some(&forward.store);
+                let (outcome, more) = fewest_moves(
+                    level,
+                    board,
+                    runs,
+                    pushes,
+                    known,
+                    stats.expanded,
+                    options,
+                    control,
+                );
+                stats.expanded += more.expanded;
+                stats.stored += more.stored;
+                outcome
+            }
+            _ => Outcome::Internal("an unknown macro".into()),
+        },
+        meet::Met::End(End::Found(_)) => Outcome::Internal("a search ended alone".into()),
+        meet::Met::End(End::Exhausted) => Outcome::Unsolvable,
+        meet::Met::End(End::Cancelled) => Outcome::Cancelled,
+        meet::Met::End(End::OutOfMemory) => Outcome::OutOfMemory,
+        meet::Met::LimitReached => Outcome::LimitReached,
+    };
+    (outcome, stats)
+}
+
+/// The second pass of [`Mode::Pushes`]: the first pass proved `pushes` the
+/// fewest, with the solution `runs` (and, in `known`, positions with
+/// pushes that reach them, after `spent` nodes); this one finds the fewest
+/// moves among the solutions with that many pushes. When it cannot finish
+/// (time, memory, nodes), the first pass's solution is returned, marked so.
+#[allow(clippy::too_many_arguments)]
+fn fewest_moves(
+    level: &Level,
+    board: &Board,
+    runs: Vec<(u16, u8, u16)>,
+    pushes: u32,
+    known: Option<&Store>,
+    spent: u64,
+    options: &Options,
+    control: &mut Control<'_>,
+) -> (Outcome, Stats) {
+    let fallback = || finish(level, board, &runs, Mode::Pushes);
+    let used_mb = known.map_or(0, |k| k.bytes().div_ceil(1 << 20));
+    let memory = options.memory_mb.saturating_sub(used_mb);
+    let Some(known) = known.filter(|_| memory >= 2) else {
+        return (fallback(), Stats::default());
+    };
+    let refine = search::Refine { pushes, known };
     let mut second = [Engine::Forward(Search::refine(board, refine, memory))];
-    let node_limit = options
-        .node_limit
-        .map(|limit| limit.saturating_sub(first.expanded));
+    let node_limit = options.node_limit.map(|limit| limit.saturating_sub(spent));
     let (end, _) = if node_limit == Some(0) {
         (Ended::LimitReached, None)
     } else {

@@ -13,6 +13,7 @@ use super::corral::Corrals;
 use super::deadlock;
 use super::features::{self, FeatureOpen, Features};
 use super::fixed::Fixed;
+use super::layers::Layers;
 use super::learn::Learner;
 use super::lower_bound::Matching;
 use super::marks::Marks;
@@ -149,6 +150,17 @@ pub(crate) struct Search<'a> {
     /// On a symmetric board: images of positions already expanded are
     /// skipped.
     symmetry: Option<Symmetry>,
+    /// Pushes mode met in the middle: the open list by depth (see
+    /// [`Layers`]), used instead of `open`.
+    layers: Option<Layers>,
+}
+
+/// How a node taken from the open list went.
+enum Step {
+    /// Expanded (or skipped: closed, a deadlock, an image).
+    Done,
+    /// It, or its child, ends the search.
+    End(End),
 }
 
 impl<'a> Search<'a> {
@@ -227,6 +239,7 @@ impl<'a> Search<'a> {
             rooms: None,
             advisor: None,
             symmetry,
+            layers: None,
         }
     }
 
@@ -278,6 +291,19 @@ impl<'a> Search<'a> {
 
     /// Whether running out of nodes proves the level unsolvable: not when
     /// goal-room macros replace pushes.
+    /// Pushes mode only: the open list by depth, for [`meet`](super::meet)
+    /// to run in rounds with [`Search::sweep`].
+    pub fn with_layers(mut self) -> Search<'a> {
+        debug_assert_eq!(self.order, Order::Pushes);
+        self.layers = Some(Layers::default());
+        self
+    }
+
+    /// The layered open list (see [`Search::with_layers`]).
+    pub fn layers(&mut self) -> Option<&mut Layers> {
+        self.layers.as_mut()
+    }
+
     pub fn complete(&self) -> bool {
         self.rooms.is_none()
     }
@@ -315,6 +341,11 @@ impl<'a> Search<'a> {
     /// push that improved no feature costs one more, above the pushes (see
     /// `features::push_weight`).
     fn enqueue(&mut self, id: u32, cost: u64, bound: u32, boxes: &[u64], by: Queued) {
+        if let Some(layers) = &mut self.layers {
+            let depth = (cost >> SHIFT) as u32;
+            layers.push(depth, depth.saturating_add(bound), id);
+            return;
+        }
         let Some((features, _)) = &mut self.features else {
             let priority = self.priority(cost, bound, boxes);
             self.open.push((Reverse(priority), id));
@@ -494,6 +525,7 @@ impl<'a> Search<'a> {
             None => return Some(End::OutOfMemory),
         };
         self.tables.push(table);
+        self.bound = bound;
         if bound == 0 {
             return Some(End::Found(root));
         }
@@ -503,36 +535,48 @@ impl<'a> Search<'a> {
 
     /// Expands up to `budget` nodes; `None` when the search goes on.
     pub fn advance(&mut self, control: &Control<'_>, budget: u64) -> Option<End> {
+        let stop_at = self.expanded + budget;
+        while self.expanded < stop_at {
+            let Some((_, id)) = self.dequeue() else {
+                return Some(End::Exhausted);
+            };
+            if let Step::End(end) = self.step(id, control) {
+                return Some(end);
+            }
+        }
+        None
+    }
+
+    /// Expands node `id`, taken from the open list.
+    fn step(&mut self, id: u32, control: &Control<'_>) -> Step {
+        // An entry left behind when the node was reached more cheaply
+        // comes after the newer one (same bound, higher f), which closed it.
+        if self.store.closed[id as usize] {
+            return Step::Done;
+        }
         let board = self.board;
         let mut boxes = std::mem::take(&mut self.boxes);
         let mut list = std::mem::take(&mut self.rows);
         boxes.resize(board.words, 0);
-        let stop_at = self.expanded + budget;
-        let end = loop {
-            if self.expanded >= stop_at {
-                break None;
-            }
-            let Some((_, id)) = self.dequeue() else {
-                break Some(End::Exhausted);
-            };
-            // An entry left behind when the node was reached more cheaply
-            // comes after the newer one (same bound, higher f), which closed it.
-            if self.store.closed[id as usize] {
-                continue;
-            }
+        let step = 'step: {
             let cost = self.store.cost[id as usize];
             self.store.closed[id as usize] = true;
             boxes.copy_from_slice(self.store.boxes(id));
             bits::cells(&boxes, &mut list);
             let costs = self.fixed.costs(board, self.tables[id as usize]);
             let Some(bound) = self.matching.solve_near(costs, &list) else {
-                continue;
+                break 'step Step::Done;
             };
             // Children are generated per matching row.
             list.clear();
             list.extend_from_slice(self.matching.rows());
             if bound == 0 {
-                break Some(End::Found(id));
+                // Met in the middle, a solved position is one the backward
+                // search starts from: nothing to expand.
+                break 'step match self.layers {
+                    Some(_) => Step::Done,
+                    None => Step::End(End::Found(id)),
+                };
             }
             self.expanded += 1;
             self.depth = match self.order {
@@ -541,21 +585,17 @@ impl<'a> Search<'a> {
             } as u32;
             self.bound = bound;
             if control.cancelled() {
-                break Some(End::Cancelled);
+                break 'step Step::End(End::Cancelled);
             }
             match self.expand(id, &mut boxes, &list, cost) {
-                Ok(Some(goal)) => {
-                    break Some(End::Found(goal));
-                }
-                Ok(None) => {}
-                Err(()) => {
-                    break Some(End::OutOfMemory);
-                }
+                Ok(Some(goal)) => Step::End(End::Found(goal)),
+                Ok(None) => Step::Done,
+                Err(()) => Step::End(End::OutOfMemory),
             }
         };
         self.boxes = boxes;
         self.rows = list;
-        end
+        step
     }
 
     /// Generates the children of `id`. `Ok(Some(goal))` when Fast mode
@@ -978,6 +1018,26 @@ impl<'a> Search<'a> {
                 }
                 Ok(None)
             }
+        }
+    }
+}
+
+impl super::meet::Round for Search<'_> {
+    fn expanded(&self) -> u64 {
+        self.expanded
+    }
+
+    fn next(&mut self, f_limit: u32) -> Option<u32> {
+        let cost = &self.store.cost;
+        // Stale: the node was reached with fewer pushes since.
+        let live = |depth: u32, id: u32| cost[id as usize] >> SHIFT == u64::from(depth);
+        self.layers.as_mut()?.take(f_limit, live)
+    }
+
+    fn expand_next(&mut self, id: u32, control: &Control<'_>) -> Option<End> {
+        match self.step(id, control) {
+            Step::Done => None,
+            Step::End(end) => Some(end),
         }
     }
 }

@@ -1,0 +1,252 @@
+//! Pushes mode, met in the middle: an A* forwards over pushes and one
+//! backwards over pulls from the solved position prove the fewest pushes
+//! together, each going about as deep as it can afford.
+//!
+//! They run in rounds, one per limit `c` on f (pushes so far plus the lower
+//! bound on those left, each direction with its own bound): in a round the
+//! forward search expands every node with f below `c` up to a depth of
+//! `a` pushes, the backward one every node with f below `c` up to `b`
+//! pulls, with `a + b + 3 >= c`, and every position one stored since the
+//! last round is looked up in the other's store. A position in both is a
+//! solution, as long as the pushes to it and the pulls from it.
+//!
+//! Why a round proves that no solution is shorter than `c` when none
+//! shorter has been met: take a shortest one, of `C < c` pushes, as the
+//! positions after each push, and on it the first position the forward
+//! search has not expanded (`n`, reached at its true depth, its f at most
+//! `C`), and the last one the backward search has not (`m`, likewise). If
+//! `m` came before `n`, `n` would be stored in both, a meeting of `C`
+//! pushes. So `n` comes before `m` (or is `m`, stored in both), and their
+//! depths add up to at most `C - 1`. Both were left out of the round, so
+//! they are deeper than `a` and `b`: `C >= a + b + 2 + 1 >= c`, against
+//! `C < c`. (The forward search's pruning keeps a shortest solution among
+//! the pushes it tries; the backward search tries every single pull, so
+//! every position of that solution is one it reaches at its distance.)
+//!
+//! Which direction goes on while `a + b + 3 < c` is a matter of cost only:
+//! the one with fewer nodes left to finish its depth (a forward node
+//! counted as two backward ones, which need no deadlock tests beyond dead
+//! cells). Neither commits to a depth before it has swept it, so a
+//! direction whose nodes multiply leaves the depth to the other. On levels
+//! whose bound is far below the truth most of a forward A*'s nodes are deep
+//! ones, and each direction stopping part way cuts them by orders of
+//! magnitude: Microban I #144 (36 pushes, bound 24) takes 256 k nodes in
+//! all where A* alone took 12.3 M. Sweeping shallowest first also expands
+//! each node once per round at its fewest pushes, where A* with a bound that
+//! can drop by more than one per push expands some nodes again.
+
+use super::backward::Backward;
+use super::search::{End, SHIFT, Search};
+use super::store::Store;
+use super::{Control, Progress};
+
+/// How the search ended.
+pub(crate) enum Met {
+    /// The fewest pushes, with the position where the two directions meet
+    /// in each store.
+    Found {
+        pushes: u32,
+        forward: u32,
+        backward: u32,
+    },
+    End(End),
+    LimitReached,
+}
+
+/// What a node costs, about, forwards and backwards (a pull needs no
+/// deadlock tests beyond dead cells).
+const FORWARD_NODE: usize = 2;
+const BACKWARD_NODE: usize = 1;
+
+/// Nodes a direction expands before the limits and the caller are checked.
+const CHUNK: u64 = 1024;
+
+/// Proves the fewest pushes of the level both searches were made for
+/// (each started, with its layered open list).
+pub(crate) fn meet(
+    forward: &mut Search<'_>,
+    backward: &mut Backward<'_>,
+    node_limit: Option<u64>,
+    control: &mut Control<'_>,
+) -> Met {
+    let mut best: Option<(u32, u32, u32)> = None;
+    let Some(mut c) = lowest_f(forward, backward) else {
+        return Met::End(End::Exhausted);
+    };
+    let mut reported = 0;
+    loop {
+        if let Some(layers) = forward.layers() {
+            layers.rewind();
+        }
+        if let Some(layers) = backward.layers() {
+            layers.rewind();
+        }
+        // Each direction sweeps its nodes with f below `c`, shallowest
+        // first, until the depths they have finished add up (see above).
+        loop {
+            let a = forward.layers().and_then(|l| l.frontier(c));
+            let b = backward.layers().and_then(|l| l.frontier(c));
+            let side = match (a, b) {
+                (Some(a), Some(b)) if a + b + 1 < c => {
+                    // The direction with less left to finish its depth goes on.
+                    let forward_left = forward.layers().and_then(|l| l.left_at_frontier(c));
+                    let backward_left = backward.layers().and_then(|l| l.left_at_frontier(c));
+                    if forward_left.unwrap_or(0) * FORWARD_NODE
+                        <= backward_left.unwrap_or(0) * BACKWARD_NODE
+                    {
+                        Side::Forward
+                    } else {
+                        Side::Backward
+                    }
+                }
+                _ => break,
+            };
+            if let Some(end) = run(
+                side,
+                forward,
+                backward,
+                c,
+                node_limit,
+                control,
+                &mut reported,
+            ) {
+                return end;
+            }
+        }
+        look_up(forward, backward, &mut best);
+        let exhausted = forward.layers().is_none_or(|l| l.is_empty())
+            || backward.layers().is_none_or(|l| l.is_empty());
+        match best {
+            Some((pushes, f, b)) if pushes <= c || exhausted => {
+                return Met::Found {
+                    pushes,
+                    forward: f,
+                    backward: b,
+                };
+            }
+            None if exhausted => return Met::End(End::Exhausted),
+            _ => c += 1,
+        }
+    }
+}
+
+#[derive(Clone, Copy)]
+enum Side {
+    Forward,
+    Backward,
+}
+
+/// A search that [`meet`] runs in rounds (the two directions).
+pub(crate) trait Round {
+    /// Nodes expanded so far.
+    fn expanded(&self) -> u64;
+    /// The next node of the round with f below `f_limit`, shallowest
+    /// first; stale entries passed over.
+    fn next(&mut self, f_limit: u32) -> Option<u32>;
+    /// Expands `id`; `Some` when the search must stop.
+    fn expand_next(&mut self, id: u32, control: &Control<'_>) -> Option<End>;
+}
+
+/// Expands up to [`CHUNK`] nodes of a round with f below `f_limit`.
+/// `Some(None)` when none is left, `Some(Some(end))` when the search must
+/// stop, `None` when the chunk is done.
+fn sweep(search: &mut impl Round, f_limit: u32, control: &Control<'_>) -> Option<Option<End>> {
+    let stop_at = search.expanded() + CHUNK;
+    while search.expanded() < stop_at {
+        let Some(id) = search.next(f_limit) else {
+            return Some(None);
+        };
+        if let Some(end) = search.expand_next(id, control) {
+            return Some(Some(end));
+        }
+    }
+    None
+}
+
+/// Sweeps a chunk of one direction's nodes with f below `c`; `Some` when
+/// the search must stop.
+fn run(
+    side: Side,
+    forward: &mut Search<'_>,
+    backward: &mut Backward<'_>,
+    c: u32,
+    node_limit: Option<u64>,
+    control: &mut Control<'_>,
+    reported: &mut u64,
+) -> Option<Met> {
+    let swept = match side {
+        Side::Forward => sweep(forward, c, control),
+        Side::Backward => sweep(backward, c, control),
+    };
+    if let Some(Some(end)) = swept {
+        return Some(Met::End(end));
+    }
+    let total = forward.expanded + backward.expanded;
+    if node_limit.is_some_and(|limit| total >= limit) {
+        return Some(Met::LimitReached);
+    }
+    if total / control.every > *reported {
+        *reported = total / control.every;
+        let progress = Progress {
+            expanded: total,
+            stored: (forward.store.stored() + backward.store.stored()) as u64,
+            depth: forward.depth,
+            lower_bound: c.saturating_sub(forward.depth),
+        };
+        if control.report(&progress) {
+            return Some(Met::End(End::Cancelled));
+        }
+    }
+    None
+}
+
+/// The lowest f queued in either direction: a lower bound on the pushes.
+fn lowest_f(forward: &mut Search<'_>, backward: &mut Backward<'_>) -> Option<u32> {
+    let f = forward.layers()?.lowest_f()?;
+    let b = backward.layers()?.lowest_f()?;
+    Some(f.max(b))
+}
+
+/// Looks every position either direction queued since the last look up in
+/// the other's store, keeping the shortest solution met.
+fn look_up(
+    forward: &mut Search<'_>,
+    backward: &mut Backward<'_>,
+    best: &mut Option<(u32, u32, u32)>,
+) {
+    let pushes = |store: &Store, id: u32| (store.cost[id as usize] >> SHIFT) as u32;
+    let pulls = |store: &Store, id: u32| store.cost[id as usize] as u32;
+    let mut keep = |total: u32, f: u32, b: u32| {
+        if best.is_none_or(|(known, ..)| total < known) {
+            *best = Some((total, f, b));
+        }
+    };
+    let changed = forward
+        .layers()
+        .map(|l| l.take_changed())
+        .unwrap_or_default();
+    for id in changed {
+        let store = &forward.store;
+        if let Some(there) =
+            backward
+                .store
+                .find(store.hash_of(id), store.boxes(id), store.player(id))
+        {
+            keep(pushes(store, id) + pulls(&backward.store, there), id, there);
+        }
+    }
+    let changed = backward
+        .layers()
+        .map(|l| l.take_changed())
+        .unwrap_or_default();
+    for id in changed {
+        let store = &backward.store;
+        if let Some(there) =
+            forward
+                .store
+                .find(store.hash_of(id), store.boxes(id), store.player(id))
+        {
+            keep(pushes(&forward.store, there) + pulls(store, id), there, id);
+        }
+    }
+}

@@ -396,7 +396,10 @@ impl super::meet::Round for Backward<'_> {
         self.expanded
     }
 
-    fn next(&mut self, f_limit: u32) -> Option<u32> {
+    fn next(&mut self, f_limit: u32, dive: bool) -> Option<u32> {
+        if dive {
+            return None;
+        }
         let (cost, closed) = (&self.store.cost, &self.store.closed);
         // Stale: reached with fewer pulls since, or expanded already.
         let live =

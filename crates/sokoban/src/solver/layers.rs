@@ -17,6 +17,9 @@ pub(crate) struct Layers {
     /// The entries with f below a limit at a depth: (depth, limit, count),
     /// counted down as they are taken.
     left: Option<(usize, u32, usize)>,
+    /// The dive (see [`Layers::start_dive`]): its f limit, and its nodes
+    /// by depth, deepest first.
+    dive: Option<(u32, BinaryHeap<(u32, u32)>)>,
     /// Nodes queued (new or reached more cheaply) since the last
     /// [`Layers::take_changed`]: the ones to look up in the other
     /// direction's store.
@@ -32,6 +35,11 @@ impl Layers {
             self.by_depth.resize_with(depth + 1, BinaryHeap::new);
         }
         self.by_depth[depth].push((Reverse(f), node));
+        if let Some((limit, dive)) = &mut self.dive
+            && f < *limit
+        {
+            dive.push((depth as u32, node));
+        }
         self.cursor = self.cursor.min(depth);
         self.changed.push(node);
     }
@@ -65,6 +73,32 @@ impl Layers {
                 return Some(node);
             }
         }
+    }
+
+    /// Starts a dive: from now on [`Layers::take_deepest`] takes the nodes
+    /// with f below `f_limit`, deepest first, as A* does among equal f.
+    pub fn start_dive(&mut self, f_limit: u32) {
+        let mut dive = BinaryHeap::new();
+        for (depth, heap) in self.by_depth.iter().enumerate() {
+            for &(Reverse(f), node) in heap {
+                if f < f_limit {
+                    dive.push((depth as u32, node));
+                }
+            }
+        }
+        self.dive = Some((f_limit, dive));
+    }
+
+    /// The deepest node of the dive that `live(depth, node)` says is not
+    /// stale.
+    pub fn take_deepest(&mut self, mut live: impl FnMut(u32, u32) -> bool) -> Option<u32> {
+        let (_, dive) = self.dive.as_mut()?;
+        while let Some((depth, node)) = dive.pop() {
+            if live(depth, node) {
+                return Some(node);
+            }
+        }
+        None
     }
 
     /// Starts a round: every depth may hold nodes again (the f limit rose).
@@ -155,6 +189,19 @@ mod tests {
         assert_eq!(layers.pop(6), Some((3, 1)));
         layers.push(1, 5, 2);
         assert_eq!(layers.pop(6), Some((1, 2)));
+    }
+
+    #[test]
+    fn a_dive_takes_the_deepest_node_below_its_limit_first() {
+        let mut layers = Layers::default();
+        layers.push(1, 5, 1);
+        layers.push(3, 9, 2);
+        layers.start_dive(9);
+        layers.push(2, 8, 3);
+        layers.push(4, 9, 4);
+        assert_eq!(layers.take_deepest(|_, _| true), Some(3));
+        assert_eq!(layers.take_deepest(|_, _| true), Some(1));
+        assert_eq!(layers.take_deepest(|_, _| true), None);
     }
 
     #[test]

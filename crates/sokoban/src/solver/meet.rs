@@ -6,9 +6,9 @@
 //! bound on those left, each direction with its own bound): in a round the
 //! forward search expands every node with f below `c` up to a depth of
 //! `a` pushes, the backward one every node with f below `c` up to `b`
-//! pulls, with `a + b + 3 >= c`, and every position one stored since the
-//! last round is looked up in the other's store. A position in both is a
-//! solution, as long as the pushes to it and the pulls from it.
+//! pulls, with `a + b + 3 >= c`, and every position stored since the last
+//! look is looked up in the other's store. A position in both is a
+//! solution of as many pushes as the pushes to it and the pulls from it.
 //!
 //! Why a round proves that no solution is shorter than `c` when none
 //! shorter has been met: take a shortest one, of `C < c` pushes, as the
@@ -23,17 +23,32 @@
 //! the pushes it tries; the backward search tries every single pull, so
 //! every position of that solution is one it reaches at its distance.)
 //!
+//! Every push moves a box onto a square of the other colour of the
+//! chessboard, which changes the parity of the matching bound (a sum of
+//! distances between boxes and goals): f keeps the parity of the start's
+//! bound, and so does every solution. A round proving "at least `c`"
+//! with `c` of the other parity proves `c + 1`: the rounds go up by two.
+//!
 //! Which direction goes on while `a + b + 3 < c` is a matter of cost only:
 //! the one with fewer nodes left to finish its depth (a forward node
 //! counted as two backward ones, which need no deadlock tests beyond dead
 //! cells). Neither commits to a depth before it has swept it, so a
-//! direction whose nodes multiply leaves the depth to the other. On levels
-//! whose bound is far below the truth most of a forward A*'s nodes are deep
-//! ones, and each direction stopping part way cuts them by orders of
-//! magnitude: Microban I #144 (36 pushes, bound 24) takes 256 k nodes in
-//! all where A* alone took 12.3 M. Sweeping shallowest first also expands
-//! each node once per round at its fewest pushes, where A* with a bound that
-//! can drop by more than one per push expands some nodes again.
+//! direction whose nodes multiply leaves the depth to the other.
+//!
+//! Rounds alone find a shortest solution only once their depths add up
+//! with f up to its length, sweeping every node of that f down to them;
+//! where the bound is close to the truth that is most of the work. So,
+//! chunk about with the round, the forward search dives for a solution of
+//! the pushes proven so far: the nodes with f up to them, deepest first,
+//! as A* takes its last f. The built-in library's level 64 (36 pushes,
+//! bound 36): 30–50 k nodes, and 3.5 M for the rounds alone.
+//!
+//! On levels whose bound is far below the truth most of a forward A*'s
+//! nodes are deep ones, and each direction stopping part way cuts them by
+//! orders of magnitude: Microban I #144 (36 pushes, bound 24) takes 75–80 k
+//! nodes where A* alone took 12.3 M. Sweeping shallowest first also
+//! expands each node once per round at its fewest pushes, where A* with a
+//! bound that can drop by more than one per push expands some nodes again.
 
 use super::backward::Backward;
 use super::search::{End, SHIFT, Search};
@@ -70,19 +85,25 @@ pub(crate) fn meet(
     control: &mut Control<'_>,
 ) -> Met {
     let mut best: Option<(u32, u32, u32)> = None;
-    let Some(mut c) = lowest_f(forward, backward) else {
+    // No solution has fewer pushes than `proven`, and all have its parity.
+    let Some(mut proven) = lowest_f(forward, backward) else {
         return Met::End(End::Exhausted);
     };
     let mut reported = 0;
     loop {
+        let c = proven + 1;
         if let Some(layers) = forward.layers() {
             layers.rewind();
+            layers.start_dive(c);
         }
         if let Some(layers) = backward.layers() {
             layers.rewind();
         }
         // Each direction sweeps its nodes with f below `c`, shallowest
-        // first, until the depths they have finished add up (see above).
+        // first, until the depths they have finished add up (see above);
+        // chunk about, the forward search dives for a solution of `proven`
+        // pushes.
+        let (mut dive, mut dive_next) = (true, true);
         loop {
             let a = forward.layers().and_then(|l| l.frontier(c));
             let b = backward.layers().and_then(|l| l.frontier(c));
@@ -91,7 +112,9 @@ pub(crate) fn meet(
                     // The direction with less left to finish its depth goes on.
                     let forward_left = forward.layers().and_then(|l| l.left_at_frontier(c));
                     let backward_left = backward.layers().and_then(|l| l.left_at_frontier(c));
-                    if forward_left.unwrap_or(0) * FORWARD_NODE
+                    if dive && dive_next {
+                        Side::Dive
+                    } else if forward_left.unwrap_or(0) * FORWARD_NODE
                         <= backward_left.unwrap_or(0) * BACKWARD_NODE
                     {
                         Side::Forward
@@ -101,7 +124,8 @@ pub(crate) fn meet(
                 }
                 _ => break,
             };
-            if let Some(end) = run(
+            dive_next = !dive_next;
+            match run(
                 side,
                 forward,
                 backward,
@@ -110,14 +134,29 @@ pub(crate) fn meet(
                 control,
                 &mut reported,
             ) {
-                return end;
+                Some(Swept::Stop(end)) => return end,
+                Some(Swept::Done) if side == Side::Dive => dive = false,
+                _ => {}
+            }
+            if side == Side::Dive {
+                look_up(forward, backward, &mut best);
+                if let Some((pushes, f, b)) = best
+                    && pushes <= proven
+                {
+                    return Met::Found {
+                        pushes,
+                        forward: f,
+                        backward: b,
+                    };
+                }
             }
         }
         look_up(forward, backward, &mut best);
+        proven = c + 1;
         let exhausted = forward.layers().is_none_or(|l| l.is_empty())
             || backward.layers().is_none_or(|l| l.is_empty());
         match best {
-            Some((pushes, f, b)) if pushes <= c || exhausted => {
+            Some((pushes, f, b)) if pushes <= proven || exhausted => {
                 return Met::Found {
                     pushes,
                     forward: f,
@@ -125,15 +164,25 @@ pub(crate) fn meet(
                 };
             }
             None if exhausted => return Met::End(End::Exhausted),
-            _ => c += 1,
+            _ => {}
         }
     }
 }
 
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 enum Side {
     Forward,
     Backward,
+    /// The forward search, deepest first (see [`Layers::start_dive`]).
+    Dive,
+}
+
+/// What a chunk of work did, when not simply done.
+enum Swept {
+    /// Nothing was left to take.
+    Done,
+    /// The search must stop.
+    Stop(Met),
 }
 
 /// A search that [`meet`] runs in rounds (the two directions).
@@ -141,19 +190,25 @@ pub(crate) trait Round {
     /// Nodes expanded so far.
     fn expanded(&self) -> u64;
     /// The next node of the round with f below `f_limit`, shallowest
-    /// first; stale entries passed over.
-    fn next(&mut self, f_limit: u32) -> Option<u32>;
+    /// first, or (`dive`) the next of the dive, deepest first; stale
+    /// entries passed over.
+    fn next(&mut self, f_limit: u32, dive: bool) -> Option<u32>;
     /// Expands `id`; `Some` when the search must stop.
     fn expand_next(&mut self, id: u32, control: &Control<'_>) -> Option<End>;
 }
 
-/// Expands up to [`CHUNK`] nodes of a round with f below `f_limit`.
-/// `Some(None)` when none is left, `Some(Some(end))` when the search must
-/// stop, `None` when the chunk is done.
-fn sweep(search: &mut impl Round, f_limit: u32, control: &Control<'_>) -> Option<Option<End>> {
+/// Expands up to [`CHUNK`] nodes of a round with f below `f_limit` (or of
+/// the dive). `Some(None)` when none is left, `Some(Some(end))` when the
+/// search must stop, `None` when the chunk is done.
+fn sweep(
+    search: &mut impl Round,
+    f_limit: u32,
+    dive: bool,
+    control: &Control<'_>,
+) -> Option<Option<End>> {
     let stop_at = search.expanded() + CHUNK;
     while search.expanded() < stop_at {
-        let Some(id) = search.next(f_limit) else {
+        let Some(id) = search.next(f_limit, dive) else {
             return Some(None);
         };
         if let Some(end) = search.expand_next(id, control) {
@@ -163,8 +218,7 @@ fn sweep(search: &mut impl Round, f_limit: u32, control: &Control<'_>) -> Option
     None
 }
 
-/// Sweeps a chunk of one direction's nodes with f below `c`; `Some` when
-/// the search must stop.
+/// A chunk of one direction's nodes with f below `c`, or of the dive.
 fn run(
     side: Side,
     forward: &mut Search<'_>,
@@ -173,17 +227,18 @@ fn run(
     node_limit: Option<u64>,
     control: &mut Control<'_>,
     reported: &mut u64,
-) -> Option<Met> {
+) -> Option<Swept> {
     let swept = match side {
-        Side::Forward => sweep(forward, c, control),
-        Side::Backward => sweep(backward, c, control),
+        Side::Forward => sweep(forward, c, false, control),
+        Side::Dive => sweep(forward, c, true, control),
+        Side::Backward => sweep(backward, c, false, control),
     };
     if let Some(Some(end)) = swept {
-        return Some(Met::End(end));
+        return Some(Swept::Stop(Met::End(end)));
     }
     let total = forward.expanded + backward.expanded;
     if node_limit.is_some_and(|limit| total >= limit) {
-        return Some(Met::LimitReached);
+        return Some(Swept::Stop(Met::LimitReached));
     }
     if total / control.every > *reported {
         *reported = total / control.every;
@@ -194,10 +249,10 @@ fn run(
             lower_bound: c.saturating_sub(forward.depth),
         };
         if control.report(&progress) {
-            return Some(Met::End(End::Cancelled));
+            return Some(Swept::Stop(Met::End(End::Cancelled)));
         }
     }
-    None
+    swept.map(|_| Swept::Done)
 }
 
 /// The lowest f queued in either direction: a lower bound on the pushes.

@@ -317,16 +317,13 @@ pub fn solve_with_stats(
     if board.start_boxes.len() > lower_bound::MAX_BOXES {
         return (Outcome::Unsupported, Stats::default());
     }
-    // Pushes mode tries A* alone first: where the bound is close to the
-    // truth it dives straight to a solution, which rounds that sweep
-    // every node of an f do not. Where it is not, the two directions
-    // meet (see `meet`), if the backward search is defined.
-    let meets = options.mode == Mode::Pushes && board.goals.len() == board.start_boxes.len();
-    let node_limit = match options.node_limit {
-        Some(limit) if meets => Some(limit.min(A_STAR_FIRST)),
-        None if meets => Some(A_STAR_FIRST),
-        limit => limit,
-    };
+    // Pushes mode: the two directions meet (see `meet`), where the backward
+    // search is defined.
+    if options.mode == Mode::Pushes
+        && let Some(backward) = Backward::new(&board, options.memory_mb * 2 / 3)
+    {
+        return fewest_pushes(level, &board, backward, options, control);
+    }
     // Fast mode runs a portfolio, alternating slices (see `PORTFOLIO`).
     // Each search is complete, so any exhausting proves the level
     // unsolvable.
@@ -378,31 +375,11 @@ pub fn solve_with_stats(
         .iter()
         .position(|k| SECOND_THREAD.contains(k))
         .filter(|&i| i > 0 && options.threads > 1);
-    let (end, winner) = if meets {
-        let limit = node_limit.unwrap_or(A_STAR_FIRST);
-        a_star_first(&mut searches, &schedule, limit, control)
-    } else if let Some(split) = split {
-        drive_split(&mut searches, split, &schedule, node_limit, control)
+    let (end, winner) = if let Some(split) = split {
+        drive_split(&mut searches, split, &schedule, options.node_limit, control)
     } else {
-        drive(&mut searches, &schedule, node_limit, control)
+        drive(&mut searches, &schedule, options.node_limit, control)
     };
-    if meets
-        && matches!(end, Ended::LimitReached)
-        && options.node_limit.is_none_or(|limit| limit > A_STAR_FIRST)
-    {
-        let spent: u64 = searches.iter().map(Engine::expanded).sum();
-        drop(searches);
-        if let Some(backward) = Backward::new(&board, options.memory_mb * 2 / 3) {
-            let options = Options {
-                node_limit: options.node_limit.map(|limit| limit - spent),
-                ..options.clone()
-            };
-            let (outcome, mut stats) = fewest_pushes(level, &board, backward, &options, control);
-            stats.expanded += spent;
-            return (outcome, stats);
-        }
-        return (Outcome::LimitReached, Stats::default());
-    }
     let found_by = match end {
         Ended::Search(End::Found(_)) if options.mode == Mode::Fast => {
             winner.and_then(|i| used.get(i)).map(|k| k.name())
@@ -464,50 +441,6 @@ pub fn solve_with_stats(
     };
     (outcome, stats)
 }
-
-/// Most nodes pushes mode gives A* alone before the two directions meet
-/// (see [`fewest_pushes`]), about a second: the built-in library's level
-/// 64 (36 pushes, root bound 36) takes A* 74 k nodes, and rounds 3.5 M
-/// (every node of f 36 down to the depths that meet); Microban I #144 (36
-/// pushes, bound 24) takes A* 12.3 M and the rounds 256 k.
-const A_STAR_FIRST: u64 = 250_000;
-
-/// How far above the start's bound pushes mode lets A* alone go (see
-/// [`A_STAR_FIRST`]) before the two directions meet instead. Microban I
-/// #144's f reaches 26 at 23 k nodes and 28 at 155 k.
-const A_STAR_RISE: u32 = 2;
-
-/// Pushes mode's A* alone: runs the search until it decides, expands
-/// `limit` nodes, or its f rises more than [`A_STAR_RISE`] above the
-/// start's ([`Ended::LimitReached`] for both).
-fn a_star_first(
-    searches: &mut [Engine<'_>],
-    schedule: &Schedule,
-    limit: u64,
-    control: &mut Control<'_>,
-) -> Decided {
-    let mut active = match start_all(searches) {
-        Ok(active) => active,
-        Err(decided) => return decided,
-    };
-    let f = |searches: &[Engine<'_>]| searches.first().map_or(0, |s| s.depth() + s.bound());
-    let start = f(searches);
-    let mut spent = 0;
-    while spent < limit {
-        spent = (spent + A_STAR_CHECK).min(limit);
-        let (end, winner) = turns(searches, &mut active, schedule, Some(spent), control);
-        if !matches!(end, Ended::LimitReached) {
-            return (end, winner);
-        }
-        if f(searches) > start + A_STAR_RISE {
-            break;
-        }
-    }
-    (Ended::LimitReached, None)
-}
-
-/// Nodes between two looks at A*'s f in [`a_star_first`].
-const A_STAR_CHECK: u64 = 16_384;
 
 /// The first pass of [`Mode::Pushes`] where the backward search is defined
 /// (as many goals as boxes): the fewest pushes, met in the middle (see

@@ -525,7 +525,6 @@ impl<'a> Search<'a> {
             None => return Some(End::OutOfMemory),
         };
         self.tables.push(table);
-        self.bound = bound;
         if bound == 0 {
             return Some(End::Found(root));
         }
@@ -1027,11 +1026,16 @@ impl super::meet::Round for Search<'_> {
         self.expanded
     }
 
-    fn next(&mut self, f_limit: u32) -> Option<u32> {
+    fn next(&mut self, f_limit: u32, dive: bool) -> Option<u32> {
         let cost = &self.store.cost;
         // Stale: the node was reached with fewer pushes since.
         let live = |depth: u32, id: u32| cost[id as usize] >> SHIFT == u64::from(depth);
-        self.layers.as_mut()?.take(f_limit, live)
+        let layers = self.layers.as_mut()?;
+        if dive {
+            layers.take_deepest(live)
+        } else {
+            layers.take(f_limit, live)
+        }
     }
 
     fn expand_next(&mut self, id: u32, control: &Control<'_>) -> Option<End> {

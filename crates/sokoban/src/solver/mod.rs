@@ -320,7 +320,7 @@ pub fn solve_with_stats(
     // Pushes mode: the two directions meet (see `meet`), where the backward
     // search is defined.
     if options.mode == Mode::Pushes
-        && let Some(backward) = Backward::new(&board, options.memory_mb * 2 / 3)
+        && let Some(backward) = Backward::new(&board, 0)
     {
         return fewest_pushes(level, &board, backward, options, control);
     }
@@ -452,7 +452,9 @@ fn fewest_pushes(
     options: &Options,
     control: &mut Control<'_>,
 ) -> (Outcome, Stats) {
-    let mut forward = Search::new(board, Mode::Pushes, 1, options.memory_mb / 3).with_layers();
+    // The forward search sizes its tables by the whole budget, as alone;
+    // the backward store draws on what its store leaves (see `Store::share`).
+    let mut forward = Search::new(board, Mode::Pushes, 1, options.memory_mb).with_layers();
     let mut backward = backward.with_layers();
     let budget = Budget::default();
     forward.store.share(&budget);

@@ -11,8 +11,8 @@
 //! Pushes mode proves the fewest pushes with an A* forwards and one
 //! backwards over pulls that meet in the middle (`meet`, their open lists
 //! by depth in `layers`; plain A* where there are more goals than boxes),
-//! then runs a second pass for the fewest moves among those. The lower bound is a min-cost matching
-//! of boxes to goals (`lower_bound`) over push distances in which boxes
+//! then runs a second pass for the fewest moves among those. The lower
+//! bound is a min-cost matching of boxes to goals (`lower_bound`) over push distances in which boxes
 //! fixed on goals count as walls (`fixed`); pruning uses dead squares,
 //! freeze and bipartite deadlocks (`deadlock`), PI-corrals (`corral`) and
 //! small searches on box clusters and corrals (`learn`). On a level whose
@@ -399,18 +399,13 @@ pub fn solve_with_stats(
             let Some(runs) = search.solution(goal) else {
                 return (Outcome::Internal("an unknown macro".into()), stats);
             };
-            let pushes = search.pushes_of(goal);
-            let known = Some(&search.store);
-            let (outcome, more) = fewest_moves(
-                level,
-                &board,
+            let first = FirstPass {
                 runs,
-                pushes,
-                known,
-                search.expanded,
-                options,
-                control,
-            );
+                pushes: search.pushes_of(goal),
+                known: &search.store,
+                spent: search.expanded,
+            };
+            let (outcome, more) = fewest_moves(level, &board, first, options, control);
             stats.expanded += more.expanded;
             stats.stored += more.stored;
             outcome
@@ -480,17 +475,13 @@ fn fewest_pushes(
         } => match (forward.solution(there), backward.runs(back)) {
             (Some(mut runs), Some(back)) => {
                 runs.extend(back);
-                let known = Some(&forward.store);
-                let (outcome, more) = fewest_moves(
-                    level,
-                    board,
+                let first = FirstPass {
                     runs,
                     pushes,
-                    known,
-                    stats.expanded,
-                    options,
-                    control,
-                );
+                    known: &forward.store,
+                    spent: stats.expanded,
+                };
+                let (outcome, more) = fewest_moves(level, board, first, options, control);
                 stats.expanded += more.expanded;
                 stats.stored += more.stored;
                 outcome
@@ -506,31 +497,42 @@ fn fewest_pushes(
     (outcome, stats)
 }
 
-/// The second pass of [`Mode::Pushes`]: the first pass proved `pushes` the
-/// fewest, with the solution `runs` (and, in `known`, positions with
-/// pushes that reach them, after `spent` nodes); this one finds the fewest
-/// moves among the solutions with that many pushes. When it cannot finish
+/// What the first pass of [`Mode::Pushes`] hands the second.
+struct FirstPass<'s> {
+    /// Its solution (straight runs of pushes), of `pushes` pushes, proven
+    /// the fewest.
+    runs: Vec<(u16, u8, u16)>,
+    pushes: u32,
+    /// Positions, each with pushes that reach it.
+    known: &'s Store,
+    /// Nodes it expanded.
+    spent: u64,
+}
+
+/// The second pass of [`Mode::Pushes`]: finds the fewest moves among the
+/// solutions with the pushes the first pass proved. When it cannot finish
 /// (time, memory, nodes), the first pass's solution is returned, marked so.
-#[allow(clippy::too_many_arguments)]
 fn fewest_moves(
     level: &Level,
     board: &Board,
-    runs: Vec<(u16, u8, u16)>,
-    pushes: u32,
-    known: Option<&Store>,
-    spent: u64,
+    first: FirstPass<'_>,
     options: &Options,
     control: &mut Control<'_>,
 ) -> (Outcome, Stats) {
-    let fallback = || finish(level, board, &runs, Mode::Pushes);
-    let used_mb = known.map_or(0, |k| k.bytes().div_ceil(1 << 20));
+    let fallback = || finish(level, board, &first.runs, Mode::Pushes);
+    let used_mb = first.known.bytes().div_ceil(1 << 20);
     let memory = options.memory_mb.saturating_sub(used_mb);
-    let Some(known) = known.filter(|_| memory >= 2) else {
+    if memory < 2 {
         return (fallback(), Stats::default());
+    }
+    let refine = search::Refine {
+        pushes: first.pushes,
+        known: first.known,
     };
-    let refine = search::Refine { pushes, known };
     let mut second = [Engine::Forward(Search::refine(board, refine, memory))];
-    let node_limit = options.node_limit.map(|limit| limit.saturating_sub(spent));
+    let node_limit = options
+        .node_limit
+        .map(|limit| limit.saturating_sub(first.spent));
     let (end, _) = if node_limit == Some(0) {
         (Ended::LimitReached, None)
     } else {

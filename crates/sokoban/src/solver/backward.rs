@@ -96,8 +96,8 @@ impl<'a> Backward<'a> {
         })
     }
 
-    /// For [`meet`](super::meet): an A* over single pulls, its open list by
-    /// depth, run in rounds with [`Backward::sweep`]. A node reached with
+    /// For [`meet`](mod@super::meet): an A* over single pulls, its open list by
+    /// depth, run in rounds (see [`meet::Round`](super::meet::Round)). A node reached with
     /// fewer pulls is queued again, and no pulls come in runs, so that
     /// every position a forward solution passes through is one this search
     /// can reach at its true distance.

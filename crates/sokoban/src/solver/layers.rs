@@ -1,4 +1,4 @@
-//! The open list of a search that [`meet`](super::meet) runs in rounds: the
+//! The open list of a search that [`meet`](mod@super::meet) runs in rounds: the
 //! nodes queued by depth (pushes or pulls made), each depth a heap by f.
 //! A round takes the nodes whose f is below a limit, shallowest depth
 //! first. A node's children are deeper than it, so a

@@ -173,7 +173,7 @@ pub(crate) fn meet(
 enum Side {
     Forward,
     Backward,
-    /// The forward search, deepest first (see [`Layers::start_dive`]).
+    /// The forward search, deepest first (see [`Layers::start_dive`](super::layers::Layers::start_dive)).
     Dive,
 }
 
@@ -276,32 +276,24 @@ fn look_up(
             *best = Some((total, f, b));
         }
     };
-    let changed = forward
-        .layers()
-        .map(|l| l.take_changed())
-        .unwrap_or_default();
-    for id in changed {
-        let store = &forward.store;
-        if let Some(there) =
-            backward
-                .store
-                .find(store.hash_of(id), store.boxes(id), store.player(id))
-        {
-            keep(pushes(store, id) + pulls(&backward.store, there), id, there);
+    let changed = forward.layers().map(|l| l.take_changed());
+    for id in changed.unwrap_or_default() {
+        if let Some(there) = backward.store.find_node_of(&forward.store, id) {
+            keep(
+                pushes(&forward.store, id) + pulls(&backward.store, there),
+                id,
+                there,
+            );
         }
     }
-    let changed = backward
-        .layers()
-        .map(|l| l.take_changed())
-        .unwrap_or_default();
-    for id in changed {
-        let store = &backward.store;
-        if let Some(there) =
-            forward
-                .store
-                .find(store.hash_of(id), store.boxes(id), store.player(id))
-        {
-            keep(pushes(&forward.store, there) + pulls(store, id), there, id);
+    let changed = backward.layers().map(|l| l.take_changed());
+    for id in changed.unwrap_or_default() {
+        if let Some(there) = forward.store.find_node_of(&backward.store, id) {
+            keep(
+                pushes(&forward.store, there) + pulls(&backward.store, id),
+                there,
+                id,
+            );
         }
     }
 }

@@ -439,7 +439,7 @@ pub fn solve_with_stats(
 
 /// The first pass of [`Mode::Pushes`] where the backward search is defined
 /// (as many goals as boxes): the fewest pushes, met in the middle (see
-/// [`meet`]); then [`fewest_moves`].
+/// [`meet`](mod@meet)); then [`fewest_moves`].
 fn fewest_pushes(
     level: &Level,
     board: &Board,

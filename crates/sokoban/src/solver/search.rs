@@ -291,8 +291,8 @@ impl<'a> Search<'a> {
 
     /// Whether running out of nodes proves the level unsolvable: not when
     /// goal-room macros replace pushes.
-    /// Pushes mode only: the open list by depth, for [`meet`](super::meet)
-    /// to run in rounds with [`Search::sweep`].
+    /// Pushes mode only: the open list by depth, for [`meet`](mod@super::meet)
+    /// to run in rounds (see [`meet::Round`](super::meet::Round)).
     pub fn with_layers(mut self) -> Search<'a> {
         debug_assert_eq!(self.order, Order::Pushes);
         self.layers = Some(Layers::default());

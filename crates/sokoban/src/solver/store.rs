@@ -234,6 +234,11 @@ impl Store {
     }
 
     /// The node of a position, if stored.
+    /// This store's node for the position of `other`'s node `id`.
+    pub fn find_node_of(&self, other: &Store, id: u32) -> Option<u32> {
+        self.find(other.hash_of(id), other.boxes(id), other.player(id))
+    }
+
     pub fn find(&self, hash: u64, boxes: &[u64], player: u16) -> Option<u32> {
         let mask = self.index.len() - 1;
         let mut slot = self.home(hash);

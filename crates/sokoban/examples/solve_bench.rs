@@ -171,10 +171,11 @@ fn main() {
             let mut control = Control::new().cancel_flag(&cancel);
             if args.trace {
                 let (mut highest, mut last) = (0, 0);
+                let since = clock(args.cpu);
                 control = control.on_progress(1024, move |p| {
                     if p.expanded < last {
                         // Pushes mode's fewest-moves pass counts afresh.
-                        eprintln!("  next pass after {last} nodes");
+                        eprintln!("  next pass after {last} nodes, {:.2} s", since());
                         highest = 0;
                     }
                     last = p.expanded;

@@ -23,7 +23,7 @@ use std::collections::{BinaryHeap, VecDeque};
 
 use super::Control;
 use super::bits;
-use super::board::{Board, FAR, NONE};
+use super::board::{Board, Distances, FAR, NONE};
 use super::layers::Layers;
 use super::lower_bound::{Costs, Matching};
 use super::marks::Marks;
@@ -33,9 +33,10 @@ use super::zobrist::Zobrist;
 
 pub(crate) struct Backward<'a> {
     board: &'a Board,
-    /// `distance[s * cells + c]`: fewest pulls taking a lone box from `c`
-    /// to start cell `board.start_boxes[s]`, or [`FAR`].
-    distance: Vec<u16>,
+    /// Fewest pulls taking a lone box from `c` to start cell
+    /// `board.start_boxes[s]`: `lone` at `s * cells + c`, `by_piece` (the
+    /// player in a given piece around the box) as in [`Distances`].
+    distance: Distances,
     /// A box here can never be pulled back to any start cell.
     dead: Vec<bool>,
     /// A box starts here.
@@ -69,7 +70,7 @@ impl<'a> Backward<'a> {
         }
         let distance = pull_distances(board);
         let dead = (0..board.cells)
-            .map(|c| (0..boxes).all(|s| distance[s * board.cells + c] == FAR))
+            .map(|c| (0..boxes).all(|s| distance.lone[s * board.cells + c] == FAR))
             .collect();
         let mut is_start = vec![false; board.cells];
         for &s in &board.start_boxes {
@@ -157,15 +158,13 @@ impl<'a> Backward<'a> {
         }
         let mut goals = board.goals.clone();
         goals.sort_unstable();
-        let costs = Costs {
-            id: 0,
-            distance: &self.distance,
-            cells: board.cells,
-        };
-        let bound = match self.matching.solve(costs, &goals) {
-            Some(bound) => bound,
-            None => return Some(End::Exhausted),
-        };
+        if self
+            .matching
+            .solve(pull_costs(board, &self.distance), &goals)
+            .is_none()
+        {
+            return Some(End::Exhausted);
+        }
         let hash = self.zobrist.boxes_hash(&goals);
         let mut covered = vec![false; board.cells];
         for cell in 0..board.cells as u16 {
@@ -183,6 +182,11 @@ impl<'a> Backward<'a> {
             if !next_to_box {
                 continue;
             }
+            // The bound depends on the player's side of each box.
+            let costs = pull_costs(board, &self.distance).seen_from(lowest);
+            let Some(bound) = self.matching.solve(costs, &goals) else {
+                continue;
+            };
             let hash = hash ^ self.zobrist.player(lowest);
             match self
                 .store
@@ -220,11 +224,7 @@ impl<'a> Backward<'a> {
         let mut list = std::mem::take(&mut self.list);
         boxes.copy_from_slice(self.store.boxes(id));
         bits::cells(&boxes, &mut list);
-        let costs = Costs {
-            id: 0,
-            distance: &self.distance,
-            cells: self.board.cells,
-        };
+        let costs = pull_costs(self.board, &self.distance).seen_from(self.store.player(id));
         let end = match self.matching.solve_near(costs, &list) {
             None => None,
             Some(bound) => {
@@ -273,11 +273,9 @@ impl<'a> Backward<'a> {
                 } else {
                     self.tunnel_end(boxes, to, dir)
                 };
-                let costs = Costs {
-                    id: 0,
-                    distance: &self.distance,
-                    cells: board.cells,
-                };
+                // The player ends beyond the box, on its side `dir`.
+                let stand = board.neighbor(end, dir);
+                let costs = pull_costs(board, &self.distance).seen_from(stand);
                 let Some(bound) = self.matching.with_moved(costs, row, end) else {
                     continue;
                 };
@@ -414,18 +412,28 @@ impl super::meet::Round for Backward<'_> {
     }
 }
 
+/// The matching's costs over pull distances.
+pub(crate) fn pull_costs<'a>(board: &'a Board, distance: &'a Distances) -> Costs<'a> {
+    Costs::from_tables(0, board, &distance.lone, &distance.by_piece)
+}
+
 /// Lone-box pull distances to each start cell: a box pulled from `c` to `s`
 /// is a box pushed from `s` to `c`, so each start cell is searched forwards
 /// (breadth first over box cell and player side).
-fn pull_distances(board: &Board) -> Vec<u16> {
+pub(crate) fn pull_distances(board: &Board) -> Distances {
     let cells = board.cells;
-    let mut result = vec![FAR; board.start_boxes.len() * cells];
+    let starts = board.start_boxes.len();
+    let mut result = vec![FAR; starts * cells];
+    let mut by_piece = vec![FAR; cells * 4 * starts];
     let mut seen = vec![false; cells * 4];
     let mut queue = VecDeque::new();
     for (s, &start) in board.start_boxes.iter().enumerate() {
         seen.iter_mut().for_each(|x| *x = false);
         queue.clear();
         result[s * cells + usize::from(start)] = 0;
+        for piece in 0..4 {
+            by_piece[(usize::from(start) * 4 + piece) * starts + s] = 0;
+        }
         for side in 0..4 {
             if board.neighbor(start, side) != NONE {
                 seen[usize::from(start) * 4 + side] = true;
@@ -452,9 +460,16 @@ fn pull_distances(board: &Board) -> Vec<u16> {
             }
             let best = &mut result[s * cells + usize::from(to)];
             *best = (*best).min(pushes + 1);
+            // Pushed here from `side`, the box is pulled back first from
+            // the piece the player stands in.
+            let best = &mut by_piece[(usize::from(to) * 4 + usize::from(group)) * starts + s];
+            *best = (*best).min(pushes + 1);
         }
     }
-    result
+    Distances {
+        lone: result,
+        by_piece,
+    }
 }
 
 #[cfg(test)]
@@ -500,7 +515,7 @@ mod tests {
         let level = Level::from_xsb("#######\n#@ $ .#\n#######").unwrap();
         let board = Board::new(level.map(), level.player(), level.boxes()).unwrap();
         let at = |column: usize| usize::from(board.compact[level.map().index(column, 1)]);
-        let distance = pull_distances(&board);
+        let distance = pull_distances(&board).lone;
         assert_eq!(distance[at(3)], 0);
         assert_eq!(distance[at(5)], 2);
         assert_eq!(distance[at(4)], 1);

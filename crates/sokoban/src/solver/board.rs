@@ -15,6 +15,31 @@ pub(crate) const NONE: u16 = u16::MAX;
 /// A push distance meaning "never".
 pub(crate) const FAR: u16 = u16::MAX;
 
+/// A piece label meaning "not known": the player's cell is the box's.
+pub(crate) const UNKNOWN_PIECE: u8 = u8::MAX;
+
+/// Lone-box push distances to each goal.
+pub(crate) struct Distances {
+    /// `lone[g * cells + c]`: fewest pushes moving a lone box from `c` onto
+    /// goal `g`, wherever the player is, or [`FAR`].
+    pub lone: Vec<u16>,
+    /// `by_piece[(c * 4 + p) * goals + g]`: the same for the player in
+    /// piece `p` of the board around the box (labels of
+    /// [`Board::side_group`]). The box's first push is made from a side the
+    /// player can reach without passing it; when the box stands in a door,
+    /// the side it is entered from can cost many more pushes.
+    pub by_piece: Vec<u16>,
+}
+
+/// Which piece around a cell (blocked by a box) each cell lies in, kept for
+/// the cells that cut the board: around the others there is one piece.
+#[derive(Default)]
+struct Pieces {
+    /// Cell → where its labels begin in `labels`, or `u32::MAX`: one piece.
+    start: Vec<u32>,
+    labels: Vec<u8>,
+}
+
 /// Why a position cannot be turned into a board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum BoardError {
@@ -49,6 +74,12 @@ pub(crate) struct Board {
     /// neighbour of `c` in direction `d` belongs to once `c` is blocked
     /// (sides with equal labels are connected around a box on `c`).
     pub side_group: Vec<u16>,
+    /// [`Board::distance`] for the player in a given piece around the box:
+    /// see [`Distances::by_piece`].
+    pub distance_by_piece: Vec<u16>,
+    /// Which piece around each cell every other cell lies in, for the cells
+    /// whose blocking cuts the board (see [`Board::piece_of`]).
+    pieces: Pieces,
     /// Box cells of the starting position (compact, sorted).
     pub start_boxes: Vec<u16>,
     pub start_player: u16,
@@ -114,12 +145,18 @@ impl Board {
             dead: Vec::new(),
             distance: Vec::new(),
             side_group: Vec::new(),
+            distance_by_piece: Vec::new(),
+            pieces: Pieces::default(),
             start_boxes,
             start_player: compact[player],
             packing: OnceLock::new(),
         };
-        board.side_group = board.side_groups(&[]);
-        board.distance = board.push_distances(&board.side_group, &[]);
+        let (side_group, pieces) = board.side_groups(&[]);
+        board.side_group = side_group;
+        board.pieces = pieces;
+        let distances = board.push_distances(&board.side_group, &[]);
+        board.distance = distances.lone;
+        board.distance_by_piece = distances.by_piece;
         board.dead = (0..cells)
             .map(|c| (0..board.goals.len()).all(|g| board.distance[g * cells + c] == FAR))
             .collect();
@@ -200,14 +237,32 @@ impl Board {
     /// Push distances as in [`Board::distance`] with the cells of `walls`
     /// (a box bitset, e.g. boxes fixed on goals for good) turned into walls;
     /// a goal under such a wall is at distance 0 from itself only.
-    pub fn distances_with_walls(&self, walls: &[u64]) -> Vec<u16> {
-        let side_group = self.side_groups(walls);
+    pub fn distances_with_walls(&self, walls: &[u64]) -> Distances {
+        let (side_group, _) = self.side_groups(walls);
         self.push_distances(&side_group, walls)
     }
 
+    /// The piece of the board around a box on `cell` (its label in
+    /// [`Board::side_group`]) that holds `player`, or [`UNKNOWN_PIECE`]
+    /// when `player` is on `cell`. A box's piece for the player changes
+    /// only when the box moves: the player walks around it, never through.
+    #[inline]
+    pub fn piece_of(&self, cell: u16, player: u16) -> u8 {
+        match self.pieces.start[usize::from(cell)] {
+            u32::MAX => 0,
+            start => self.pieces.labels[start as usize + usize::from(player)],
+        }
+    }
+
     /// Labels the pieces the board falls into around each cell when that
-    /// cell is blocked by a box (cells in `walls` are walls).
-    fn side_groups(&self, walls: &[u64]) -> Vec<u16> {
+    /// cell is blocked by a box (cells in `walls` are walls); and, without
+    /// walls, which piece every cell lies in around the cells that cut the
+    /// board in two or more.
+    fn side_groups(&self, walls: &[u64]) -> (Vec<u16>, Pieces) {
+        let mut pieces = Pieces {
+            start: vec![u32::MAX; self.cells],
+            labels: Vec::new(),
+        };
         let mut groups = vec![NONE; self.cells * 4];
         // `mark[c]` is the flood number that reached `c`; floods are
         // numbered globally so nothing needs clearing between cells.
@@ -243,22 +298,41 @@ impl Board {
                 groups[blocked * 4 + dir] = (flood - first) as u16;
                 flood += 1;
             }
+            // Floods `first..flood` are this cell's pieces; `mark` still
+            // tells which one reached each cell.
+            if flood - first > 1 && walls.iter().all(|&w| w == 0) {
+                pieces.start[blocked] = pieces.labels.len() as u32;
+                pieces.labels.extend(mark.iter().map(|&m| {
+                    if m != u32::MAX && m >= first {
+                        (m - first) as u8
+                    } else {
+                        UNKNOWN_PIECE
+                    }
+                }));
+            }
         }
-        groups
+        (groups, pieces)
     }
 
     /// Pulls a lone box away from each goal (breadth first over box cell and
     /// player side, the player walking around the box between pulls).
-    fn push_distances(&self, side_group: &[u16], walls: &[u64]) -> Vec<u16> {
+    /// `side_group` labels the pieces with `walls` walled in.
+    fn push_distances(&self, side_group: &[u16], walls: &[u64]) -> Distances {
         let cells = self.cells;
-        let mut result = vec![FAR; self.goals.len() * cells];
+        let goals = self.goals.len();
+        let mut result = vec![FAR; goals * cells];
+        let mut by_piece = vec![FAR; cells * 4 * goals];
         let mut seen = vec![FAR; cells * 4];
         let mut queue = VecDeque::new();
         for (g, &goal) in self.goals.iter().enumerate() {
             seen.iter_mut().for_each(|s| *s = FAR);
             queue.clear();
             result[g * cells + usize::from(goal)] = 0;
+            let goal_cell = goal;
             if bits::has(walls, goal) {
+                for piece in 0..4 {
+                    by_piece[(usize::from(goal) * 4 + piece) * goals + g] = 0;
+                }
                 continue;
             }
             let goal = usize::from(goal);
@@ -301,7 +375,32 @@ impl Board {
                 let best = &mut result[g * cells + to];
                 *best = (*best).min(cost + 1);
             }
+            // Sides are labelled by the pieces without walls: a piece then
+            // takes its best side, as the walls may split it.
+            for c in 0..cells {
+                for side in 0..4 {
+                    let d = if c == usize::from(goal_cell) {
+                        0
+                    } else {
+                        seen[c * 4 + side]
+                    };
+                    let piece = self.side_group[c * 4 + side];
+                    if d == FAR || piece == NONE {
+                        continue;
+                    }
+                    let best = &mut by_piece[(c * 4 + usize::from(piece)) * goals + g];
+                    *best = (*best).min(d);
+                }
+                if c == usize::from(goal_cell) {
+                    for piece in 0..4 {
+                        by_piece[(c * 4 + piece) * goals + g] = 0;
+                    }
+                }
+            }
         }
-        result
+        Distances {
+            lone: result,
+            by_piece,
+        }
     }
 }

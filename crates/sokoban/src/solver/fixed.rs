@@ -14,14 +14,14 @@
 use std::collections::HashMap;
 
 use super::bits;
-use super::board::{Board, NONE};
+use super::board::{Board, Distances, NONE};
 use super::lower_bound::Costs;
 
 pub(crate) struct Fixed {
     /// Fixed cells of each table id (id 0: none).
     sets: Vec<Vec<u64>>,
-    /// The distance table of each id (id 0 is the board's, kept empty here).
-    tables: Vec<Vec<u16>>,
+    /// The distance tables of each id (id 0 is the board's, kept empty here).
+    tables: Vec<Distances>,
     index: HashMap<Vec<u64>, u16>,
     max_tables: usize,
     set: Vec<u64>,
@@ -31,10 +31,14 @@ pub(crate) struct Fixed {
 impl Fixed {
     /// `memory` bytes at most for the tables.
     pub fn new(board: &Board, memory: usize) -> Fixed {
-        let table_bytes = (board.goals.len() * board.cells * 2).max(1) + board.words * 16 + 64;
+        // Lone distances, and by piece four times as many.
+        let table_bytes = (board.goals.len() * board.cells * 2 * 5).max(1) + board.words * 16 + 64;
         Fixed {
             sets: vec![vec![0; board.words]],
-            tables: vec![Vec::new()],
+            tables: vec![Distances {
+                lone: Vec::new(),
+                by_piece: Vec::new(),
+            }],
             index: HashMap::new(),
             max_tables: (memory / table_bytes).clamp(1, usize::from(u16::MAX)),
             set: vec![0; board.words],
@@ -45,11 +49,7 @@ impl Fixed {
     /// The cost table of `id`.
     pub fn costs<'a>(&'a self, board: &'a Board, id: u16) -> Costs<'a> {
         match self.tables.get(usize::from(id)) {
-            Some(table) if id != 0 => Costs {
-                id,
-                distance: table,
-                cells: board.cells,
-            },
+            Some(table) if id != 0 => Costs::from_tables(id, board, &table.lone, &table.by_piece),
             _ => Costs::of(board),
         }
     }

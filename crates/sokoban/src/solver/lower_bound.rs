@@ -4,7 +4,17 @@
 //! which needs only one augmenting path (O(boxes × goals)) on a copy.
 //! An assignment that must use an impossible pair is a bipartite deadlock.
 
-use super::board::{Board, FAR};
+use super::board::{Board, FAR, NONE, UNKNOWN_PIECE};
+
+/// Distances by the player's piece around the box, and the player's cell.
+#[derive(Clone, Copy)]
+struct ByPiece<'a> {
+    board: &'a Board,
+    /// As in [`Board::distance_by_piece`]: `columns` entries per cell and piece.
+    distance: &'a [u16],
+    columns: usize,
+    player: u16,
+}
 
 /// A table of push distances the matching prices boxes by: the board's own
 /// (id 0), or one with some boxes fixed on goals counted as walls.
@@ -12,22 +22,65 @@ use super::board::{Board, FAR};
 pub(crate) struct Costs<'a> {
     pub id: u16,
     /// `distance[g * cells + c]` as in [`Board::distance`].
-    pub distance: &'a [u16],
-    pub cells: usize,
+    distance: &'a [u16],
+    cells: usize,
+    /// With the player's cell known, each box is priced from the piece of
+    /// the board around it that the player is in.
+    player: Option<ByPiece<'a>>,
 }
 
 impl<'a> Costs<'a> {
     pub fn of(board: &'a Board) -> Costs<'a> {
+        Costs::from_tables(0, board, &board.distance, &board.distance_by_piece)
+    }
+
+    /// Tables as in [`Board::distance`] and [`Board::distance_by_piece`].
+    pub fn from_tables(
+        id: u16,
+        board: &'a Board,
+        lone: &'a [u16],
+        by_piece: &'a [u16],
+    ) -> Costs<'a> {
         Costs {
-            id: 0,
-            distance: &board.distance,
+            id,
+            distance: lone,
             cells: board.cells,
+            player: (!by_piece.is_empty()).then_some(ByPiece {
+                board,
+                distance: by_piece,
+                columns: by_piece.len() / (board.cells * 4),
+                player: NONE,
+            }),
+        }
+    }
+
+    /// The same costs for the player on `player` (any cell of its region).
+    pub fn seen_from(mut self, player: u16) -> Costs<'a> {
+        if let Some(by_piece) = &mut self.player {
+            by_piece.player = player;
+        }
+        self
+    }
+
+    /// The piece around a box on `cell` the player is in.
+    #[inline]
+    fn piece(&self, cell: u16) -> u8 {
+        match self.player {
+            Some(ByPiece { board, player, .. }) if player != NONE => board.piece_of(cell, player),
+            _ => UNKNOWN_PIECE,
         }
     }
 
     #[inline]
-    fn get(&self, goal: usize, cell: u16) -> u16 {
-        self.distance[goal * self.cells + usize::from(cell)]
+    fn get(&self, goal: usize, cell: u16, piece: u8) -> u16 {
+        match self.player {
+            Some(ByPiece {
+                distance, columns, ..
+            }) if piece != UNKNOWN_PIECE => {
+                distance[(usize::from(cell) * 4 + usize::from(piece)) * columns + goal]
+            }
+            _ => self.distance[goal * self.cells + usize::from(cell)],
+        }
     }
 }
 
@@ -61,6 +114,8 @@ pub(crate) struct Matching {
     saved_columns: Vec<(usize, i64, usize, i64)>,
     /// The box cell of each row, as last solved.
     cells: Vec<u16>,
+    /// The player's piece around each row's box (see [`Costs::piece`]).
+    pieces: Vec<u8>,
     /// Cell → its row, or `u16::MAX`.
     row_of_cell: Vec<u16>,
     /// Whether `cells` and the assignment describe a solved position.
@@ -85,6 +140,7 @@ impl Matching {
             saved_row: vec![0; goals],
             saved_columns: Vec::with_capacity(goals),
             cells: vec![0; boxes],
+            pieces: vec![UNKNOWN_PIECE; boxes],
             row_of_cell: vec![u16::MAX; cells],
             valid: false,
             table: 0,
@@ -93,8 +149,10 @@ impl Matching {
 
     fn set_row(&mut self, costs: Costs<'_>, row: usize, cell: u16) {
         let cols = self.cols;
+        let piece = costs.piece(cell);
+        self.pieces[row] = piece;
         for g in 0..cols {
-            let d = costs.get(g, cell);
+            let d = costs.get(g, cell, piece);
             self.cost[row * cols + g] = if d == FAR { IMPOSSIBLE } else { i64::from(d) };
         }
     }
@@ -114,8 +172,10 @@ impl Matching {
             let mut gone = [0usize; NEAR];
             let mut new = [0u16; NEAR];
             let (mut g, mut n) = (0, 0);
+            // A box that stayed is re-added too when the player is now on
+            // another side of it.
             for (row, &cell) in self.cells.iter().enumerate() {
-                if boxes.binary_search(&cell).is_err() {
+                if boxes.binary_search(&cell).is_err() || costs.piece(cell) != self.pieces[row] {
                     if g == NEAR {
                         return self.solve(costs, boxes);
                     }
@@ -124,7 +184,8 @@ impl Matching {
                 }
             }
             for &cell in boxes {
-                if self.row_of_cell[usize::from(cell)] == u16::MAX {
+                let row = self.row_of_cell[usize::from(cell)];
+                if row == u16::MAX || costs.piece(cell) != self.pieces[usize::from(row)] {
                     if n == NEAR {
                         return self.solve(costs, boxes);
                     }
@@ -372,10 +433,39 @@ mod tests {
         }
     }
 
-    /// Re-solving near the last set agrees with solving from scratch.
+    /// A box in a door with the player on the wrong side of it: out of the
+    /// door first, two pushes away from the goal (the player in the door
+    /// gets round it no sooner), then back through.
+    #[test]
+    fn a_box_in_a_door_is_priced_from_the_players_side() {
+        let text = "#########\n#   #   #\n#   $@ .#\n#   #   #\n#########";
+        let level = crate::Level::from_xsb(text).unwrap();
+        let board = Board::new(level.map(), level.player(), level.boxes()).unwrap();
+        let mut matching = Matching::new(1, 1, board.cells);
+        let boxes = &board.start_boxes;
+        assert_eq!(matching.solve(Costs::of(&board), boxes), Some(3));
+        let seen = Costs::of(&board).seen_from(board.start_player);
+        assert_eq!(matching.solve(seen, boxes), Some(7));
+        // From the room on the left, the box goes straight through.
+        let left = board.compact[level.map().width() * 2 + 1];
+        assert_eq!(
+            matching.solve(Costs::of(&board).seen_from(left), boxes),
+            Some(3)
+        );
+    }
+
+    /// Rooms behind doors, for the player to be on either side of a box.
+    fn rooms() -> Board {
+        let text = "############\n#.   #.   .#\n#  $   $$  #\n#.   #  $  #\n##$###### ##\n#.   $ @  .#\n############";
+        let level = crate::Level::from_xsb(text).unwrap();
+        Board::new(level.map(), level.player(), level.boxes()).unwrap()
+    }
+
+    /// Re-solving near the last set agrees with solving from scratch, the
+    /// player anywhere.
     #[test]
     fn near_equals_scratch() {
-        let board = board();
+        let board = rooms();
         let n = board.start_boxes.len();
         let mut near = Matching::new(n, board.goals.len(), board.cells);
         let mut state = 12345u64;
@@ -397,10 +487,17 @@ mod tests {
             }
             let mut sorted = boxes.clone();
             sorted.sort_unstable();
+            let player = loop {
+                let c = next(board.cells) as u16;
+                if !sorted.contains(&c) {
+                    break c;
+                }
+            };
+            let costs = Costs::of(&board).seen_from(player);
             let mut scratch = Matching::new(n, board.goals.len(), board.cells);
             assert_eq!(
-                near.solve_near(Costs::of(&board), &sorted),
-                scratch.solve(Costs::of(&board), &sorted)
+                near.solve_near(costs, &sorted),
+                scratch.solve(costs, &sorted)
             );
         }
     }

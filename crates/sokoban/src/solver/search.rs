@@ -501,10 +501,10 @@ impl<'a> Search<'a> {
             bits::set(&mut boxes, b);
         }
         let table = self.fixed.after(board, &boxes, 0, &board.start_boxes);
-        let Some(bound) = self
-            .matching
-            .solve(self.fixed.costs(board, table), &board.start_boxes)
-        else {
+        let Some(bound) = self.matching.solve(
+            self.fixed.costs(board, table).seen_from(board.start_player),
+            &board.start_boxes,
+        ) else {
             return Some(End::Exhausted);
         };
         let start_player = if self.exact_player() {
@@ -562,7 +562,10 @@ impl<'a> Search<'a> {
             self.store.closed[id as usize] = true;
             boxes.copy_from_slice(self.store.boxes(id));
             bits::cells(&boxes, &mut list);
-            let costs = self.fixed.costs(board, self.tables[id as usize]);
+            let costs = self
+                .fixed
+                .costs(board, self.tables[id as usize])
+                .seen_from(self.store.player(id));
             let Some(bound) = self.matching.solve_near(costs, &list) else {
                 break 'step Step::Done;
             };
@@ -920,26 +923,26 @@ impl<'a> Search<'a> {
         if deadlock::frozen(board, boxes, to) {
             return Ok(None);
         }
+        // The player ends next to the box, behind it.
+        let stand = board.neighbor(to, (dir + 2) % 4);
+        if stand == NONE {
+            return Ok(None);
+        }
         let parent_table = self.tables[parent as usize];
         let table = self.fixed.after(board, boxes, parent_table, &[to]);
+        let costs = self.fixed.costs(board, table).seen_from(stand);
         let bound = if table == parent_table {
-            self.matching
-                .with_moved(self.fixed.costs(board, table), row, to)
+            self.matching.with_moved(costs, row, to)
         } else {
             let mut cells = std::mem::take(&mut self.child_cells);
             bits::cells(boxes, &mut cells);
-            let bound = self.scratch.solve(self.fixed.costs(board, table), &cells);
+            let bound = self.scratch.solve(costs, &cells);
             self.child_cells = cells;
             bound
         };
         let Some(bound) = bound else {
             return Ok(None);
         };
-        // The player ends next to the box, behind it.
-        let stand = board.neighbor(to, (dir + 2) % 4);
-        if stand == NONE {
-            return Ok(None);
-        }
         if self.learner.deadlocked(board, boxes, to, stand) {
             return Ok(None);
         }

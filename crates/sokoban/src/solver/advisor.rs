@@ -48,6 +48,17 @@ impl Advisor {
     /// with the player on `player`, at least two of them (a single push is
     /// a child anyway); `None` when no box can get to a goal to fill next.
     pub fn advise(&mut self, board: &Board, boxes: &[u64], player: u16) -> Option<Vec<(u16, u8)>> {
+        self.advise_at_least(board, boxes, player, 2)
+    }
+
+    /// [`Advisor::advise`], paths of at least `pushes` pushes.
+    pub fn advise_at_least(
+        &mut self,
+        board: &Board,
+        boxes: &[u64],
+        player: u16,
+        pushes: usize,
+    ) -> Option<Vec<(u16, u8)>> {
         self.targets.iter_mut().for_each(|t| *t = 0);
         let fillable = board.packing().map(|p| p.fillable(board, boxes));
         let mut target_goals = std::mem::take(&mut self.target_goals);
@@ -78,7 +89,7 @@ impl Advisor {
                 .map(|&i| board.distance[i * board.cells + usize::from(b)])
                 .min()
                 .unwrap_or(FAR);
-            if near != FAR && near >= 2 {
+            if near != FAR && usize::from(near) >= pushes {
                 self.candidates.push((near, b));
             }
         }
@@ -92,7 +103,7 @@ impl Advisor {
             let path =
                 self.one_box
                     .push_path(board, &self.others, b, player, &self.targets, |_| true);
-            if let Some(path) = path.filter(|p| p.len() >= 2) {
+            if let Some(path) = path.filter(|p| p.len() >= pushes) {
                 return Some(path);
             }
         }

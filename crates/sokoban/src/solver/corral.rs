@@ -26,8 +26,10 @@ pub(crate) struct Corrals {
     boxes: Vec<u16>,
     pushes: Vec<(u16, u8)>,
     /// Needed corrals that are not PI-corrals, (boxes, cells), for the
-    /// corral deadlock search when no PI-corral prunes.
-    pub suspects: Vec<(Vec<u16>, Vec<u16>)>,
+    /// corral deadlock search when no PI-corral prunes: the first
+    /// `suspect_count`, the buffers kept for the next position.
+    suspects: Vec<(Vec<u16>, Vec<u16>)>,
+    suspect_count: usize,
 }
 
 impl Corrals {
@@ -41,7 +43,14 @@ impl Corrals {
             boxes: Vec::new(),
             pushes: Vec::new(),
             suspects: Vec::new(),
+            suspect_count: 0,
         }
+    }
+
+    /// The needed corrals of the last position that are not PI-corrals
+    /// (up to four), as (boxes, cells).
+    pub fn suspects(&self) -> &[(Vec<u16>, Vec<u16>)] {
+        &self.suspects[..self.suspect_count]
     }
 
     /// The pushes to search in this position: `None` when no PI-corral
@@ -56,7 +65,7 @@ impl Corrals {
         reached: impl Fn(u16) -> bool,
     ) -> Option<&[(u16, u8)]> {
         let goals_must_fill = board.goals.len() == box_count;
-        self.suspects.clear();
+        self.suspect_count = 0;
         let mut best: Option<Vec<(u16, u8)>> = None;
         self.in_some.clear();
         for start in 0..board.cells as u16 {
@@ -102,8 +111,14 @@ impl Corrals {
                     }
                 }
                 None => {
-                    if self.suspects.len() < 4 {
-                        self.suspects.push((self.boxes.clone(), self.cells.clone()));
+                    if self.suspect_count < 4 {
+                        if self.suspect_count == self.suspects.len() {
+                            self.suspects.push((Vec::new(), Vec::new()));
+                        }
+                        let (boxes, cells) = &mut self.suspects[self.suspect_count];
+                        boxes.clone_from(&self.boxes);
+                        cells.clone_from(&self.cells);
+                        self.suspect_count += 1;
                     }
                 }
             }

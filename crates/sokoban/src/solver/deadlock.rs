@@ -8,31 +8,56 @@ use super::board::{Board, NONE};
 /// Whether the box on `cell` is frozen (cannot move on either axis, now or
 /// ever) together with the boxes that block it, with one of them off goal.
 pub(crate) fn frozen(board: &Board, boxes: &[u64], cell: u16) -> bool {
-    frozen_group(board, boxes, cell, &mut Vec::new())
+    freeze(board, boxes, cell, None)
 }
 
 /// [`frozen`], also collecting in `group` the boxes that hold the box on
 /// `cell` in place (meaningful when it returns true).
 pub(crate) fn frozen_group(board: &Board, boxes: &[u64], cell: u16, group: &mut Vec<u16>) -> bool {
-    // Recursion depth is bounded by the boxes, so a small fixed stack does.
-    let mut visiting = Visiting::default();
     group.clear();
     group.push(cell);
+    freeze(board, boxes, cell, Some(group))
+}
+
+fn freeze(board: &Board, boxes: &[u64], cell: u16, mut group: Option<&mut Vec<u16>>) -> bool {
+    let mut visiting = Visiting::default();
+    let group = &mut group;
     let mut off_goal = !board.is_goal[usize::from(cell)];
     let frozen = blocked(board, boxes, cell, 0, &mut visiting, &mut off_goal, group)
         && blocked(board, boxes, cell, 1, &mut visiting, &mut off_goal, group);
     frozen && off_goal
 }
 
-/// The boxes on the recursion path, treated as walls.
+/// The boxes on the recursion path, treated as walls: the first few kept
+/// inline, as the test runs for every push and a path is seldom long.
 #[derive(Default)]
 struct Visiting {
-    cells: Vec<u16>,
+    inline: [u16; INLINE],
+    len: usize,
+    spilled: Vec<u16>,
 }
+
+const INLINE: usize = 16;
 
 impl Visiting {
     fn contains(&self, c: u16) -> bool {
-        self.cells.contains(&c)
+        self.inline[..self.len.min(INLINE)].contains(&c) || self.spilled.contains(&c)
+    }
+
+    fn push(&mut self, c: u16) {
+        if self.len < INLINE {
+            self.inline[self.len] = c;
+        } else {
+            self.spilled.push(c);
+        }
+        self.len += 1;
+    }
+
+    fn pop(&mut self) {
+        self.len -= 1;
+        if self.len >= INLINE {
+            self.spilled.pop();
+        }
     }
 }
 
@@ -47,7 +72,7 @@ fn blocked(
     axis: usize,
     visiting: &mut Visiting,
     off_goal: &mut bool,
-    group: &mut Vec<u16>,
+    group: &mut Option<&mut Vec<u16>>,
 ) -> bool {
     let a = board.neighbor(cell, axis);
     let b = board.neighbor(cell, axis + 2);
@@ -58,7 +83,7 @@ fn blocked(
     if board.dead[usize::from(a)] && board.dead[usize::from(b)] {
         return true;
     }
-    visiting.cells.push(cell);
+    visiting.push(cell);
     let mut result = false;
     for side in [a, b] {
         if bits::has(boxes, side)
@@ -67,12 +92,14 @@ fn blocked(
             if !board.is_goal[usize::from(side)] {
                 *off_goal = true;
             }
-            group.push(side);
+            if let Some(group) = group {
+                group.push(side);
+            }
             result = true;
             break;
         }
     }
-    visiting.cells.pop();
+    visiting.pop();
     result
 }
 

@@ -42,6 +42,7 @@ mod advisor;
 mod backward;
 mod bits;
 mod board;
+mod complete;
 mod corral;
 mod deadlock;
 mod features;
@@ -450,6 +451,7 @@ fn fewest_pushes(
     // The forward search sizes its tables by the whole budget, as alone;
     // the backward store draws on what its store leaves (see `Store::share`).
     let mut forward = Search::new(board, Mode::Pushes, 1, options.memory_mb).with_layers();
+    forward.completer = Some(complete::Completer::new(board));
     let mut backward = backward.with_layers();
     let budget = Budget::default();
     forward.store.share(&budget);
@@ -467,32 +469,51 @@ fn fewest_pushes(
         stored: (forward.store.stored() + backward.store.stored()) as u64,
         found_by: None,
     };
-    let outcome = match end {
+    // The solution as straight runs of pushes, with its push count.
+    let found = match end {
         meet::Met::Found {
             pushes,
             forward: there,
             backward: back,
-        } => match (forward.solution(there), backward.runs(back)) {
-            (Some(mut runs), Some(back)) => {
+        } => Ok(forward
+            .solution(there)
+            .zip(backward.runs(back))
+            .map(|(mut runs, back)| {
                 runs.extend(back);
-                let first = FirstPass {
-                    runs,
-                    pushes,
-                    known: &forward.store,
-                    spent: stats.expanded,
-                };
-                let (outcome, more) = fewest_moves(level, board, first, options, control);
-                stats.expanded += more.expanded;
-                stats.stored += more.stored;
-                outcome
-            }
-            _ => Outcome::Internal("an unknown macro".into()),
-        },
-        meet::Met::End(End::Found(_)) => Outcome::Internal("a search ended alone".into()),
-        meet::Met::End(End::Exhausted) => Outcome::Unsolvable,
-        meet::Met::End(End::Cancelled) => Outcome::Cancelled,
-        meet::Met::End(End::OutOfMemory) => Outcome::OutOfMemory,
-        meet::Met::LimitReached => Outcome::LimitReached,
+                (runs, pushes)
+            })),
+        meet::Met::Completed {
+            pushes,
+            forward: there,
+            tail,
+        } => Ok(forward.solution(there).map(|mut runs| {
+            runs.extend(tail.into_iter().map(|(from, dir)| (from, dir, 1)));
+            (runs, pushes)
+        })),
+        other => Err(other),
+    };
+    let outcome = match found {
+        Ok(Some((runs, pushes))) => {
+            let first = FirstPass {
+                runs,
+                pushes,
+                known: &forward.store,
+                spent: stats.expanded,
+            };
+            let (outcome, more) = fewest_moves(level, board, first, options, control);
+            stats.expanded += more.expanded;
+            stats.stored += more.stored;
+            outcome
+        }
+        Ok(None) => Outcome::Internal("an unknown macro".into()),
+        Err(meet::Met::Found { .. } | meet::Met::Completed { .. }) => {
+            Outcome::Internal("a solution lost".into())
+        }
+        Err(meet::Met::End(End::Found(_))) => Outcome::Internal("a search ended alone".into()),
+        Err(meet::Met::End(End::Exhausted)) => Outcome::Unsolvable,
+        Err(meet::Met::End(End::Cancelled)) => Outcome::Cancelled,
+        Err(meet::Met::End(End::OutOfMemory)) => Outcome::OutOfMemory,
+        Err(meet::Met::LimitReached) => Outcome::LimitReached,
     };
     (outcome, stats)
 }

@@ -107,6 +107,15 @@ impl<'a> Backward<'a> {
         self
     }
 
+    /// The player's cell the bound prices boxes from (see
+    /// `Costs::seen_from`): only in the A* that pushes mode meets. Fast
+    /// mode's greedy search keeps the lone distances: steered by the finer
+    /// bound it solved XSokoban #20 (1.5 s) but lost #11, #41 (5 and 20 s
+    /// before) and took twice as long on #25.
+    fn bound_player(&self, player: u16) -> u16 {
+        if self.layers.is_some() { player } else { NONE }
+    }
+
     /// The layered open list (see [`Backward::with_layers`]).
     pub fn layers(&mut self) -> Option<&mut Layers> {
         self.layers.as_mut()
@@ -183,7 +192,7 @@ impl<'a> Backward<'a> {
                 continue;
             }
             // The bound depends on the player's side of each box.
-            let costs = pull_costs(board, &self.distance).seen_from(lowest);
+            let costs = pull_costs(board, &self.distance).seen_from(self.bound_player(lowest));
             let Some(bound) = self.matching.solve(costs, &goals) else {
                 continue;
             };
@@ -224,7 +233,8 @@ impl<'a> Backward<'a> {
         let mut list = std::mem::take(&mut self.list);
         boxes.copy_from_slice(self.store.boxes(id));
         bits::cells(&boxes, &mut list);
-        let costs = pull_costs(self.board, &self.distance).seen_from(self.store.player(id));
+        let player = self.bound_player(self.store.player(id));
+        let costs = pull_costs(self.board, &self.distance).seen_from(player);
         let end = match self.matching.solve_near(costs, &list) {
             None => None,
             Some(bound) => {
@@ -275,7 +285,7 @@ impl<'a> Backward<'a> {
                 };
                 // The player ends beyond the box, on its side `dir`.
                 let stand = board.neighbor(end, dir);
-                let costs = pull_costs(board, &self.distance).seen_from(stand);
+                let costs = pull_costs(board, &self.distance).seen_from(self.bound_player(stand));
                 let Some(bound) = self.matching.with_moved(costs, row, end) else {
                     continue;
                 };

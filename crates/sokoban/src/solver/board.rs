@@ -35,10 +35,19 @@ pub(crate) struct Distances {
 /// the cells that cut the board: around the others there is one piece.
 #[derive(Default)]
 struct Pieces {
-    /// Cell → where its labels begin in `labels`, or `u32::MAX`: one piece.
+    /// Cell → where its labels begin in `labels`; or [`ONE_PIECE`], or
+    /// [`NOT_KEPT`].
     start: Vec<u32>,
     labels: Vec<u8>,
 }
+
+/// A cell whose blocking leaves the board in one piece.
+const ONE_PIECE: u32 = u32::MAX;
+/// A cell that cuts the board, its labels not kept: a cells × cells table
+/// on a huge board would not fit, and such cells are priced as before.
+const NOT_KEPT: u32 = u32::MAX - 1;
+/// The most labels kept (bytes).
+const MAX_PIECE_LABELS: usize = 32 << 20;
 
 /// Why a position cannot be turned into a board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -244,12 +253,13 @@ impl Board {
 
     /// The piece of the board around a box on `cell` (its label in
     /// [`Board::side_group`]) that holds `player`, or [`UNKNOWN_PIECE`]
-    /// when `player` is on `cell`. A box's piece for the player changes
+    /// when `player` is on `cell` or the board is too large to keep it. A box's piece for the player changes
     /// only when the box moves: the player walks around it, never through.
     #[inline]
     pub fn piece_of(&self, cell: u16, player: u16) -> u8 {
         match self.pieces.start[usize::from(cell)] {
-            u32::MAX => 0,
+            ONE_PIECE => 0,
+            NOT_KEPT => UNKNOWN_PIECE,
             start => self.pieces.labels[start as usize + usize::from(player)],
         }
     }
@@ -260,9 +270,10 @@ impl Board {
     /// board in two or more.
     fn side_groups(&self, walls: &[u64]) -> (Vec<u16>, Pieces) {
         let mut pieces = Pieces {
-            start: vec![u32::MAX; self.cells],
+            start: vec![ONE_PIECE; self.cells],
             labels: Vec::new(),
         };
+        let keep_pieces = walls.iter().all(|&w| w == 0);
         let mut groups = vec![NONE; self.cells * 4];
         // `mark[c]` is the flood number that reached `c`; floods are
         // numbered globally so nothing needs clearing between cells.
@@ -300,7 +311,9 @@ impl Board {
             }
             // Floods `first..flood` are this cell's pieces; `mark` still
             // tells which one reached each cell.
-            if flood - first > 1 && walls.iter().all(|&w| w == 0) {
+            if flood - first > 1 && pieces.labels.len() + self.cells > MAX_PIECE_LABELS {
+                pieces.start[blocked] = NOT_KEPT;
+            } else if flood - first > 1 && keep_pieces {
                 pieces.start[blocked] = pieces.labels.len() as u32;
                 pieces.labels.extend(mark.iter().map(|&m| {
                     if m != u32::MAX && m >= first {

@@ -16,8 +16,9 @@ use super::board::{Board, NONE};
 use super::marks::Marks;
 
 pub(crate) struct Corrals {
-    /// Free cells in some corral found in this position.
-    in_some: Marks,
+    /// Free cells in some corral found in this position (a bitset, so the
+    /// cells left to start from are found a word at a time).
+    in_some: Vec<u64>,
     /// The current corral's free cells, and its boxes.
     inside: Marks,
     its_boxes: Marks,
@@ -35,7 +36,7 @@ pub(crate) struct Corrals {
 impl Corrals {
     pub fn new(cells: usize) -> Corrals {
         Corrals {
-            in_some: Marks::new(cells),
+            in_some: vec![0; cells.div_ceil(64)],
             inside: Marks::new(cells),
             its_boxes: Marks::new(cells),
             stack: Vec::new(),
@@ -55,23 +56,33 @@ impl Corrals {
 
     /// The pushes to search in this position: `None` when no PI-corral
     /// restricts them, `Some(pushes)` (box cell, direction) for the smallest
-    /// PI-corral found; empty means deadlock. `reached(c)` says whether the
-    /// player reaches free cell `c`.
+    /// PI-corral found; empty means deadlock. `reached` is the bitset of
+    /// the free cells the player reaches. Corrals are taken in the order of
+    /// their lowest cells.
     pub fn restrict(
         &mut self,
         board: &Board,
         boxes: &[u64],
         box_count: usize,
-        reached: impl Fn(u16) -> bool,
+        reached: &[u64],
     ) -> Option<&[(u16, u8)]> {
         let goals_must_fill = board.goals.len() == box_count;
         self.suspect_count = 0;
         let mut best: Option<Vec<(u16, u8)>> = None;
-        self.in_some.clear();
-        for start in 0..board.cells as u16 {
-            if reached(start) || bits::has(boxes, start) || !self.in_some.insert(start) {
+        self.in_some.fill(0);
+        let mut word = 0;
+        'corrals: while word < self.in_some.len() {
+            // Cells out of reach, free, and in no corral found yet.
+            let mut left = !(reached[word] | boxes[word] | self.in_some[word]);
+            if word + 1 == self.in_some.len() && !board.cells.is_multiple_of(64) {
+                left &= (1 << (board.cells % 64)) - 1;
+            }
+            if left == 0 {
+                word += 1;
                 continue;
             }
+            let start = (word * 64) as u16 + left.trailing_zeros() as u16;
+            bits::set(&mut self.in_some, start);
             self.cells.clear();
             self.boxes.clear();
             self.inside.clear();
@@ -90,7 +101,7 @@ impl Corrals {
                             self.boxes.push(n);
                         }
                     } else if self.inside.insert(n) {
-                        self.in_some.mark(n);
+                        bits::set(&mut self.in_some, n);
                         self.stack.push(n);
                     }
                 }
@@ -100,13 +111,13 @@ impl Corrals {
             if !needed {
                 continue;
             }
-            match self.pi_pushes(board, boxes, &reached) {
+            match self.pi_pushes(board, boxes, reached) {
                 Some(pushes) => {
                     if best.as_ref().is_none_or(|b| pushes.len() < b.len()) {
                         let done = pushes.is_empty();
                         best = Some(pushes);
                         if done {
-                            break;
+                            break 'corrals;
                         }
                     }
                 }
@@ -128,12 +139,7 @@ impl Corrals {
     }
 
     /// The current corral's pushes if it is a PI-corral.
-    fn pi_pushes(
-        &self,
-        board: &Board,
-        boxes: &[u64],
-        reached: &impl Fn(u16) -> bool,
-    ) -> Option<Vec<(u16, u8)>> {
+    fn pi_pushes(&self, board: &Board, boxes: &[u64], reached: &[u64]) -> Option<Vec<(u16, u8)>> {
         let inside = |c: u16| !bits::has(boxes, c) && self.inside.contains(c);
         let mut pushes = Vec::new();
         for &b in &self.boxes {
@@ -156,7 +162,7 @@ impl Corrals {
                 if !inside(ahead) {
                     continue; // into another of its boxes: impossible until that one moves
                 }
-                if bits::has(boxes, behind) || !reached(behind) {
+                if bits::has(boxes, behind) || !bits::has(reached, behind) {
                     return None; // not possible now
                 }
                 pushes.push((b, dir));

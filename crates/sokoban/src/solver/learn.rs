@@ -24,14 +24,44 @@ pub(crate) const PATTERN_BYTES: usize = 96;
 type Key = (Vec<u16>, u16);
 
 /// Entries of the direct-mapped cache in front of the patterns, keyed by
-/// the cluster and the player's exact cell (which fixes the region, so no
-/// flood is needed on a hit).
+/// the cluster (or corral) and the player's exact cell (which fixes the
+/// region, so no flood is needed on a hit).
 const QUICK: usize = 1 << 14;
+
+#[derive(Clone, Copy, Default, PartialEq)]
+struct QuickKey {
+    /// The sorted boxes, padded with `NONE`.
+    cells: [u16; MAX_CORRAL],
+    player: u16,
+    corral: bool,
+}
+
+impl QuickKey {
+    fn new(sorted: &[u16], player: u16, corral: bool) -> QuickKey {
+        let mut cells = [NONE; MAX_CORRAL];
+        cells[..sorted.len()].copy_from_slice(sorted);
+        QuickKey {
+            cells,
+            player,
+            corral,
+        }
+    }
+
+    fn slot(&self) -> usize {
+        let hash = self
+            .cells
+            .iter()
+            .chain([&self.player, &u16::from(self.corral)])
+            .fold(0x9e37_79b9_7f4a_7c15u64, |h, &c| {
+                (h ^ u64::from(c)).wrapping_mul(0x100_0000_01b3)
+            });
+        (hash >> 40) as usize % QUICK
+    }
+}
 
 #[derive(Clone, Copy, Default)]
 struct Quick {
-    cells: [u16; MAX_CLUSTER],
-    player: u16,
+    key: QuickKey,
     /// 0: empty, 1: not a deadlock, 2: deadlock.
     verdict: u8,
 }
@@ -89,18 +119,9 @@ impl Learner {
             return false;
         }
         self.cluster.sort_unstable();
-        let mut cells = [NONE; MAX_CLUSTER];
-        cells[..self.cluster.len()].copy_from_slice(&self.cluster);
-        let slot = cells
-            .iter()
-            .chain(std::iter::once(&player))
-            .fold(0x9e37_79b9_7f4a_7c15u64, |h, &c| {
-                (h ^ u64::from(c)).wrapping_mul(0x100_0000_01b3)
-            });
-        let slot = (slot >> 40) as usize % QUICK;
-        let quick = self.quick[slot];
-        if quick.verdict != 0 && quick.cells == cells && quick.player == player {
-            return quick.verdict == 2;
+        let quick = QuickKey::new(&self.cluster, player, false);
+        if let Some(verdict) = self.quick_verdict(&quick) {
+            return verdict;
         }
         self.set.iter_mut().for_each(|w| *w = 0);
         for &c in &self.cluster {
@@ -119,12 +140,20 @@ impl Learner {
                 verdict
             }
         };
-        self.quick[slot] = Quick {
-            cells,
-            player,
+        self.remember_quick(quick, verdict);
+        verdict
+    }
+
+    fn quick_verdict(&self, key: &QuickKey) -> Option<bool> {
+        let quick = &self.quick[key.slot()];
+        (quick.verdict != 0 && quick.key == *key).then_some(quick.verdict == 2)
+    }
+
+    fn remember_quick(&mut self, key: QuickKey, verdict: bool) {
+        self.quick[key.slot()] = Quick {
+            key,
             verdict: 1 + u8::from(verdict),
         };
-        verdict
     }
 
     /// Whether a corral is a deadlock: its boxes alone (everything else
@@ -142,8 +171,15 @@ impl Learner {
         {
             return false;
         }
-        let mut sorted = corral_boxes.to_vec();
+        let mut sorted = [NONE; MAX_CORRAL];
+        let sorted = &mut sorted[..corral_boxes.len()];
+        sorted.copy_from_slice(corral_boxes);
         sorted.sort_unstable();
+        let quick = QuickKey::new(sorted, player, true);
+        if let Some(verdict) = self.quick_verdict(&quick) {
+            return verdict;
+        }
+        let sorted = sorted.to_vec();
         self.set.iter_mut().for_each(|w| *w = 0);
         for &c in &sorted {
             bits::set(&mut self.set, c);
@@ -153,14 +189,18 @@ impl Learner {
         let mut key_cells = sorted.clone();
         key_cells.push(NONE);
         let key = (key_cells, region);
-        if let Some(&verdict) = self.patterns.get(&key) {
-            return verdict;
-        }
-        let verdict = self.search_until(board, sorted, region, Some(cells));
-        if self.patterns.len() < self.max_patterns {
-            self.patterns.insert(key, verdict);
-        }
-        self.learned += usize::from(verdict);
+        let verdict = match self.patterns.get(&key) {
+            Some(&verdict) => verdict,
+            None => {
+                let verdict = self.search_until(board, sorted, region, Some(cells));
+                if self.patterns.len() < self.max_patterns {
+                    self.patterns.insert(key, verdict);
+                }
+                self.learned += usize::from(verdict);
+                verdict
+            }
+        };
+        self.remember_quick(quick, verdict);
         verdict
     }
 

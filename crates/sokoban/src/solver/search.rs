@@ -121,6 +121,8 @@ pub(crate) struct Search<'a> {
     walk: Vec<u32>,
     /// The expanded node's reach, kept apart while its children flood.
     node_reach: Marks,
+    /// The same as a bitset, for the corral search.
+    node_reach_bits: Vec<u64>,
     node_walk: Vec<u32>,
     queue: Vec<u16>,
     corrals: Corrals,
@@ -224,6 +226,7 @@ impl<'a> Search<'a> {
             reach: Marks::new(board.cells),
             walk: vec![0; board.cells],
             node_reach: Marks::new(board.cells),
+            node_reach_bits: vec![0; board.words],
             node_walk: vec![0; board.cells],
             queue: Vec::with_capacity(board.cells),
             corrals: Corrals::new(board.cells),
@@ -642,8 +645,10 @@ impl<'a> Search<'a> {
         self.flood(boxes, player);
         // Keep the expanded node's reach apart: every child floods again.
         self.node_reach.clear();
+        self.node_reach_bits.fill(0);
         for &c in &self.queue {
             self.node_reach.mark(c);
+            bits::set(&mut self.node_reach_bits, c);
             self.node_walk[usize::from(c)] = self.walk[usize::from(c)];
         }
         let exact = self.exact_player();
@@ -670,9 +675,8 @@ impl<'a> Search<'a> {
         };
         self.moves.clear();
         let restricted = if self.reorders {
-            let node_reach = &self.node_reach;
             self.corrals
-                .restrict(board, boxes, list.len(), |c| node_reach.contains(c))
+                .restrict(board, boxes, list.len(), &self.node_reach_bits)
         } else {
             None
         };

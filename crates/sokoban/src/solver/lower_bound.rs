@@ -251,6 +251,7 @@ impl Matching {
         let cols = self.cols;
         self.saved_row
             .copy_from_slice(&self.cost[row * cols..(row + 1) * cols]);
+        let piece = self.pieces[row];
         self.set_row(costs, row, cell);
         let r = row + 1;
         // Column 0 is the virtual start: the real columns are 1..=cols.
@@ -275,6 +276,9 @@ impl Matching {
             self.assigned[col] = r;
         }
         self.cost[row * cols..(row + 1) * cols].copy_from_slice(&self.saved_row);
+        // The row's piece goes with its costs: `solve_near` re-adds a row
+        // only when the player's piece around the box is not this one.
+        self.pieces[row] = piece;
         total
     }
 
@@ -404,31 +408,36 @@ mod tests {
     /// prices it as solving the moved set from scratch does.
     #[test]
     fn with_moved_puts_everything_back() {
-        let board = board();
-        let (n, goals) = (board.start_boxes.len(), board.goals.len());
-        let mut matching = Matching::new(n, goals, board.cells);
-        let boxes = board.start_boxes.clone();
-        assert!(matching.solve(Costs::of(&board), &boxes).is_some());
-        // Column 0 of `assigned` is scratch: the row being added.
-        let state = |m: &Matching| (m.u.clone(), m.v.clone(), m.assigned[1..].to_vec());
-        let before = state(&matching);
-        let costs = matching.cost.clone();
-        for row in 0..n {
-            for cell in 0..board.cells as u16 {
-                if boxes.contains(&cell) {
-                    continue;
+        for board in [board(), rooms()] {
+            let (n, goals) = (board.start_boxes.len(), board.goals.len());
+            let boxes = board.start_boxes.clone();
+            let seen = Costs::of(&board).seen_from(board.start_player);
+            for costs in [Costs::of(&board), seen] {
+                let mut matching = Matching::new(n, goals, board.cells);
+                assert!(matching.solve(costs, &boxes).is_some());
+                // Column 0 of `assigned` is scratch: the row being added.
+                let state = |m: &Matching| {
+                    let assigned = m.assigned[1..].to_vec();
+                    (m.u.clone(), m.v.clone(), assigned, m.pieces.clone())
+                };
+                let before = state(&matching);
+                let cost = matching.cost.clone();
+                for row in 0..n {
+                    for cell in 0..board.cells as u16 {
+                        if boxes.contains(&cell) {
+                            continue;
+                        }
+                        // The child's player: somewhere else than the parent's.
+                        let child = costs.seen_from(board.neighbor(cell, row % 4));
+                        let moved = matching.with_moved(child, row, cell);
+                        assert_eq!(state(&matching), before, "row {row} to {cell}");
+                        assert_eq!(matching.cost, cost);
+                        let mut set = boxes.clone();
+                        set[row] = cell;
+                        let mut scratch = Matching::new(n, goals, board.cells);
+                        assert_eq!(moved, scratch.solve(child, &set), "row {row} to {cell}");
+                    }
                 }
-                let moved = matching.with_moved(Costs::of(&board), row, cell);
-                assert_eq!(state(&matching), before, "row {row} to {cell}");
-                assert_eq!(matching.cost, costs);
-                let mut set = boxes.clone();
-                set[row] = cell;
-                let mut scratch = Matching::new(n, goals, board.cells);
-                assert_eq!(
-                    moved,
-                    scratch.solve(Costs::of(&board), &set),
-                    "row {row} to {cell}"
-                );
             }
         }
     }
@@ -499,6 +508,16 @@ mod tests {
                 near.solve_near(costs, &sorted),
                 scratch.solve(costs, &sorted)
             );
+            // The search prices children between solves (with their own
+            // players): that must not leave anything behind.
+            for _ in 0..next(4) {
+                let cell = next(board.cells) as u16;
+                let player = next(board.cells) as u16;
+                if near.valid && !sorted.contains(&cell) && !sorted.contains(&player) {
+                    let row = next(n);
+                    near.with_moved(Costs::of(&board).seen_from(player), row, cell);
+                }
+            }
         }
     }
 }

@@ -960,27 +960,6 @@ impl<'a> Search<'a> {
         if stand == NONE {
             return Ok(None);
         }
-        let parent_table = self.tables[parent as usize];
-        let table = self.fixed.after(board, boxes, parent_table, &[to]);
-        let costs = self
-            .fixed
-            .costs(board, table)
-            .seen_from(self.bound_player(stand));
-        let bound = if table == parent_table {
-            self.matching.with_moved(costs, row, to)
-        } else {
-            let mut cells = std::mem::take(&mut self.child_cells);
-            bits::cells(boxes, &mut cells);
-            let bound = self.scratch.solve(costs, &cells);
-            self.child_cells = cells;
-            bound
-        };
-        let Some(bound) = bound else {
-            return Ok(None);
-        };
-        if self.learner.deadlocked(board, boxes, to, stand) {
-            return Ok(None);
-        }
         // How the child's region is known, if it is: `Some(false)` from a
         // flood into `reach`, `Some(true)` as the node's less `to`, with
         // `from`.
@@ -1019,6 +998,35 @@ impl<'a> Search<'a> {
             Order::PushesThenMoves => cost + (pushes << SHIFT) + steps,
             Order::MovesThenPushes => cost + (steps << SHIFT) + pushes,
         };
+        // Most children are positions stored already, no cheaper than now:
+        // nothing to do for them, so the store is asked before the bound
+        // and the deadlock tests (a stored position passed those).
+        if let Some(known) = self.store.find(hash, boxes, player)
+            && (self.order == Order::Fast || child_cost >= self.store.cost[known as usize])
+        {
+            return Ok(None);
+        }
+        let parent_table = self.tables[parent as usize];
+        let table = self.fixed.after(board, boxes, parent_table, &[to]);
+        let costs = self
+            .fixed
+            .costs(board, table)
+            .seen_from(self.bound_player(stand));
+        let bound = if table == parent_table {
+            self.matching.with_moved(costs, row, to)
+        } else {
+            let mut cells = std::mem::take(&mut self.child_cells);
+            bits::cells(boxes, &mut cells);
+            let bound = self.scratch.solve(costs, &cells);
+            self.child_cells = cells;
+            bound
+        };
+        let Some(bound) = bound else {
+            return Ok(None);
+        };
+        if self.learner.deadlocked(board, boxes, to, stand) {
+            return Ok(None);
+        }
         if let Some(refine) = self.refine {
             let done = child_cost >> SHIFT;
             if done + u64::from(bound) > u64::from(refine.pushes) {

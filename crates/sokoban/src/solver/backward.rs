@@ -285,15 +285,9 @@ impl<'a> Backward<'a> {
                 };
                 // The player ends beyond the box, on its side `dir`.
                 let stand = board.neighbor(end, dir);
-                let costs = pull_costs(board, &self.distance).seen_from(self.bound_player(stand));
-                let Some(bound) = self.matching.with_moved(costs, row, end) else {
-                    continue;
-                };
                 bits::clear(boxes, from);
                 bits::set(boxes, end);
-                // At bound 0 the flood is needed for the start cell; after
-                // a run the freed cells are several.
-                let quick = if bound > 0 && count == 1 {
+                let quick = if count == 1 {
                     let node_reach = &self.node_reach;
                     board.region_after_push(
                         boxes,
@@ -310,17 +304,42 @@ impl<'a> Backward<'a> {
                         debug_assert_eq!(lowest, self.flood(boxes, beyond));
                         lowest
                     }
-                    None => self.flood(boxes, board.neighbor(end, dir)),
+                    None => self.flood(boxes, stand),
                 };
-                let done = bound == 0 && self.reach.contains(board.start_player);
                 let hash = boxes_hash
                     ^ self.zobrist.boxed(from)
                     ^ self.zobrist.boxed(end)
                     ^ self.zobrist.player(lowest);
+                let cost = cost + u64::from(count);
+                // A position stored already, no cheaper than now, needs
+                // neither its bound nor anything else (most pulls).
+                let known = self.store.find(hash, boxes, lowest);
+                let bound = match known {
+                    Some(known)
+                        if self.layers.is_none() || cost >= self.store.cost[known as usize] =>
+                    {
+                        None
+                    }
+                    _ => {
+                        let costs =
+                            pull_costs(board, &self.distance).seen_from(self.bound_player(stand));
+                        self.matching.with_moved(costs, row, end)
+                    }
+                };
+                let Some(bound) = bound else {
+                    bits::clear(boxes, end);
+                    bits::set(boxes, from);
+                    continue;
+                };
+                // At bound 0 the player's reach is needed for the start cell
+                // (the quick region above did not flood).
+                if bound == 0 && quick.is_some() {
+                    self.flood(boxes, stand);
+                }
+                let done = bound == 0 && self.reach.contains(board.start_player);
                 // Forwards these are pushes of the box on `end` back onto
                 // `from`, the player coming from beyond it.
                 let push = Push::straight(end, ((dir + 2) % 4) as u8, count);
-                let cost = cost + u64::from(count);
                 let found = self
                     .store
                     .find_or_insert(hash, boxes, lowest, id, push, cost);

@@ -644,12 +644,11 @@ impl<'a> Search<'a> {
         let player = self.store.player(id);
         self.flood(boxes, player);
         // Keep the expanded node's reach apart: every child floods again.
-        self.node_reach.clear();
+        std::mem::swap(&mut self.node_reach, &mut self.reach);
+        std::mem::swap(&mut self.node_walk, &mut self.walk);
         self.node_reach_bits.fill(0);
         for &c in &self.queue {
-            self.node_reach.mark(c);
             bits::set(&mut self.node_reach_bits, c);
-            self.node_walk[usize::from(c)] = self.walk[usize::from(c)];
         }
         let exact = self.exact_player();
         if let Some(symmetry) = &mut self.symmetry {

@@ -312,7 +312,7 @@ impl<'a> Backward<'a> {
                     ^ self.zobrist.player(lowest);
                 let cost = cost + u64::from(count);
                 // A position stored already, no cheaper than now, needs
-                // neither its bound nor anything else (most pulls).
+                // neither its bound nor anything else.
                 let known = self.store.find(hash, boxes, lowest);
                 let bound = match known {
                     Some(known)

@@ -311,8 +311,9 @@ impl<'a> Backward<'a> {
                     ^ self.zobrist.boxed(end)
                     ^ self.zobrist.player(lowest);
                 let cost = cost + u64::from(count);
-                // A position stored already, no cheaper than now, needs
-                // neither its bound nor anything else.
+                // A position stored already, no cheaper than now: whatever
+                // its bound, nothing follows for it, so the store is asked
+                // first.
                 let known = self.store.find(hash, boxes, lowest);
                 let bound = match known {
                     Some(known)

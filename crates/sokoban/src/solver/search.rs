@@ -119,10 +119,9 @@ pub(crate) struct Search<'a> {
     /// Flood-fill scratch: the cells reached, their walking distances.
     reach: Marks,
     walk: Vec<u32>,
-    /// The expanded node's reach, kept apart while its children flood.
-    node_reach: Marks,
-    /// The same as a bitset, for the corral search.
-    node_reach_bits: Vec<u64>,
+    /// The expanded node's reach (a bitset, which the corral search scans
+    /// a word at a time), kept apart while its children flood.
+    node_reach: Vec<u64>,
     node_walk: Vec<u32>,
     queue: Vec<u16>,
     corrals: Corrals,
@@ -225,8 +224,7 @@ impl<'a> Search<'a> {
             tables: Vec::new(),
             reach: Marks::new(board.cells),
             walk: vec![0; board.cells],
-            node_reach: Marks::new(board.cells),
-            node_reach_bits: vec![0; board.words],
+            node_reach: vec![0; board.words],
             node_walk: vec![0; board.cells],
             queue: Vec::with_capacity(board.cells),
             corrals: Corrals::new(board.cells),
@@ -336,7 +334,7 @@ impl<'a> Search<'a> {
         let (from, to) = moved;
         Some(features.cell_beside(self.board, boxes, |c| {
             if quick {
-                c == from || (c != to && node_reach.contains(c))
+                c == from || (c != to && bits::has(node_reach, c))
             } else {
                 reach.contains(c)
             }
@@ -644,11 +642,10 @@ impl<'a> Search<'a> {
         let player = self.store.player(id);
         self.flood(boxes, player);
         // Keep the expanded node's reach apart: every child floods again.
-        std::mem::swap(&mut self.node_reach, &mut self.reach);
         std::mem::swap(&mut self.node_walk, &mut self.walk);
-        self.node_reach_bits.fill(0);
+        self.node_reach.fill(0);
         for &c in &self.queue {
-            bits::set(&mut self.node_reach_bits, c);
+            bits::set(&mut self.node_reach, c);
         }
         let exact = self.exact_player();
         if let Some(symmetry) = &mut self.symmetry {
@@ -675,7 +672,7 @@ impl<'a> Search<'a> {
         self.moves.clear();
         let restricted = if self.reorders {
             self.corrals
-                .restrict(board, boxes, list.len(), &self.node_reach_bits)
+                .restrict(board, boxes, list.len(), &self.node_reach)
         } else {
             None
         };
@@ -714,7 +711,7 @@ impl<'a> Search<'a> {
             if to == NONE || behind == NONE || bits::has(boxes, to) || board.dead[usize::from(to)] {
                 continue;
             }
-            if !self.node_reach.contains(behind) {
+            if !bits::has(&self.node_reach, behind) {
                 continue;
             }
             let walk = self.node_walk[usize::from(behind)];
@@ -814,7 +811,7 @@ impl<'a> Search<'a> {
             return Ok(None);
         };
         let behind = board.neighbor(from, usize::from((first_dir + 2) % 4));
-        let walk = if behind != NONE && self.node_reach.contains(behind) {
+        let walk = if behind != NONE && bits::has(&self.node_reach, behind) {
             self.node_walk[usize::from(behind)]
         } else {
             0
@@ -970,7 +967,7 @@ impl<'a> Search<'a> {
                 let node_reach = &self.node_reach;
                 board.region_after_push(
                     boxes,
-                    |c| node_reach.contains(c),
+                    |c| bits::has(node_reach, c),
                     from,
                     to,
                     self.store.player(parent),
@@ -998,8 +995,8 @@ impl<'a> Search<'a> {
             Order::MovesThenPushes => cost + (steps << SHIFT) + pushes,
         };
         // Most children are positions stored already, no cheaper than now:
-        // nothing to do for them, so the store is asked before the bound
-        // and the deadlock tests (a stored position passed those).
+        // whatever their bound and deadlock tests say, nothing follows for
+        // them, so the store is asked first.
         if let Some(known) = self.store.find(hash, boxes, player)
             && (self.order == Order::Fast || child_cost >= self.store.cost[known as usize])
         {

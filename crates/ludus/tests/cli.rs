@@ -314,3 +314,77 @@ fn solve_prints_a_line_per_level_and_a_summary() {
         stdout(&text)
     );
 }
+
+/// Runs `ludus` and fails the test if it has not ended within `seconds`.
+fn ludus_within(args: &[&str], data_dir: &Path, seconds: u64) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ludus"))
+        .args(args)
+        .env("LUDUS_DATA_DIR", data_dir)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed().as_secs() >= seconds {
+            child.kill().unwrap();
+            panic!("ludus {args:?} still running after {seconds} s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn hostile_run_length_files_are_errors_not_crashes_or_hangs() {
+    let dir = tempfile::tempdir().unwrap();
+    let deep = format!("#{}#{}\n", "(".repeat(60_000), ")".repeat(60_000));
+    let cases = [
+        ("deep.sok", deep, "nested more than 32 deep"),
+        (
+            "empty-group.sok",
+            "#99999999999999999999()\n".to_string(),
+            "the level has no player",
+        ),
+        (
+            "wide.sok",
+            "1048576#\n".repeat(1000),
+            "expands to more than 65792 characters",
+        ),
+    ];
+    for (name, text, expected) in cases {
+        let file = dir.path().join(name);
+        std::fs::write(&file, text).unwrap();
+        for command in ["validate", "convert"] {
+            let mut args = vec!["sokoban", command, file.to_str().unwrap()];
+            if command == "convert" {
+                args.extend(["--to", "xsb"]);
+            }
+            let out = ludus_within(&args, dir.path(), 20);
+            let all = format!("{}{}", stdout(&out), String::from_utf8_lossy(&out.stderr));
+            assert_ne!(out.status.code(), Some(0), "{name} {command}: {all}");
+            assert!(!all.contains("panicked"), "{name} {command}: {all}");
+            if command == "validate" {
+                assert!(all.contains(expected), "{name} {command}: {all}");
+            }
+        }
+    }
+    let nested = format!("{}r{}", "2(".repeat(40_000), ")".repeat(40_000));
+    let level = data("solved.sok");
+    let out = ludus_within(
+        &[
+            "sokoban",
+            "verify",
+            level.to_str().unwrap(),
+            "--level",
+            "1",
+            "--solution",
+            &nested,
+        ],
+        dir.path(),
+        20,
+    );
+    let all = format!("{}{}", stdout(&out), String::from_utf8_lossy(&out.stderr));
+    assert_ne!(out.status.code(), Some(0), "{all}");
+    assert!(all.contains("nested more than 32 deep"), "{all}");
+}

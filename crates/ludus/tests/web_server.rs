@@ -537,3 +537,30 @@ async fn solves_at_the_same_moment_all_count() {
     let progress: serde_json::Value = serde_json::from_str(&text).unwrap();
     assert_eq!(progress["levels"].as_object().unwrap().len(), 3, "{text}");
 }
+
+#[tokio::test]
+async fn hostile_run_length_levels_are_refused_and_the_server_lives() {
+    let server = Server::start();
+    let mut client = server.socket().await;
+    let deep = format!("#{}#{}", "(".repeat(15_000), ")".repeat(15_000));
+    let wide = "1048576#\n".repeat(1000);
+    for text in [deep.as_str(), "#99999999999999999999()", wide.as_str()] {
+        let answer = tokio::time::timeout(
+            std::time::Duration::from_secs(20),
+            client.ask(json!({"type": "validate", "text": text}), "validation"),
+        )
+        .await
+        .expect("validate answers in time");
+        assert_eq!(answer["ok"], false, "{answer}");
+    }
+    // The same connection, and the server, still answer.
+    let ok = client
+        .ask(
+            json!({"type": "validate", "text": "#####\n#@$.#\n#####"}),
+            "validation",
+        )
+        .await;
+    assert_eq!(ok["ok"], true);
+    let (status, _, _) = server.get("/").await;
+    assert_eq!(status, 200);
+}

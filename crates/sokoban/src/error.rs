@@ -18,9 +18,27 @@ pub enum ParseErrorKind {
     NoPlayer,
     TwoPlayers,
     NoBoxes,
-    BoxGoalMismatch { boxes: usize, goals: usize },
-    TooLarge { width: usize, height: usize },
+    BoxGoalMismatch {
+        boxes: usize,
+        goals: usize,
+    },
+    TooLarge {
+        width: usize,
+        height: usize,
+    },
     BadRunLength(&'static str),
+    /// Parenthesised run-length groups nested deeper than `limit`.
+    NestedTooDeep {
+        limit: usize,
+    },
+    /// A run-length expansion longer than `limit` characters.
+    ExpandsTooFar {
+        limit: usize,
+    },
+    /// A collection whose boards expand to more than `limit` characters in all.
+    CollectionTooLarge {
+        limit: usize,
+    },
     IllegalLurd(char),
     Json(String),
 }
@@ -46,6 +64,19 @@ impl fmt::Display for ParseErrorKind {
                 write!(f, "the board is {width}x{height}, larger than 256x256")
             }
             ParseErrorKind::BadRunLength(why) => write!(f, "bad run-length encoding: {why}"),
+            ParseErrorKind::NestedTooDeep { limit } => write!(
+                f,
+                "bad run-length encoding: groups nested more than {limit} deep"
+            ),
+            ParseErrorKind::ExpandsTooFar { limit } => write!(
+                f,
+                "run-length encoding expands to more than {limit} characters"
+            ),
+            ParseErrorKind::CollectionTooLarge { limit } => write!(
+                f,
+                "the collection's boards expand to more than {limit} characters; \
+                 this level and the ones after it are not read"
+            ),
             ParseErrorKind::IllegalLurd(c) => {
                 write!(f, "illegal character {c:?} in a LURD solution")
             }

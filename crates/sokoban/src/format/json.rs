@@ -64,6 +64,7 @@ pub struct Rating {
 pub fn parse_library(text: &str) -> Result<Collection, ParseError> {
     let library: Library = serde_json::from_str(text)
         .map_err(|e| ParseError::new(e.line(), e.column(), ParseErrorKind::Json(e.to_string())))?;
+    let mut spent = 0;
     let levels = library
         .levels
         .into_iter()
@@ -72,7 +73,7 @@ pub fn parse_library(text: &str) -> Result<Collection, ParseError> {
                 Rows::Text(t) => t,
                 Rows::List(l) => l.join("\n"),
             };
-            let mut level = Level::from_xsb(&rows)?;
+            let mut level = super::xsb::parse_level_within(&rows, &mut spent)?;
             level.meta = Metadata {
                 title: entry.name,
                 author: entry.author,

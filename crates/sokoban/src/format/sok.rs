@@ -3,8 +3,8 @@
 //! free comment lines before or after each board, and `Solution` lines.
 
 use super::split_lines;
-use super::xsb::{is_board_line, parse_board};
-use crate::error::ParseError;
+use super::xsb::{MAX_BOARD_TEXT, is_board_line, parse_board};
+use crate::error::{ParseError, ParseErrorKind};
 use crate::level::{Level, Metadata};
 
 /// A parsed collection: its header notes and its levels in file order.
@@ -28,6 +28,12 @@ impl Collection {
             .filter_map(|(i, l)| l.as_ref().ok().map(|l| (i, l)))
     }
 }
+
+/// Most board text (characters, after run-length expansion) one collection
+/// may hold in all: 256 boards of the largest size. The boards after it are
+/// not read, each refused with [`ParseErrorKind::CollectionTooLarge`], so a
+/// small file of run-length boards cannot take minutes or gigabytes.
+pub const MAX_COLLECTION_TEXT: usize = 256 * MAX_BOARD_TEXT;
 
 /// One line of text between boards, classified.
 enum Note<'a> {
@@ -77,6 +83,12 @@ struct Gap<'a> {
 /// assert_eq!(first.meta.title.as_deref(), Some("First"));
 /// ```
 pub fn parse_collection(text: &str) -> Collection {
+    parse_collection_within(text, &mut 0)
+}
+
+/// [`parse_collection`], adding the board text it expands to `spent` and
+/// refusing the boards met once `spent` passes [`MAX_COLLECTION_TEXT`].
+pub(crate) fn parse_collection_within(text: &str, spent: &mut usize) -> Collection {
     let lines = split_lines(text);
     // Split into alternating gaps and boards.
     let mut gaps: Vec<Gap> = vec![Gap { lines: Vec::new() }];
@@ -217,7 +229,19 @@ pub fn parse_collection(text: &str) -> Collection {
     collection.levels = boards
         .iter()
         .zip(metas)
-        .map(|(rows, meta)| parse_board(rows, meta))
+        .map(|(rows, meta)| {
+            if *spent > MAX_COLLECTION_TEXT {
+                let line = rows.first().map_or(1, |r| r.0);
+                return Err(ParseError::new(
+                    line,
+                    1,
+                    ParseErrorKind::CollectionTooLarge {
+                        limit: MAX_COLLECTION_TEXT,
+                    },
+                ));
+            }
+            parse_board(rows, meta, spent)
+        })
         .collect();
     collection
 }
@@ -295,6 +319,23 @@ pub fn write_rle(levels: &[Level]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_collection_stops_reading_boards_past_its_budget() {
+        // 30 bytes a board, 65 K characters each once expanded.
+        let text = "; x\n256#|#@$.252#|253(256#|)256#\n".repeat(300);
+        let c = parse_collection(&text);
+        assert_eq!(c.levels.len(), 300);
+        let read = c.levels.iter().filter(|l| l.is_ok()).count();
+        assert!((250..=257).contains(&read), "{read}");
+        let last = c.levels.last().and_then(|l| l.as_ref().err());
+        assert_eq!(
+            last.map(|e| &e.kind),
+            Some(&ParseErrorKind::CollectionTooLarge {
+                limit: MAX_COLLECTION_TEXT
+            })
+        );
+    }
 
     fn titles(c: &Collection) -> Vec<Option<String>> {
         c.levels

@@ -7,7 +7,12 @@ use crate::level::{Level, Metadata};
 use crate::map::{Cell, Map};
 
 /// Largest board side we accept.
-const MAX_SIDE: usize = 256;
+pub const MAX_SIDE: usize = 256;
+
+/// Most characters the run-length rows of one board may expand to: a full
+/// `MAX_SIDE` x `MAX_SIDE` board with its row separators. Checked while
+/// expanding, so a few bytes of counts cannot allocate more than this.
+pub const MAX_BOARD_TEXT: usize = MAX_SIDE * (MAX_SIDE + 1);
 
 /// Whether `c` may stand in a board row (before run-length decoding).
 pub(crate) fn is_board_char(c: char) -> bool {
@@ -39,7 +44,13 @@ pub(crate) fn is_board_line(line: &str) -> bool {
 
 /// Parses one level from text: the first board in it, with metadata.
 pub fn parse_level(text: &str) -> Result<Level, ParseError> {
-    let collection = super::sok::parse_collection(text);
+    parse_level_within(text, &mut 0)
+}
+
+/// [`parse_level`], adding the board text it expands to `spent` (see
+/// [`super::sok::MAX_COLLECTION_TEXT`]).
+pub(crate) fn parse_level_within(text: &str, spent: &mut usize) -> Result<Level, ParseError> {
+    let collection = super::sok::parse_collection_within(text, spent);
     collection
         .levels
         .into_iter()
@@ -47,10 +58,17 @@ pub fn parse_level(text: &str) -> Result<Level, ParseError> {
         .unwrap_or(Err(ParseError::new(1, 1, ParseErrorKind::NoLevel)))
 }
 
-/// Builds a level from board rows, each with its 1-based line number.
-pub(crate) fn parse_board(rows: &[(usize, &str)], meta: Metadata) -> Result<Level, ParseError> {
+/// Builds a level from board rows, each with its 1-based line number, adding
+/// the length of the board text it read or expanded to `spent`.
+pub(crate) fn parse_board(
+    rows: &[(usize, &str)],
+    meta: Metadata,
+    spent: &mut usize,
+) -> Result<Level, ParseError> {
     // Check characters against the raw text, so columns match the file.
     let mut expanded: Vec<(usize, String)> = Vec::new();
+    // What the board's run-length rows may still expand to.
+    let mut budget = MAX_BOARD_TEXT;
     for &(line, raw) in rows {
         let raw = raw.trim_end();
         if let Some((col, c)) = raw
@@ -65,9 +83,13 @@ pub(crate) fn parse_board(rows: &[(usize, &str)], meta: Metadata) -> Result<Leve
             ));
         }
         if raw.chars().any(is_rle_char) {
-            let decoded = crate::rle::decode(raw).map_err(|k| ParseError::new(line, 1, k))?;
+            let decoded =
+                crate::rle::decode_within(raw, budget).map_err(|k| ParseError::new(line, 1, k))?;
+            budget = budget.saturating_sub(decoded.len() + 1);
+            *spent = spent.saturating_add(decoded.len() + 1);
             expanded.extend(decoded.split('|').map(|r| (line, r.to_string())));
         } else {
+            *spent = spent.saturating_add(raw.len() + 1);
             expanded.push((line, raw.replace('\t', "    ")));
         }
     }
@@ -184,6 +206,32 @@ mod tests {
 
     fn err(text: &str) -> ParseError {
         parse_level(text).unwrap_err()
+    }
+
+    #[test]
+    fn run_length_rows_share_one_board_budget() {
+        // 1,000 rows of `1048576#` once took a gigabyte before the size check.
+        let text = "1048576#\n".repeat(1000);
+        let e = crate::Level::from_xsb(&text).unwrap_err();
+        assert_eq!(
+            (e.line, e.kind),
+            (
+                1,
+                ParseErrorKind::ExpandsTooFar {
+                    limit: MAX_BOARD_TEXT
+                }
+            )
+        );
+        let text = "200#\n".repeat(400);
+        let e = crate::Level::from_xsb(&text).unwrap_err();
+        assert!(
+            matches!(e.kind, ParseErrorKind::ExpandsTooFar { .. }),
+            "{e}"
+        );
+        // A full-size board still reads.
+        let full = "256#|#@$.252#|253(256#|)256#";
+        let level = crate::Level::from_xsb(full).unwrap();
+        assert_eq!(level.map().width(), MAX_SIDE);
     }
 
     #[test]

@@ -21,6 +21,29 @@ pub(super) fn write_output(output: Option<&Path>, text: &str) -> Result<ExitCode
     Ok(ExitCode::SUCCESS)
 }
 
+/// Names each level of `set` that could not be read, a line each with its
+/// line and column: a converter must not drop one silently.
+pub(super) fn report_broken_levels(
+    file: &Path,
+    set: &LevelSet,
+    out: &mut impl Write,
+) -> Result<()> {
+    for (index, level) in set.collection.levels.iter().enumerate() {
+        if let Err(e) = level {
+            writeln!(
+                out,
+                "{}:{}:{}: level {}: error: {} (not converted)",
+                file.display(),
+                e.line,
+                e.column,
+                index + 1,
+                e.kind
+            )?;
+        }
+    }
+    Ok(())
+}
+
 fn level_label(number: usize, level: &Level) -> String {
     match &level.meta.title {
         Some(t) => format!("level {number} ({t})"),

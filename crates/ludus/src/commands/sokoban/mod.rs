@@ -109,8 +109,17 @@ pub fn run(data: DataDir, args: SokobanArgs) -> Result<ExitCode> {
             &mut std::io::stdout(),
         ),
         Some(SokobanCommand::Convert { file, to, output }) => {
-            let text = convert(&LevelSet::load(&file)?, to);
-            levels::write_output(output.as_deref(), &text)
+            let set = LevelSet::load(&file)?;
+            levels::report_broken_levels(&file, &set, &mut std::io::stderr())?;
+            let converted = set.collection.valid_levels().count();
+            if converted == 0 {
+                anyhow::bail!("{}: no level could be read", file.display());
+            }
+            levels::write_output(output.as_deref(), &convert(&set, to))?;
+            if converted < set.collection.levels.len() {
+                return Ok(ExitCode::FAILURE);
+            }
+            Ok(ExitCode::SUCCESS)
         }
         Some(SokobanCommand::Solutions { file, output }) => {
             let set = match file {

@@ -6,14 +6,17 @@ use ludus::store::DataDir;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let result =
-        DataDir::resolve(cli.data_dir.as_deref(), None).and_then(|data| match cli.command {
+    let result = DataDir::resolve(cli.data_dir.as_deref(), None).and_then(|data| {
+        // Temp files of writers killed mid-write hold no acknowledged data.
+        ludus::store::atomic::sweep_stale_temps(data.root(), 3);
+        match cli.command {
             None => ludus::tui::run(data, ludus::tui::Start::Launcher),
             Some(Command::Sokoban(args)) => ludus::commands::sokoban::run(data, args),
             Some(Command::Tetris(args)) => ludus::commands::tetris::run(data, args),
             Some(Command::Xiangqi(args)) => ludus::commands::xiangqi::run(data, args),
             Some(Command::Serve(args)) => ludus::web::run(data, args),
-        });
+        }
+    });
     match result {
         Ok(code) => code,
         Err(e) => {

@@ -165,3 +165,23 @@ fn replays_are_saved_listed_and_checked() {
     assert!(broken.replay.as_ref().unwrap_err().contains("damaged"));
     assert!(store::read_replay(&broken.path).is_err());
 }
+
+#[test]
+fn replays_saved_at_the_same_moment_are_all_kept() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = DataDir::at(tmp.path());
+    let mut recorder = Recorder::new(Mode::Sprint, Settings::default(), 4);
+    recorder.update(500, &InputEvent::tap(400, Action::HardDrop));
+    let replay = recorder.replay();
+    let paths: Vec<_> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..40)
+            .map(|_| scope.spawn(|| store::save_replay(&dir, &replay, 1_795_969_800).unwrap()))
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    let mut unique = paths.clone();
+    unique.sort();
+    unique.dedup();
+    assert_eq!(unique.len(), 40);
+    assert_eq!(store::list_replays(&dir).len(), 40);
+}

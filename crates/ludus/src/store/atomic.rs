@@ -44,6 +44,122 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     Ok(())
 }
 
+/// Writes `bytes` to a new file in `dir` named `STEM.EXT`, or `STEM-2.EXT`,
+/// `STEM-3.EXT`… if taken, and returns its path. Never replaces a file, even
+/// when several writers pick the same name at the same moment: the complete,
+/// synced temp file is hard-linked to the name, which fails if the name exists.
+///
+/// # Errors
+/// The directory cannot be created or written, or [`MAX_NEW_NAME_TRIES`]
+/// names are all taken.
+pub fn write_new(dir: &Path, stem: &str, ext: &str, bytes: &[u8]) -> Result<PathBuf> {
+    fs::create_dir_all(dir)
+        .with_context(|| format!("cannot create directory {}", dir.display()))?;
+    let first = format!("{stem}.{ext}");
+    let (tmp_path, mut tmp) = create_temp(dir, &first)?;
+    let written = tmp.write_all(bytes).and_then(|()| tmp.sync_all());
+    drop(tmp);
+    let placed = written.and_then(|()| link_to_free_name(&tmp_path, dir, stem, ext));
+    let _ = fs::remove_file(&tmp_path);
+    let path = placed.with_context(|| format!("cannot write {}", dir.join(&first).display()))?;
+    sync_dir(dir).with_context(|| format!("cannot sync directory {}", dir.display()))?;
+    Ok(path)
+}
+
+/// How many numbered names [`write_new`] tries before giving up.
+pub const MAX_NEW_NAME_TRIES: usize = 10_000;
+
+/// Gives the file at `tmp_path` the first free name `STEM[-N].EXT` in `dir`.
+fn link_to_free_name(tmp_path: &Path, dir: &Path, stem: &str, ext: &str) -> io::Result<PathBuf> {
+    for n in 1..=MAX_NEW_NAME_TRIES {
+        let name = match n {
+            1 => format!("{stem}.{ext}"),
+            n => format!("{stem}-{n}.{ext}"),
+        };
+        let path = dir.join(name);
+        match fs::hard_link(tmp_path, &path) {
+            Ok(()) => return Ok(path),
+            Err(err) if err.kind() == io::ErrorKind::AlreadyExists => {}
+            // A file system without hard links: reserve the name with
+            // create_new (still atomic), then copy the content in.
+            Err(_) => match OpenOptions::new().write(true).create_new(true).open(&path) {
+                Ok(mut file) => {
+                    file.write_all(&fs::read(tmp_path)?)?;
+                    file.sync_all()?;
+                    return Ok(path);
+                }
+                Err(err) if err.kind() == io::ErrorKind::AlreadyExists => {}
+                Err(err) => return Err(err),
+            },
+        }
+    }
+    Err(io::Error::other(format!(
+        "{MAX_NEW_NAME_TRIES} names like {stem}.{ext} are all taken"
+    )))
+}
+
+/// Deletes temp files left in `dir` and its subfolders (to `depth` levels)
+/// by writers that were killed: those of a process that no longer runs, or
+/// older than [`STALE_TEMP_AGE`] whatever their writer. Run at start-up;
+/// returns how many were removed.
+pub fn sweep_stale_temps(dir: &Path, depth: usize) -> usize {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return 0;
+    };
+    let mut removed = 0;
+    for entry in entries.flatten() {
+        let Ok(kind) = entry.file_type() else {
+            continue;
+        };
+        if kind.is_dir() && depth > 0 {
+            removed += sweep_stale_temps(&entry.path(), depth - 1);
+        } else if kind.is_file()
+            && entry.file_name().to_str().is_some_and(is_stale_temp_name)
+            && writer_is_gone(&entry)
+            && fs::remove_file(entry.path()).is_ok()
+        {
+            removed += 1;
+        }
+    }
+    removed
+}
+
+/// A temp file older than this is stale even if its writer's process id is
+/// in use again: no write takes so long.
+pub const STALE_TEMP_AGE: std::time::Duration = std::time::Duration::from_secs(3600);
+
+/// Whether `name` is one of [`write_atomic`]'s temp names: `.NAME.tmp-PID-N`.
+fn is_stale_temp_name(name: &str) -> bool {
+    temp_writer(name).is_some()
+}
+
+/// The process id in a temp file's name.
+fn temp_writer(name: &str) -> Option<u32> {
+    let rest = name.strip_prefix('.')?;
+    let (_, tail) = rest.rsplit_once(".tmp-")?;
+    let (pid, n) = tail.split_once('-')?;
+    n.parse::<u64>().ok()?;
+    pid.parse().ok()
+}
+
+fn writer_is_gone(entry: &fs::DirEntry) -> bool {
+    let old = entry
+        .metadata()
+        .and_then(|m| m.modified())
+        .ok()
+        .and_then(|t| t.elapsed().ok())
+        .is_some_and(|age| age > STALE_TEMP_AGE);
+    let Some(pid) = entry.file_name().to_str().and_then(temp_writer) else {
+        return false;
+    };
+    if pid == std::process::id() {
+        return false;
+    }
+    // Where processes are listed in /proc, a missing entry means the writer died.
+    let proc_root = Path::new("/proc/self");
+    old || (proc_root.exists() && !Path::new("/proc").join(pid.to_string()).exists())
+}
+
 /// Deletes temp files that [`write_atomic`] left behind for `path` (after a crash).
 ///
 /// Only call this while no other writer of `path` can be in the middle of a write, i.e.
@@ -204,6 +320,54 @@ mod tests {
             .map(|e| e.unwrap().file_name())
             .collect();
         assert_eq!(names, vec![OsString::from("target")]);
+    }
+
+    #[test]
+    fn write_new_never_replaces_a_file_even_from_many_threads() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("games");
+        let paths: Vec<PathBuf> = std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..40)
+                .map(|i| {
+                    let dir = &dir;
+                    scope.spawn(move || {
+                        write_new(dir, "game-1", "pgn", format!("game {i}").as_bytes()).unwrap()
+                    })
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        let mut contents: Vec<String> = paths
+            .iter()
+            .map(|p| fs::read_to_string(p).unwrap())
+            .collect();
+        contents.sort();
+        contents.dedup();
+        assert_eq!(contents.len(), 40, "a save was overwritten");
+        let names: Vec<_> = fs::read_dir(&dir).unwrap().map(|e| e.unwrap()).collect();
+        assert_eq!(names.len(), 40, "temp files left behind");
+        assert!(dir.join("game-1.pgn").exists() && dir.join("game-1-40.pgn").exists());
+    }
+
+    #[test]
+    fn sweep_removes_temps_of_dead_writers_only() {
+        let tmp = tempfile::tempdir().unwrap();
+        let sub = tmp.path().join("xiangqi/games");
+        fs::create_dir_all(&sub).unwrap();
+        // No process has id 4000000000 (above Linux's pid_max).
+        let dead = sub.join(".game-1.pgn.tmp-4000000000-3");
+        let ours = sub.join(format!(".game-2.pgn.tmp-{}-0", std::process::id()));
+        let saved = sub.join("game-1.pgn");
+        let lookalike = sub.join(".notes.tmp-x");
+        for f in [&dead, &ours, &saved, &lookalike] {
+            fs::write(f, b"x").unwrap();
+        }
+        let removed = sweep_stale_temps(tmp.path(), 3);
+        if Path::new("/proc/self").exists() {
+            assert_eq!(removed, 1);
+            assert!(!dead.exists());
+        }
+        assert!(ours.exists() && saved.exists() && lookalike.exists());
     }
 
     #[test]

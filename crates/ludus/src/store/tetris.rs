@@ -9,7 +9,6 @@ use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 use tetris::{GameOver, Mode, Replay, Status, Summary};
 
-use super::atomic::write_atomic;
 use super::data_dir::DataDir;
 use super::json_file::{self, Document, Warning};
 
@@ -134,15 +133,8 @@ pub fn save_replay(dir: &DataDir, replay: &Replay, date: u64) -> Result<PathBuf>
         replay.mode.name(),
         replay.result.score
     );
-    let mut path = folder.join(format!("{base}.json"));
-    let mut n = 1;
-    while path.exists() {
-        n += 1;
-        path = folder.join(format!("{base}-{n}.json"));
-    }
-    write_atomic(&path, replay.to_json().as_bytes())
-        .with_context(|| format!("cannot save the replay to {}", path.display()))?;
-    Ok(path)
+    super::atomic::write_new(&folder, &base, "json", replay.to_json().as_bytes())
+        .context("cannot save the replay")
 }
 
 /// Reads and checks a replay file: a damaged file, another format version, or inputs that

@@ -7,7 +7,7 @@ use anyhow::{Context, Result};
 use xiangqi::pgn::PgnGame;
 
 use super::DataDir;
-use super::atomic::write_atomic;
+use super::atomic::{write_atomic, write_new};
 
 /// A PGN file in the games folder, read or not.
 #[derive(Debug)]
@@ -23,33 +23,34 @@ pub struct SavedGame {
 /// Writes `pgn` to `path` if given (saving the same game again), else to a new
 /// `game-YYYYMMDD-HHMMSS.pgn` in the games folder. Returns where it went.
 pub fn save_game(data: &DataDir, path: Option<&Path>, pgn: &str) -> Result<PathBuf> {
-    let path = match path {
-        Some(p) => p.to_path_buf(),
-        None => new_name(&data.xiangqi_games(), SystemTime::now()),
-    };
-    write_atomic(&path, pgn.as_bytes())
-        .with_context(|| format!("cannot save the game to {}", path.display()))?;
-    Ok(path)
+    match path {
+        Some(path) => {
+            write_atomic(path, pgn.as_bytes())
+                .with_context(|| format!("cannot save the game to {}", path.display()))?;
+            Ok(path.to_path_buf())
+        }
+        None => write_new(
+            &data.xiangqi_games(),
+            &name_stem(SystemTime::now()),
+            "pgn",
+            pgn.as_bytes(),
+        )
+        .context("cannot save the game"),
+    }
 }
 
-/// A fresh file name from the time (UTC), numbered if taken.
-fn new_name(dir: &Path, now: SystemTime) -> PathBuf {
+/// A new game's file name from the time (UTC), without its extension;
+/// [`write_new`] numbers it if taken.
+fn name_stem(now: SystemTime) -> String {
     let secs = now.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
     let (y, mo, d) = civil_from_days((secs / 86_400) as i64);
     let t = secs % 86_400;
-    let stem = format!(
+    format!(
         "game-{y:04}{mo:02}{d:02}-{:02}{:02}{:02}",
         t / 3600,
         t / 60 % 60,
         t % 60
-    );
-    let mut path = dir.join(format!("{stem}.pgn"));
-    let mut n = 2;
-    while path.exists() {
-        path = dir.join(format!("{stem}-{n}.pgn"));
-        n += 1;
-    }
-    path
+    )
 }
 
 /// Today's date (UTC) as PGN writes it: `YYYY.MM.DD`.
@@ -121,8 +122,32 @@ mod tests {
         assert_eq!(civil_from_days(11_016), (2000, 2, 29));
         let t = UNIX_EPOCH + Duration::from_secs(1_700_000_000);
         assert_eq!(pgn_date(t), "2023.11.14");
-        let dir = Path::new("/g");
-        assert_eq!(new_name(dir, t), Path::new("/g/game-20231114-221320.pgn"));
+        assert_eq!(name_stem(t), "game-20231114-221320");
+    }
+
+    #[test]
+    fn saves_at_the_same_moment_each_keep_their_game() {
+        let tmp = tempfile::tempdir().unwrap();
+        let data = DataDir::at(tmp.path());
+        // 80 simultaneous saves once left 12 files: the name was checked, then renamed over.
+        let paths: Vec<PathBuf> = std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..80)
+                .map(|i| {
+                    let data = &data;
+                    scope.spawn(move || save_game(data, None, &format!("[Event \"{i}\"]\n*\n")))
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().unwrap().unwrap())
+                .collect()
+        });
+        let mut unique = paths.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), 80);
+        let files = std::fs::read_dir(data.xiangqi_games()).unwrap().count();
+        assert_eq!(files, 80);
     }
 
     #[test]

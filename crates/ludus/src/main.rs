@@ -20,7 +20,16 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("ludus: {e:#}");
+            let closed_pipe = e.chain().any(|cause| {
+                cause
+                    .downcast_ref::<std::io::Error>()
+                    .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+            });
+            if closed_pipe {
+                eprintln!("ludus: the output was closed before everything was written");
+            } else {
+                eprintln!("ludus: {e:#}");
+            }
             ExitCode::FAILURE
         }
     }

@@ -388,3 +388,51 @@ fn hostile_run_length_files_are_errors_not_crashes_or_hangs() {
     assert_ne!(out.status.code(), Some(0), "{all}");
     assert!(all.contains("nested more than 32 deep"), "{all}");
 }
+
+#[test]
+fn screens_without_a_terminal_end_with_one_line_not_a_panic() {
+    let dir = tempfile::tempdir().unwrap();
+    let start = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+    for args in [
+        vec!["xiangqi", "--fen", start],
+        vec!["sokoban"],
+        vec!["tetris"],
+        vec![],
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_ludus"))
+            .args(&args)
+            .env("LUDUS_DATA_DIR", dir.path())
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert!(err.contains("need a terminal"), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        // Nothing was drawn: no escape sequence reached the output.
+        assert!(!out.stdout.contains(&0x1b), "{args:?}");
+    }
+}
+
+#[test]
+fn a_closed_output_pipe_is_one_line_not_a_panic() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("script.txt");
+    std::fs::write(&script, "0 hard_drop\n").unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ludus"))
+        .args(["tetris", "sim", "--seed", "1", "--script"])
+        .arg(&script)
+        .env("LUDUS_DATA_DIR", dir.path())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Close the reading end at once, as `| head -0` would.
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(err.contains("output was closed"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+}

@@ -98,7 +98,7 @@ pub fn run(data: DataDir, args: TetrisArgs) -> Result<ExitCode> {
             let text = read_script(&script)?;
             let snapshot = tetris::script::simulate(seed, &text)
                 .with_context(|| format!("{}", script.display()))?;
-            println!("{}", snapshot.to_json());
+            writeln!(std::io::stdout().lock(), "{}", snapshot.to_json())?;
             Ok(ExitCode::SUCCESS)
         }
         Some(TetrisCommand::Bot {

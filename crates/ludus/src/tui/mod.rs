@@ -16,7 +16,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use ratatui::crossterm::event::{self, Event};
 
 pub use app::{Action, App, Ctx, Screen};
@@ -45,9 +45,20 @@ const TICK: Duration = Duration::from_millis(30);
 
 /// Runs the terminal UI until the player quits. The terminal is restored on
 /// exit and on panic (ratatui installs the hook).
+///
+/// # Errors
+/// Standard input or output is not a terminal (a script, a pipe), or the
+/// terminal cannot be set up; the saved data cannot be read.
 pub fn run(data: DataDir, start: Start) -> Result<ExitCode> {
+    use std::io::IsTerminal;
+    if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
+        anyhow::bail!(
+            "the game screens need a terminal, and standard input or output is not one \
+             (see `ludus --help` for the commands that work in scripts)"
+        );
+    }
     let mut app = App::new(data, start)?;
-    let mut terminal = ratatui::init();
+    let mut terminal = ratatui::try_init().context("cannot set up the terminal")?;
     let enhanced = enable_key_releases();
     // Focus reports let games pause when the terminal loses focus.
     let _ = ratatui::crossterm::execute!(

@@ -4,6 +4,7 @@
 pub mod cli;
 pub mod commands;
 pub mod protocol;
+pub mod session;
 pub mod sokoban_flow;
 pub mod sokoban_library;
 pub mod sokoban_solver;

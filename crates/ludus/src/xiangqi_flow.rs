@@ -3,7 +3,6 @@
 //! the move list, the clocks, how endings and scores are told, taking moves
 //! back, draw offers to the engine, and the PGN record a save writes.
 
-use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime};
 
 use xiangqi::engine::{Limits, MAX_SKILL, Score};
@@ -11,7 +10,6 @@ use xiangqi::pgn::{MoveFormat, PgnGame};
 use xiangqi::{Color, EndReason, Game, GameResult, Move, Outcome, Position};
 
 use crate::protocol::engine::score_value;
-use crate::store::DataDir;
 use crate::store::xiangqi as saved;
 
 /// A strength the engine plays at: a skill level and a budget per move.
@@ -126,6 +124,7 @@ pub fn clock(index: usize) -> Option<(Duration, Duration)> {
 /// player looks back through the moves, the browser while no page is open).
 #[derive(Clone, Debug)]
 pub struct Clocks {
+    base: Duration,
     left: [Duration; 2],
     /// The time both had left when each move so far began (the first entry
     /// is the start), so a take-back gives the time back with the move.
@@ -137,12 +136,24 @@ pub struct Clocks {
 
 impl Clocks {
     pub fn new(base: Duration, increment: Duration) -> Clocks {
+        Clocks::resumed(base, increment, [base, base])
+    }
+
+    /// Clocks of a game saved with `left` (Red, Black) on them; take-backs
+    /// give back nothing from before.
+    pub fn resumed(base: Duration, increment: Duration, left: [Duration; 2]) -> Clocks {
         Clocks {
-            left: [base, base],
-            at_move: vec![[base, base]],
+            base,
+            left,
+            at_move: vec![left],
             increment,
             since: None,
         }
+    }
+
+    /// The time each side started with.
+    pub fn base(&self) -> Duration {
+        self.base
     }
 
     /// Time left for `color`, as charged at the last [`Clocks::run`].
@@ -415,40 +426,25 @@ pub fn engine_seed() -> u64 {
         .map_or(0, |d| d.as_nanos() as u64)
 }
 
-/// Saves the game's record: a new file in the games folder the first time,
-/// the same file after (`saved_as`). `result` is the ending if there is one,
-/// else the result a loaded record carried, else unfinished (`*`). Returns
-/// the path and its file name to show.
-pub fn save_record(
-    data: &DataDir,
+/// The PGN text a save writes: today's date, the players, the result,
+/// `extra` tags, moves in Chinese notation (both front ends read and write
+/// the same files).
+pub fn record_text(
     game: &Game,
     names: &[String; 2],
-    result: Option<&str>,
-    saved_as: Option<&Path>,
-) -> anyhow::Result<(PathBuf, String)> {
-    let text = record_text(game, names, result.unwrap_or("*"));
-    let path = saved::save_game(data, saved_as, &text)?;
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    Ok((path, name))
-}
-
-/// The PGN text a save writes: today's date, the players, the result, moves
-/// in Chinese notation (both front ends read and write the same files).
-pub fn record_text(game: &Game, names: &[String; 2], result: &str) -> String {
+    result: &str,
+    extra: &[(&str, &str)],
+) -> String {
     let date = saved::pgn_date(SystemTime::now());
-    let mut record = PgnGame::from_game(
-        game,
-        &[
-            ("Event", "Ludus game"),
-            ("Date", &date),
-            ("Red", &names[0]),
-            ("Black", &names[1]),
-            ("Result", result),
-        ],
-    );
+    let mut tags = vec![
+        ("Event", "Ludus game"),
+        ("Date", date.as_str()),
+        ("Red", names[0].as_str()),
+        ("Black", names[1].as_str()),
+        ("Result", result),
+    ];
+    tags.extend_from_slice(extra);
+    let mut record = PgnGame::from_game(game, &tags);
     record.result = result.to_string();
     record.to_pgn(MoveFormat::Chinese)
 }

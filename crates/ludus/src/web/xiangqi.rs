@@ -5,7 +5,6 @@
 //! [`crate::xiangqi_flow`], shared with the terminal UI; saved games go to
 //! the same folder through [`crate::store::xiangqi`].
 
-use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
@@ -14,16 +13,19 @@ use super::socket::{GameConnection, Replies, refuse};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use tokio::sync::{OwnedSemaphorePermit, mpsc};
-use xiangqi::engine::{Engine, Limits, Score, SearchInfo, SearchResult};
+use xiangqi::engine::{Engine, SearchInfo};
 use xiangqi::pgn::{MoveFormat, PgnGame};
-use xiangqi::{Color, FenError, Game, Outcome, Position};
+use xiangqi::{Color, FenError, Game, Position};
 
 use super::App;
 use super::protocol::{self, ErrorCode, Refusal, with_seq};
 use super::sessions::lock;
+use crate::session::xiangqi::{
+    Answer, DrawAnswer, EngineOrder, Opponent, Refusal as Refused, SearchOrder, XiangqiSession,
+};
 use crate::store::settings;
 use crate::store::xiangqi as saved;
-use crate::xiangqi_flow::{self as flow, CLOCKS, Clocks, LEVELS, Notation, Purpose};
+use crate::xiangqi_flow::{self as flow, CLOCKS, LEVELS, Notation, Purpose};
 
 /// Transposition table of one search's engine, in megabytes: an engine
 /// lives for one search, and at most one search runs per core.
@@ -241,147 +243,38 @@ impl Request {
     }
 }
 
-struct Thinking {
-    id: u64,
-    purpose: Purpose,
-    /// Ends the search; its result is still used if `id` is still current.
-    stop: Arc<AtomicBool>,
-}
-
-/// A finished game.
-#[derive(Clone, Debug)]
-struct Over {
-    text: String,
-    result: &'static str,
-}
-
-/// One game being played in a browser.
+/// One game being played in a browser: its [`XiangqiSession`], the id a
+/// reload finds it by, and the stop flags of the searches running for it.
 pub struct XiangqiGame {
-    session: String,
-    game: Game,
-    /// The engine's side and strength (index into [`LEVELS`]), or two players.
-    engine: Option<(Color, usize)>,
-    names: [String; 2],
-    title: Option<String>,
-    over: Option<Over>,
-    /// The result of an imported record that the rules alone do not give.
-    recorded: Option<String>,
-    saved_as: Option<PathBuf>,
-    /// The engine's evaluation (Red's view) of the position after n plies.
-    evals: Vec<Option<i32>>,
-    /// Whether move n + 1 came from Ludus's opening book (no search, no score).
-    book: Vec<bool>,
-    /// The engine's last score of its own moves (its view), for draw offers.
-    engine_score: Option<Score>,
-    thinking: Option<Thinking>,
-    next_id: u64,
-    /// Running while a page shows the game and it is not over.
-    clocks: Option<Clocks>,
+    id: String,
+    session: XiangqiSession,
+    /// Searches started and not yet stopped, by id.
+    searches: Vec<(u64, Arc<AtomicBool>)>,
 }
 
 impl XiangqiGame {
-    fn new(game: Game, engine: Option<(Color, usize)>) -> XiangqiGame {
-        let engine = engine.map(|(c, l)| (c, l.min(LEVELS.len() - 1)));
+    fn new(session: XiangqiSession) -> XiangqiGame {
         XiangqiGame {
-            session: String::new(),
-            game,
-            names: flow::player_names(engine.map(|(c, l)| (!c, l))),
-            engine,
-            title: None,
-            over: None,
-            recorded: None,
-            saved_as: None,
-            evals: Vec::new(),
-            book: Vec::new(),
-            engine_score: None,
-            thinking: None,
-            next_id: 0,
-            clocks: None,
+            id: String::new(),
+            session,
+            searches: Vec::new(),
         }
     }
 
-    /// Charges the side to move's clock up to `now`; when its time is up,
-    /// the game ends on time. Returns whether it just did.
-    fn run_clock(&mut self, now: Instant) -> bool {
-        let turn = self.game.position().turn();
-        let Some(c) = &mut self.clocks else {
-            return false;
-        };
-        if self.over.is_some() {
-            c.stop();
-            return false;
+    /// Stops every search of this game (their answers are dropped by the session).
+    fn stop_searches(&mut self) {
+        for (_, stop) in self.searches.drain(..) {
+            stop.store(true, Ordering::Relaxed);
         }
-        if !c.run(turn, now) {
-            return false;
-        }
-        self.finish(flow::out_of_time(turn), Outcome::Win(!turn));
-        true
-    }
-
-    /// Takes names, title and result from a record (as the terminal's saved games do).
-    fn load_record(&mut self, pgn: &PgnGame, title: String, saved_as: Option<PathBuf>) {
-        if let Some(r) = pgn.tag("Red") {
-            self.names[0] = r.chars().take(80).collect();
-        }
-        if let Some(b) = pgn.tag("Black") {
-            self.names[1] = b.chars().take(80).collect();
-        }
-        if pgn.result != "*" {
-            self.recorded = Some(pgn.result.chars().take(16).collect());
-        }
-        self.title = Some(title);
-        self.saved_as = saved_as;
-    }
-
-    fn cancel_search(&mut self) {
-        if let Some(t) = self.thinking.take() {
-            t.stop.store(true, Ordering::Relaxed);
-        }
-    }
-
-    fn engine_to_move(&self) -> bool {
-        self.engine.map(|(c, _)| c) == Some(self.game.position().turn())
-    }
-
-    /// After a move or an undo: judge the position. Returns whether the
-    /// engine should now search for its move.
-    fn after_change(&mut self) -> bool {
-        self.evals.truncate(self.game.plies().len() + 1);
-        self.book.truncate(self.game.plies().len());
-        if self.over.is_none()
-            && let Some(r) = self.game.result()
-        {
-            self.over = Some(Over {
-                text: flow::describe(&r),
-                result: r.pgn(),
-            });
-        }
-        self.over.is_none() && self.engine_to_move() && self.thinking.is_none()
-    }
-
-    fn finish(&mut self, text: String, outcome: Outcome) {
-        self.cancel_search();
-        if let Some(c) = &mut self.clocks {
-            c.stop();
-        }
-        self.over = Some(Over {
-            text,
-            result: flow::result_text(outcome),
-        });
-    }
-
-    fn set_eval(&mut self, ply: usize, value: i32) {
-        if self.evals.len() <= ply {
-            self.evals.resize(ply + 1, None);
-        }
-        self.evals[ply] = Some(value);
     }
 
     /// The whole visible state, sent after every change.
     fn state(&self, seq: Option<u64>) -> String {
-        let mut pos = self.game.start_position().clone();
-        let mut moves = Vec::with_capacity(self.game.plies().len());
-        for (i, m) in self.game.moves().enumerate() {
+        let s = &self.session;
+        let game = s.game();
+        let mut pos = game.start_position().clone();
+        let mut moves = Vec::with_capacity(game.plies().len());
+        for (i, m) in game.moves().enumerate() {
             let uci = m.to_string();
             let iccs = m.to_iccs();
             let wxf = pos.to_wxf(m);
@@ -393,25 +286,22 @@ impl XiangqiGame {
                 wxf,
                 chinese,
                 fen: pos.to_fen(),
-                book: self.book.get(i).copied().unwrap_or(false),
+                book: s.from_book(i),
             });
         }
-        let position = self.game.position();
-        let over = self.over.is_some();
+        let position = game.position();
+        let over = s.over().is_some();
+        let engine = s.opponent().engine();
         let view = StateView {
             kind: "state",
-            session: &self.session,
-            mode: if self.engine.is_some() {
-                "engine"
-            } else {
-                "humans"
-            },
-            human: self.engine.map(|(c, _)| Side::from(!c)),
-            level: self.engine.map(|(_, l)| l),
-            level_name: self.engine.map(|(_, l)| flow::level(l).name),
-            names: &self.names,
-            title: self.title.as_deref(),
-            start_fen: self.game.start_position().to_fen(),
+            session: &self.id,
+            mode: if engine.is_some() { "engine" } else { "humans" },
+            human: engine.map(|(c, _)| Side::from(!c)),
+            level: engine.map(|(_, l)| l),
+            level_name: engine.map(|(_, l)| flow::level(l).name),
+            names: s.names(),
+            title: s.title(),
+            start_fen: game.start_position().to_fen(),
             fen: position.to_fen(),
             turn: Side::from(position.turn()),
             check: position.in_check(),
@@ -425,20 +315,19 @@ impl XiangqiGame {
                     .collect()
             },
             moves,
-            evals: &self.evals,
-            over: self.over.as_ref().map(|o| OverView {
+            evals: s.evals(),
+            over: s.over().map(|o| OverView {
                 text: &o.text,
                 result: o.result,
             }),
-            recorded: self.recorded.as_deref(),
-            thinking: self.thinking.as_ref().map(|t| t.purpose),
-            saved_as: self
-                .saved_as
-                .as_ref()
+            recorded: s.recorded(),
+            thinking: s.thinking().map(|t| t.purpose),
+            saved_as: s
+                .saved_as()
                 .and_then(|p| p.file_name())
                 .map(|n| n.to_string_lossy().into_owned()),
-            clocks: self.clocks.as_ref().map(|c| ClocksView {
-                left_ms: [Color::Red, Color::Black].map(|s| c.left(s).as_millis() as u64),
+            clocks: s.clocks().map(|c| ClocksView {
+                left_ms: [Color::Red, Color::Black].map(|side| c.left(side).as_millis() as u64),
                 increment_ms: c.increment().as_millis() as u64,
                 running: c.running() && !over,
             }),
@@ -547,10 +436,9 @@ impl GameConnection for Current {
     fn closed(&self) {
         if let Some(game) = self {
             let mut g = lock(game);
-            g.cancel_search();
-            if let Some(c) = &mut g.clocks {
-                c.stop();
-            }
+            g.session.pause();
+            g.session.take_orders();
+            g.stop_searches();
         }
     }
 }
@@ -603,7 +491,7 @@ fn handle(
                 None => Game::new(),
             };
             let engine = opponent(mode, human, level);
-            if let Some((engine_side, level)) = engine {
+            if let Some((engine_side, level)) = engine.engine() {
                 // Remembered for the next game, as the terminal's set-up screen does.
                 let _ = settings::update(&app.data, |s| {
                     s.xiangqi.vs_engine = true;
@@ -611,12 +499,12 @@ fn handle(
                     s.xiangqi.level = level;
                 });
             }
-            let mut g = XiangqiGame::new(game, engine);
-            if let Some(index) = clock {
+            let clocks = clock.and_then(|index| {
                 let index = index.min(CLOCKS.len() - 1);
                 let _ = settings::update(&app.data, |s| s.xiangqi.clock = index);
-                g.clocks = flow::clocks(index);
-            }
+                flow::clocks(index)
+            });
+            let g = XiangqiGame::new(XiangqiSession::new(game, engine, clocks));
             return start(app, current, g, seq, sender);
         }
         Request::Resume { session, .. } => {
@@ -624,13 +512,9 @@ fn handle(
                 Some(shared) => {
                     *current = Some(Arc::clone(&shared));
                     let mut g = lock(&shared);
-                    g.run_clock(Instant::now());
                     // A reload ended the connection and its search: start again.
-                    let thinking = if g.after_change() {
-                        search(app, &shared, &mut g, Purpose::Move, None, sender)
-                    } else {
-                        Vec::new()
-                    };
+                    g.session.resume(Instant::now());
+                    let thinking = run_orders(app, &shared, &mut g, None, sender);
                     let mut replies = vec![g.state(seq)];
                     replies.extend(thinking);
                     replies
@@ -673,9 +557,9 @@ fn handle(
                     );
                 }
             };
-            let mut g = XiangqiGame::new(record.to_game(), None);
-            g.load_record(&record, found.name.clone(), Some(found.path));
-            return start(app, current, g, seq, sender);
+            let session =
+                XiangqiSession::from_record(&record, found.name.clone(), Some(found.path));
+            return start(app, current, XiangqiGame::new(session), seq, sender);
         }
         _ => {}
     }
@@ -683,115 +567,61 @@ fn handle(
         return refuse(ErrorCode::NoGame, "start a game first", seq);
     };
     let mut g = lock(&shared);
-    app.xiangqi.touch(&g.session);
-    g.run_clock(Instant::now());
+    app.xiangqi.touch(&g.id);
+    let now = Instant::now();
+    g.session.tick(now);
     let mut extra: Vec<String> = Vec::new();
     match request {
         Request::Move { text, .. } => {
-            if let Some(o) = &g.over {
-                let text = format!("the game is over ({}): undo or start a new one", o.text);
-                return refuse(ErrorCode::Illegal, text, seq);
-            }
-            if g.engine_to_move() {
-                return refuse(ErrorCode::Illegal, "Ludus is to move; wait for it", seq);
-            }
-            let m = match g.game.position().parse_move(text.trim()) {
-                Ok(m) => m,
-                Err(e) => return refuse(ErrorCode::Illegal, e.to_string(), seq),
-            };
-            let mover = g.game.position().turn();
-            if g.game.play(m).is_err() {
-                return refuse(ErrorCode::Illegal, format!("{m} is not legal here"), seq);
-            }
-            if let Some(c) = &mut g.clocks {
-                c.moved(mover);
-            }
-            g.cancel_search(); // a hint nobody waits for any more
-            if g.after_change() {
-                extra = search(app, &shared, &mut g, Purpose::Move, None, sender);
+            if let Err(e) = g.session.play_text(&text, now) {
+                g.session.take_orders();
+                return refuse(ErrorCode::Illegal, e.to_string(), seq);
             }
         }
         Request::Undo { .. } => {
-            if g.game.plies().is_empty() {
-                return refuse(ErrorCode::NotFound, "nothing to undo", seq);
-            }
-            g.cancel_search();
-            let engine = g.engine.map(|(c, _)| c);
-            let removed = flow::take_back(&mut g.game, engine);
-            if let Some(c) = &mut g.clocks {
-                c.take_back(removed);
-            }
-            g.over = None;
-            g.recorded = None;
-            if g.after_change() {
-                extra = search(app, &shared, &mut g, Purpose::Move, None, sender);
+            if let Err(e) = g.session.undo() {
+                return refuse(ErrorCode::NotFound, e.to_string(), seq);
             }
         }
         Request::Hint { .. } => {
-            if g.over.is_some() {
-                return refuse(ErrorCode::Illegal, "the game is over", seq);
-            }
-            if g.engine_to_move() || g.thinking.is_some() {
-                return refuse(ErrorCode::Busy, "Ludus is already thinking", seq);
-            }
-            return search(app, &shared, &mut g, Purpose::Hint, seq, sender);
-        }
-        Request::Stop { .. } => match &g.thinking {
-            // The engine's move: it plays what it has found so far.
-            Some(t) if t.purpose == Purpose::Move => t.stop.store(true, Ordering::Relaxed),
-            Some(_) => g.cancel_search(),
-            None => {}
-        },
-        Request::Resign { .. } => {
-            if g.over.is_some() {
-                return refuse(ErrorCode::Illegal, "the game is over already", seq);
-            }
-            let loser = match g.engine {
-                Some((engine, _)) => !engine,
-                None => g.game.position().turn(),
+            return match g.session.ask_hint() {
+                Ok(()) => run_orders(app, &shared, &mut g, seq, sender),
+                Err(e @ Refused::Over(_)) => refuse(ErrorCode::Illegal, e.to_string(), seq),
+                Err(e) => refuse(ErrorCode::Busy, e.to_string(), seq),
             };
-            let text = format!(
-                "{} resigns: {} wins",
-                flow::side_name(loser),
-                flow::side_name(!loser)
-            );
-            g.finish(text, Outcome::Win(!loser));
         }
-        Request::Draw { .. } => {
-            if g.over.is_some() {
-                return refuse(ErrorCode::Illegal, "the game is over already", seq);
+        Request::Stop { .. } => g.session.hurry(),
+        Request::Resign { .. } => {
+            if let Err(e) = g.session.resign() {
+                return refuse(ErrorCode::Illegal, e.to_string(), seq);
             }
-            if g.engine.is_some() && !flow::engine_accepts_draw(g.engine_score) {
+        }
+        Request::Draw { .. } => match g.session.offer_draw() {
+            Err(e) => return refuse(ErrorCode::Illegal, e.to_string(), seq),
+            Ok(DrawAnswer::Declined) => {
                 return vec![with_seq(
                     json!({ "type": "notice", "message": "Ludus declines the draw." }),
                     seq,
                 )];
             }
-            let text = if g.engine.is_some() {
-                "Draw agreed: Ludus accepts"
-            } else {
-                "Draw agreed"
-            };
-            g.finish(text.to_string(), Outcome::Draw);
-        }
+            Ok(DrawAnswer::Accepted) => {}
+            // Two players agreed on the page before the request was sent.
+            Ok(DrawAnswer::Offered(_)) => {
+                let _ = g.session.answer_draw(true);
+            }
+        },
         Request::Export {
             format, notation, ..
         } => return vec![with_seq(export(&g, format, notation), seq)],
         Request::Clock { .. } => {} // checked above
-        Request::Save { .. } => {
-            let result = g.over.as_ref().map(|o| o.result);
-            let result = result.or(g.recorded.as_deref());
-            match flow::save_record(&app.data, &g.game, &g.names, result, g.saved_as.as_deref()) {
-                Ok((path, name)) => {
-                    g.saved_as = Some(path);
-                    extra.push(
-                        json!({ "type": "saved", "name": name, "folder": "xiangqi/games" })
-                            .to_string(),
-                    );
-                }
-                Err(e) => return refuse(ErrorCode::Internal, format!("{e:#}"), seq),
+        Request::Save { .. } => match g.session.save(&app.data) {
+            Ok(name) => {
+                extra.push(
+                    json!({ "type": "saved", "name": name, "folder": "xiangqi/games" }).to_string(),
+                );
             }
-        }
+            Err(e) => return refuse(ErrorCode::Internal, format!("{e:#}"), seq),
+        },
         // Handled above.
         Request::Ping { .. }
         | Request::Options { .. }
@@ -803,19 +633,21 @@ fn handle(
         | Request::Import { .. }
         | Request::Open { .. } => {}
     }
+    let thinking = run_orders(app, &shared, &mut g, None, sender);
     let mut replies = vec![g.state(seq)];
+    replies.extend(thinking);
     replies.extend(extra);
     replies
 }
 
-/// The engine's side and level for a new game (the human plays Red unless told).
-fn opponent(mode: Mode, human: Option<Side>, level: Option<usize>) -> Option<(Color, usize)> {
+/// The opponent of a new game (the human plays Red unless told).
+fn opponent(mode: Mode, human: Option<Side>, level: Option<usize>) -> Opponent {
     match mode {
-        Mode::Humans => None,
-        Mode::Engine => {
-            let human = Color::from(human.unwrap_or(Side::Red));
-            Some((!human, level.unwrap_or(0).min(LEVELS.len() - 1)))
-        }
+        Mode::Humans => Opponent::Humans,
+        Mode::Engine => Opponent::Engine {
+            human: Color::from(human.unwrap_or(Side::Red)),
+            level: level.unwrap_or(0).min(LEVELS.len() - 1),
+        },
     }
 }
 
@@ -828,20 +660,18 @@ fn start(
     sender: &mpsc::UnboundedSender<String>,
 ) -> Replies {
     if let Some(old) = current.take() {
-        lock(&old).cancel_search();
+        let mut old = lock(&old);
+        old.session.pause();
+        old.session.take_orders();
+        old.stop_searches();
     }
-    let engine_first = g.after_change();
-    g.run_clock(Instant::now());
-    let shared = Arc::new(Mutex::new(XiangqiGame::new(Game::new(), None)));
-    let session = app.xiangqi.insert(Arc::clone(&shared));
-    g.session = session;
+    g.session.tick(Instant::now());
+    let placeholder = XiangqiSession::new(Game::new(), Opponent::Humans, None);
+    let shared = Arc::new(Mutex::new(XiangqiGame::new(placeholder)));
+    g.id = app.xiangqi.insert(Arc::clone(&shared));
     let mut guard = lock(&shared);
     *guard = g;
-    let thinking = if engine_first {
-        search(app, &shared, &mut guard, Purpose::Move, None, sender)
-    } else {
-        Vec::new()
-    };
+    let thinking = run_orders(app, &shared, &mut guard, None, sender);
     let mut replies = vec![guard.state(seq)];
     replies.extend(thinking);
     drop(guard);
@@ -913,7 +743,7 @@ fn games(app: &App) -> Value {
 fn import(
     text: &str,
     format: Option<RecordFormat>,
-    engine: Option<(Color, usize)>,
+    engine: Opponent,
 ) -> Result<XiangqiGame, String> {
     let trimmed = text.trim();
     let format = format.unwrap_or_else(|| {
@@ -927,18 +757,13 @@ fn import(
     match format {
         RecordFormat::Fen => {
             let pos = Position::from_fen(trimmed).map_err(|e| fen_message(text, &e))?;
-            let mut g = XiangqiGame::new(Game::from_position(pos), engine);
-            g.title = Some("Imported position".to_string());
-            Ok(g)
+            let mut session = XiangqiSession::new(Game::from_position(pos), engine, None);
+            session.set_title("Imported position".to_string());
+            Ok(XiangqiGame::new(session))
         }
         RecordFormat::Pgn => {
             let pgn = PgnGame::parse(text).map_err(|e| e.to_string())?;
-            let mut g = XiangqiGame::new(pgn.to_game(), engine);
-            let title = pgn.tag("Event").map_or("Imported game".to_string(), |e| {
-                e.chars().take(80).collect()
-            });
-            g.load_record(&pgn, title, None);
-            Ok(g)
+            Ok(XiangqiGame::new(XiangqiSession::imported(&pgn, engine)))
         }
     }
 }
@@ -992,28 +817,22 @@ fn fen_message(text: &str, e: &FenError) -> String {
 }
 
 fn export(g: &XiangqiGame, format: RecordFormat, notation: Option<NotationName>) -> Value {
-    let stem = g
-        .saved_as
-        .as_ref()
+    let s = &g.session;
+    let stem = s
+        .saved_as()
         .and_then(|p| p.file_stem())
         .map_or("xiangqi".to_string(), |s| s.to_string_lossy().into_owned());
     match format {
         RecordFormat::Fen => json!({
             "type": "exported", "format": "fen",
-            "filename": format!("{stem}.fen"), "text": g.game.position().to_fen(),
+            "filename": format!("{stem}.fen"), "text": s.position().to_fen(),
         }),
         RecordFormat::Pgn => {
-            let result = g
-                .over
-                .as_ref()
-                .map(|o| o.result.to_string())
-                .or_else(|| g.recorded.clone())
-                .unwrap_or_else(|| "*".to_string());
+            let chinese = s.record_text();
             let text = match notation.map(Notation::from) {
-                None | Some(Notation::Chinese) => flow::record_text(&g.game, &g.names, &result),
+                None | Some(Notation::Chinese) => chinese,
                 Some(n) => {
                     // Re-read and write again in the asked notation.
-                    let chinese = flow::record_text(&g.game, &g.names, &result);
                     let format = match n {
                         Notation::Wxf => MoveFormat::Wxf,
                         _ => MoveFormat::Iccs,
@@ -1029,156 +848,147 @@ fn export(g: &XiangqiGame, format: RecordFormat, notation: Option<NotationName>)
     }
 }
 
-/// Starts the engine: for its move (waiting for a free slot, since the game
-/// needs it) or for a hint (refused when every slot is busy). Thinking is
-/// streamed as `thinking` messages; the answer comes as a `state` (the
-/// engine's move) or a `hint`.
-fn search(
+/// Carries out what the session asked of the engine: a search for Ludus's
+/// move waits for a free slot (the game needs it); a hint is refused when
+/// every slot is busy. Thinking is streamed as `thinking` messages; the
+/// answer comes as a `state` (Ludus's move) or a `hint`.
+fn run_orders(
     app: &Arc<App>,
     shared: &Arc<Mutex<XiangqiGame>>,
     g: &mut XiangqiGame,
-    purpose: Purpose,
     seq: Option<u64>,
     sender: &mpsc::UnboundedSender<String>,
 ) -> Replies {
-    let permit = match purpose {
-        Purpose::Hint => match Arc::clone(&app.solver_slots).try_acquire_owned() {
-            Ok(p) => Some(p),
-            Err(_) => return refuse(ErrorCode::Busy, "the engine is busy; try again soon", seq),
-        },
-        Purpose::Move => None,
-    };
-    g.cancel_search();
-    g.next_id += 1;
-    let id = g.next_id;
-    let stop = Arc::new(AtomicBool::new(false));
-    g.thinking = Some(Thinking {
-        id,
-        purpose,
-        stop: Arc::clone(&stop),
-    });
-    let level = flow::level(g.engine.map_or(0, |(_, l)| l));
-    let turn = g.game.position().turn();
-    let (skill, limits) = flow::search_limits(purpose, level, g.clocks.as_ref(), turn);
-    let job = Job {
-        id,
-        purpose,
-        game: g.game.clone(),
-        skill,
-        limits,
-        stop,
-        seq,
-    };
-    let (slots, shared, sender) = (
-        Arc::clone(&app.solver_slots),
-        Arc::clone(shared),
-        sender.clone(),
-    );
-    tokio::spawn(async move {
-        let permit = match permit {
-            Some(p) => p,
-            None => match slots.acquire_owned().await {
-                Ok(p) => p,
-                Err(_) => return, // the semaphore is never closed
-            },
-        };
-        let _ = tokio::task::spawn_blocking(move || run(job, permit, &shared, &sender)).await;
-    });
-    vec![with_seq(
-        json!({ "type": "thinking", "purpose": purpose, "ply": g.game.plies().len() }),
-        seq,
-    )]
+    let mut replies = Vec::new();
+    for order in g.session.take_orders() {
+        match order {
+            EngineOrder::Cancel => g.stop_searches(),
+            // The search ends; the session still takes its answer.
+            EngineOrder::Hurry => {
+                for (_, stop) in &g.searches {
+                    stop.store(true, Ordering::Relaxed);
+                }
+            }
+            EngineOrder::Search(order) => {
+                let permit = match order.purpose {
+                    Purpose::Hint => match Arc::clone(&app.solver_slots).try_acquire_owned() {
+                        Ok(p) => Some(p),
+                        Err(_) => {
+                            g.session.cancel_search();
+                            g.session.take_orders();
+                            return refuse(
+                                ErrorCode::Busy,
+                                "the engine is busy; try again soon",
+                                seq,
+                            );
+                        }
+                    },
+                    Purpose::Move => None,
+                };
+                g.stop_searches();
+                let stop = Arc::new(AtomicBool::new(false));
+                g.searches.push((order.id, Arc::clone(&stop)));
+                replies.push(with_seq(
+                    json!({
+                        "type": "thinking", "purpose": order.purpose,
+                        "ply": order.game.plies().len(),
+                    }),
+                    seq,
+                ));
+                let job = Job {
+                    order: *order,
+                    stop,
+                    seq,
+                };
+                let (slots, app, shared, sender) = (
+                    Arc::clone(&app.solver_slots),
+                    Arc::clone(app),
+                    Arc::clone(shared),
+                    sender.clone(),
+                );
+                tokio::spawn(async move {
+                    let permit = match permit {
+                        Some(p) => p,
+                        None => match slots.acquire_owned().await {
+                            Ok(p) => p,
+                            Err(_) => return, // the semaphore is never closed
+                        },
+                    };
+                    let _ = tokio::task::spawn_blocking(move || {
+                        run(job, permit, &app, &shared, &sender);
+                    })
+                    .await;
+                });
+            }
+        }
+    }
+    replies
 }
 
 /// One search, ready to run.
 struct Job {
-    id: u64,
-    purpose: Purpose,
-    game: Game,
-    skill: u8,
-    limits: Limits,
+    order: SearchOrder,
     stop: Arc<AtomicBool>,
     seq: Option<u64>,
 }
 
-/// Runs a search on the blocking pool and delivers its answer, unless the
-/// game moved on meanwhile (cancelled, undone, another search).
+/// Runs a search on the blocking pool and hands its answer to the session,
+/// which drops it if the game moved on meanwhile (cancelled, undone).
 fn run(
     job: Job,
     permit: OwnedSemaphorePermit,
+    app: &Arc<App>,
     shared: &Arc<Mutex<XiangqiGame>>,
     sender: &mpsc::UnboundedSender<String>,
 ) {
-    let current = |g: &XiangqiGame| g.thinking.as_ref().is_some_and(|t| t.id == job.id);
+    let Job { order, stop, seq } = job;
     // Cancelled while waiting for a slot.
-    if job.stop.load(Ordering::Relaxed) && !current(&lock(shared)) {
-        return;
+    if stop.load(Ordering::Relaxed) {
+        let g = lock(shared);
+        if g.session.thinking().is_none_or(|t| t.id != order.id) {
+            return;
+        }
     }
-    let root = job.game.position().clone();
-    let ply = job.game.plies().len();
+    let root = order.game.position().clone();
+    let ply = order.game.plies().len();
     let mut engine = Engine::new(HASH_MB);
-    engine.set_skill_level(job.skill);
+    engine.set_skill_level(order.skill);
     engine.set_book_seed(flow::engine_seed());
     let started = Instant::now();
     let elapsed = move || started.elapsed().as_millis() as u64;
-    let result = engine.search(&job.game, &job.limits, &job.stop, &elapsed, &mut |info| {
-        if !job.stop.load(Ordering::Relaxed) {
-            let _ = sender.send(thinking_info(job.purpose, &root, ply, info));
+    let result = engine.search(&order.game, &order.limits, &stop, &elapsed, &mut |info| {
+        if !stop.load(Ordering::Relaxed) {
+            let _ = sender.send(thinking_info(order.purpose, &root, ply, info));
         }
     });
     drop(permit);
     let mut g = lock(shared);
-    if !current(&g) {
-        return;
-    }
-    g.thinking = None;
-    deliver(&mut g, &job, &root, result, sender);
-}
-
-fn deliver(
-    g: &mut XiangqiGame,
-    job: &Job,
-    root: &Position,
-    result: SearchResult,
-    sender: &mpsc::UnboundedSender<String>,
-) {
-    let ply = job.game.plies().len();
-    let book = result.from_book && result.depth == 0;
-    if !book {
-        g.set_eval(ply, flow::red_value(result.score, root.turn()));
-    }
-    let Some(best) = result.best else {
-        return; // no legal move: the game is over already
-    };
-    let text = root.to_chinese(best);
-    match job.purpose {
-        Purpose::Hint => {
+    g.searches.retain(|(id, _)| *id != order.id);
+    let was_thinking = g.session.thinking().is_some_and(|t| t.id == order.id);
+    match g.session.search_done(order.id, result, Instant::now()) {
+        Some(Answer::Hint {
+            best,
+            text,
+            score,
+            book,
+        }) => {
             let hint = json!({
                 "type": "hint", "move": best.to_string(), "iccs": best.to_iccs(), "text": text,
-                "score": flow::score_text(result.score, root.turn()), "book": book,
+                "score": score, "book": book,
             });
-            let _ = sender.send(with_seq(hint, job.seq));
+            let _ = sender.send(with_seq(hint, seq));
         }
-        Purpose::Move => {
-            if g.run_clock(Instant::now()) {
-                let _ = sender.send(g.state(None));
-                return;
+        // Ludus moved, or its flag fell while it thought.
+        Some(Answer::Moved { .. }) => {
+            for reply in run_orders(app, shared, &mut g, None, sender) {
+                let _ = sender.send(reply);
             }
-            if g.over.is_some() || !g.engine_to_move() || g.game.play(best).is_err() {
-                return;
-            }
-            if let Some(c) = &mut g.clocks {
-                c.moved(root.turn());
-            }
-            g.engine_score = Some(result.score);
-            if g.book.len() < ply {
-                g.book.resize(ply, false);
-            }
-            g.book.truncate(ply);
-            g.book.push(book);
-            g.after_change();
             let _ = sender.send(g.state(None));
         }
+        None if was_thinking => {
+            let _ = sender.send(g.state(None));
+        }
+        None => {}
     }
 }
 
@@ -1208,17 +1018,17 @@ mod tests {
 
     #[test]
     fn the_game_ends_when_the_side_to_moves_time_is_up() {
-        let mut g = XiangqiGame::new(Game::new(), None);
-        g.clocks = flow::clocks(1); // 1 min + 1 s
+        let session = XiangqiSession::new(Game::new(), Opponent::Humans, flow::clocks(1)); // 1 min + 1 s
+        let mut g = XiangqiGame::new(session);
         let t0 = Instant::now();
-        assert!(!g.run_clock(t0));
-        assert!(!g.run_clock(t0 + Duration::from_secs(59)));
-        assert!(g.over.is_none());
-        assert!(g.run_clock(t0 + Duration::from_secs(61)));
-        let over = g.over.as_ref().map(|o| (o.text.as_str(), o.result));
+        assert!(!g.session.tick(t0));
+        assert!(!g.session.tick(t0 + Duration::from_secs(59)));
+        assert!(g.session.over().is_none());
+        assert!(g.session.tick(t0 + Duration::from_secs(61)));
+        let over = g.session.over().map(|o| (o.text.as_str(), o.result));
         assert_eq!(over, Some(("Red ran out of time: Black wins", "0-1")));
         // Over: the clocks stand still and it is not told twice.
-        assert!(!g.run_clock(t0 + Duration::from_secs(90)));
+        assert!(!g.session.tick(t0 + Duration::from_secs(90)));
         let state: Value = serde_json::from_str(&g.state(None)).unwrap_or_default();
         assert_eq!(state["clocks"]["running"], false);
         assert_eq!(state["clocks"]["left_ms"], json!([0, 60_000]));

@@ -7,7 +7,7 @@ use ratatui::style::{Color as Tint, Modifier, Style};
 use ratatui::text::Line;
 use ratatui::widgets::Paragraph;
 
-use super::play::{Opponent, Play};
+use super::play::Play;
 use crate::store::xiangqi::{SavedGame, list_games};
 use crate::tui::app::{Action, Ctx, Screen};
 use crate::tui::widgets::{centered, key_hints};
@@ -31,8 +31,8 @@ impl Games {
         };
         match &saved.record {
             Ok(record) => {
-                let mut play = Play::new(record.to_game(), Opponent::Humans, None, ctx);
-                play.load_record(record, saved.name.clone(), Some(saved.path.clone()));
+                let play =
+                    Play::from_record(record, saved.name.clone(), Some(saved.path.clone()), ctx);
                 Action::Replace(Box::new(play))
             }
             Err(e) => {

@@ -28,8 +28,7 @@ pub fn two_players(ctx: &mut Ctx, game: Game) -> Box<dyn Screen> {
 /// A game record opened to step through from its first move
 /// (`ludus xiangqi game.pgn`); play can continue from its end.
 pub fn review(ctx: &mut Ctx, pgn: PgnGame, name: String) -> Box<dyn Screen> {
-    let mut play = Play::new(pgn.to_game(), Opponent::Humans, None, ctx);
-    play.load_record(&pgn, name, None);
+    let mut play = Play::from_record(&pgn, name, None, ctx);
     play.view_ply(0);
     Box::new(play)
 }

@@ -12,16 +12,17 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color as Tint, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
-use xiangqi::engine::{Score, SearchInfo, SearchResult};
+use xiangqi::engine::SearchInfo;
 use xiangqi::pgn::PgnGame;
-use xiangqi::{Color, Game, Move, Outcome, Position, Square};
+use xiangqi::{Color, Game, Move, Position, Square};
 
+use super::Notation;
 use super::board::{self, Marks};
-use super::{Notation, level};
 use crate::protocol::engine::{EngineThread, Event, Job, SearchJob, Setting};
+use crate::session::xiangqi::{Answer, DrawAnswer, EngineOrder, Refusal, XiangqiSession};
 use crate::tui::app::{Action, Ctx, Screen};
 use crate::tui::widgets::{clock, key_hints, popup};
-use crate::xiangqi_flow::{self, Clocks, Purpose, describe, score_text, side_name};
+use crate::xiangqi_flow::{self, Clocks, Purpose, score_text, side_name};
 
 /// Every key of the play screen, for the help overlay (and the README).
 pub const KEYS: [(&str, &str); 17] = [
@@ -51,34 +52,12 @@ pub const KEYS: [(&str, &str); 17] = [
 const MIN_WIDTH: u16 = board::WIDTH + 2 + 30;
 const MIN_HEIGHT: u16 = board::HEIGHT + 1;
 
-/// Who plays against whom.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Opponent {
-    /// The human plays `human`; the engine plays the other side at `level`.
-    Engine { human: Color, level: usize },
-    /// Two players on one terminal.
-    Humans,
-}
-
-struct Thinking {
-    id: u64,
-    purpose: Purpose,
-    /// The position searched, to write the line in Chinese.
-    root: Position,
-    info: Option<SearchInfo>,
-}
+pub use crate::session::xiangqi::Opponent;
 
 /// The worker and the channel its events arrive on.
 struct Worker {
     thread: EngineThread,
     events: mpsc::Receiver<Event>,
-}
-
-/// A finished game: what to say and the PGN result.
-#[derive(Clone, Debug)]
-struct Over {
-    text: String,
-    result: &'static str,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -88,9 +67,10 @@ enum Tone {
     Bad,
 }
 
+/// The play screen: the game is a [`XiangqiSession`]; the screen keeps only
+/// what it shows (cursor, picked piece, typed move, message, the view).
 pub struct Play {
-    game: Game,
-    opponent: Opponent,
+    session: XiangqiSession,
     /// Showing the position after this many plies instead of the current one.
     view: Option<usize>,
     cursor: Square,
@@ -101,24 +81,9 @@ pub struct Play {
     input: Option<String>,
     message: Option<(String, Tone)>,
     worker: Option<Worker>,
-    thinking: Option<Thinking>,
-    next_id: u64,
-    /// The engine's last score of its own moves (its point of view), for draw offers.
-    engine_score: Option<Score>,
-    hint: Option<Move>,
-    clocks: Option<Clocks>,
-    over: Option<Over>,
     /// The game-over box is shown until a key is pressed.
     over_popup: bool,
-    /// A recorded result of a loaded game that the rules alone do not give.
-    recorded: Option<String>,
-    /// Player names (Red, Black) for the record.
-    names: [String; 2],
-    title: Option<String>,
-    saved_as: Option<PathBuf>,
     confirm_resign: bool,
-    /// Two players: the side that offered a draw, waiting for an answer.
-    draw_offer: Option<Color>,
     help: bool,
 }
 
@@ -145,71 +110,49 @@ impl Play {
         clock: Option<(Duration, Duration)>,
         ctx: &Ctx,
     ) -> Play {
-        let human = match opponent {
+        let clocks = clock.map(|(base, increment)| Clocks::new(base, increment));
+        Play::with_session(XiangqiSession::new(game, opponent, clocks), ctx)
+    }
+
+    /// A saved or opened record: against Ludus if it was played against
+    /// Ludus, with its clocks; `saved_as` is where a save goes.
+    pub fn from_record(pgn: &PgnGame, title: String, saved_as: Option<PathBuf>, ctx: &Ctx) -> Play {
+        Play::with_session(XiangqiSession::from_record(pgn, title, saved_as), ctx)
+    }
+
+    fn with_session(session: XiangqiSession, ctx: &Ctx) -> Play {
+        let human = match session.opponent() {
             Opponent::Engine { human, .. } => human,
-            Opponent::Humans => game.position().turn(),
+            Opponent::Humans => session.position().turn(),
         };
-        let names = xiangqi_flow::player_names(match opponent {
-            Opponent::Engine { human, level } => Some((human, level)),
-            Opponent::Humans => None,
-        });
-        let cursor_sq = game.position().general(human);
         let mut play = Play {
-            game,
-            opponent,
-            view: None,
-            cursor: cursor_sq,
-            selected: None,
+            cursor: session.position().general(human),
             // Your own side at the bottom against Ludus; Red at the bottom for two players.
             flipped: matches!(
-                opponent,
+                session.opponent(),
                 Opponent::Engine {
                     human: Color::Black,
                     ..
                 }
             ),
+            session,
+            view: None,
+            selected: None,
             notation: Notation::from_setting(&ctx.settings.xiangqi.notation),
             input: None,
             message: None,
             worker: None,
-            thinking: None,
-            next_id: 0,
-            engine_score: None,
-            hint: None,
-            clocks: clock.map(|(base, increment)| Clocks::new(base, increment)),
-            over: None,
             over_popup: false,
-            recorded: None,
-            names,
-            title: None,
-            saved_as: None,
             confirm_resign: false,
-            draw_offer: None,
             help: false,
         };
-        play.after_change();
+        play.run_orders();
         play
-    }
-
-    /// Takes names, title and result from a record; `saved_as` is where a save goes.
-    pub fn load_record(&mut self, pgn: &PgnGame, title: String, saved_as: Option<PathBuf>) {
-        if let Some(r) = pgn.tag("Red") {
-            self.names[0] = r.to_string();
-        }
-        if let Some(b) = pgn.tag("Black") {
-            self.names[1] = b.to_string();
-        }
-        if pgn.result != "*" && self.over.is_none() {
-            self.recorded = Some(pgn.result.clone());
-        }
-        self.title = Some(title);
-        self.saved_as = saved_as;
-        self.over_popup = false;
     }
 
     /// Shows the position after `plies` moves (the end: the current game).
     pub fn view_ply(&mut self, plies: usize) {
-        let len = self.game.plies().len();
+        let len = self.session.game().plies().len();
         self.view = (plies < len).then_some(plies);
         self.selected = None;
         if self.view.is_some() {
@@ -222,52 +165,39 @@ impl Play {
 
     /// Replaces the thinking line's progress (tests show a fixed one).
     pub fn show_thinking(&mut self, info: SearchInfo) {
-        match &mut self.thinking {
-            Some(t) => t.info = Some(info),
-            None => {
-                self.thinking = Some(Thinking {
-                    id: u64::MAX,
-                    purpose: Purpose::Move,
-                    root: self.game.position().clone(),
-                    info: Some(info),
-                })
-            }
+        if self.session.thinking().is_none() {
+            // Tests ask for a thinking line without a search: ask for a hint.
+            let _ = self.session.ask_hint();
+            self.session.take_orders();
+        }
+        if let Some(id) = self.session.thinking().map(|t| t.id) {
+            self.session.search_info(id, info);
         }
     }
 
     /// Whether the engine is searching (for a move or a hint).
     pub fn is_thinking(&self) -> bool {
-        self.thinking.is_some()
+        self.session.thinking().is_some()
     }
 
     /// The game as played so far.
     pub fn game(&self) -> &Game {
-        &self.game
+        self.session.game()
     }
 
     fn say(&mut self, text: impl Into<String>, tone: Tone) {
         self.message = Some((text.into(), tone));
     }
 
-    fn engine_color(&self) -> Option<Color> {
-        match self.opponent {
-            Opponent::Engine { human, .. } => Some(!human),
-            Opponent::Humans => None,
-        }
-    }
-
-    fn humans_turn(&self) -> bool {
-        Some(self.game.position().turn()) != self.engine_color()
-    }
-
     /// The position on the board (a past one while stepping through the game).
     fn shown(&self) -> (Position, Option<Move>) {
+        let game = self.session.game();
         match self.view {
-            None => (self.game.position().clone(), self.game.last_move()),
+            None => (game.position().clone(), game.last_move()),
             Some(n) => {
-                let mut pos = self.game.start_position().clone();
+                let mut pos = game.start_position().clone();
                 let mut last = None;
-                for m in self.game.moves().take(n) {
+                for m in game.moves().take(n) {
                     pos.make_move(m);
                     last = Some(m);
                 }
@@ -288,99 +218,57 @@ impl Play {
         })
     }
 
-    fn search(&mut self, purpose: Purpose) {
-        let level = match self.opponent {
-            Opponent::Engine { level, .. } => *level_of(level),
-            Opponent::Humans => *level_of(usize::MAX),
-        };
-        let turn = self.game.position().turn();
-        let (skill, limits) =
-            xiangqi_flow::search_limits(purpose, &level, self.clocks.as_ref(), turn);
-        self.next_id += 1;
-        let id = self.next_id;
-        let game = self.game.clone();
-        let worker = self.worker();
-        worker.thread.send(Job::Configure(Setting::Skill(skill)));
-        worker.thread.send(Job::Search(Box::new(SearchJob {
-            id,
-            game,
-            limits,
-            hold: false,
-            started: Instant::now(),
-        })));
-        self.thinking = Some(Thinking {
-            id,
-            purpose,
-            root: self.game.position().clone(),
-            info: None,
-        });
-    }
-
-    /// Drops a running search (its result will be ignored).
-    fn cancel_search(&mut self) {
-        if let Some(w) = &self.worker {
-            w.thread.stop();
+    /// Carries out what the session asked of the engine.
+    fn run_orders(&mut self) {
+        for order in self.session.take_orders() {
+            match order {
+                EngineOrder::Search(o) => {
+                    let worker = self.worker();
+                    worker.thread.send(Job::Configure(Setting::Skill(o.skill)));
+                    worker.thread.send(Job::Search(Box::new(SearchJob {
+                        id: o.id,
+                        game: o.game,
+                        limits: o.limits,
+                        hold: false,
+                        started: Instant::now(),
+                    })));
+                }
+                EngineOrder::Cancel | EngineOrder::Hurry => {
+                    if let Some(w) = &self.worker {
+                        w.thread.stop();
+                    }
+                }
+            }
         }
-        self.thinking = None;
     }
 
-    /// After a move or an undo: judge the position, start the engine if it is its move.
-    fn after_change(&mut self) {
+    /// After a command: the engine's orders, the game-over box, a check warning.
+    fn after_command(&mut self, was_over: bool) {
+        self.run_orders();
         self.selected = None;
-        self.hint = None;
-        self.draw_offer = None;
-        self.confirm_resign = false;
-        if self.over.is_none()
-            && let Some(r) = self.game.result()
-        {
-            self.over = Some(Over {
-                text: describe(&r),
-                result: r.pgn(),
-            });
+        if !was_over && self.session.over().is_some() {
             self.over_popup = true;
-        }
-        if self.over.is_some() {
-            return;
-        }
-        if self.game.position().in_check() {
-            let side = side_name(self.game.position().turn());
+        } else if self.session.over().is_none() && self.session.position().in_check() {
+            let side = side_name(self.session.position().turn());
             self.say(format!("Check! {side} must answer it."), Tone::Bad);
         }
-        if !self.humans_turn() && self.thinking.is_none() {
-            self.search(Purpose::Move);
-        }
-    }
-
-    fn play_move(&mut self, m: Move) -> bool {
-        let mover = self.game.position().turn();
-        if self.game.play(m).is_err() {
-            self.say(
-                format!("{} is not a legal move here", m.to_iccs()),
-                Tone::Bad,
-            );
-            return false;
-        }
-        if let Some(c) = &mut self.clocks {
-            c.moved(mover);
-        }
-        self.message = None;
-        self.after_change();
-        true
     }
 
     fn human_move(&mut self, m: Move) {
-        if self.over.is_some() {
-            self.say("The game is over: u undoes, N starts a new one", Tone::Info);
-            return;
+        let was_over = self.session.over().is_some();
+        match self.session.play(m, Instant::now()) {
+            Ok(()) => {
+                self.message = None;
+                self.after_command(was_over);
+            }
+            Err(Refusal::Over(_)) => {
+                self.say("The game is over: u undoes, N starts a new one", Tone::Info);
+            }
+            Err(Refusal::EngineToMove) => {
+                self.say("Ludus is thinking; wait for its move", Tone::Info);
+            }
+            Err(e) => self.say(e.to_string(), Tone::Bad),
         }
-        if !self.humans_turn() {
-            self.say("Ludus is thinking; wait for its move", Tone::Info);
-            return;
-        }
-        if self.thinking.is_some() {
-            self.cancel_search(); // a hint nobody waits for any more
-        }
-        self.play_move(m);
     }
 
     fn can_move_here(&mut self) -> bool {
@@ -399,7 +287,7 @@ impl Play {
         if !self.can_move_here() {
             return;
         }
-        let pos = self.game.position().clone();
+        let pos = self.session.position().clone();
         let here = self.cursor;
         if let Some(from) = self.selected {
             if from == here {
@@ -442,50 +330,44 @@ impl Play {
         if !self.can_move_here() {
             return;
         }
-        match self.game.position().parse_move(text.trim()) {
+        match self.session.position().parse_move(text.trim()) {
             Ok(m) => self.human_move(m),
             Err(e) => self.say(e.to_string(), Tone::Bad),
         }
     }
 
     fn undo(&mut self) {
-        if self.game.plies().is_empty() {
-            self.say("Nothing to undo", Tone::Info);
-            return;
-        }
-        self.cancel_search();
         self.view = None;
-        self.over = None;
-        self.recorded = None;
-        let engine = self.engine_color();
-        let removed = xiangqi_flow::take_back(&mut self.game, engine);
-        if let Some(c) = &mut self.clocks {
-            c.take_back(removed);
+        match self.session.undo() {
+            Ok(removed) => {
+                self.say(
+                    format!(
+                        "Took back {removed} {}",
+                        if removed == 1 { "move" } else { "moves" }
+                    ),
+                    Tone::Info,
+                );
+                self.after_command(false);
+            }
+            Err(_) => self.say("Nothing to undo", Tone::Info),
         }
-        self.say(
-            format!(
-                "Took back {removed} {}",
-                if removed == 1 { "move" } else { "moves" }
-            ),
-            Tone::Info,
-        );
-        self.after_change();
     }
 
     fn hint(&mut self) {
-        if self.over.is_some() || !self.can_move_here() {
+        if self.session.over().is_some() || !self.can_move_here() {
             return;
         }
-        if !self.humans_turn() || self.thinking.is_some() {
-            self.say("Ludus is already thinking", Tone::Info);
-            return;
+        match self.session.ask_hint() {
+            Ok(()) => {
+                self.run_orders();
+                self.say("Looking for a good move…", Tone::Info);
+            }
+            Err(e) => self.say(format!("{}{}", capitalised(&e.to_string()), ""), Tone::Info),
         }
-        self.search(Purpose::Hint);
-        self.say("Looking for a good move…", Tone::Info);
     }
 
     fn resign(&mut self) {
-        if self.over.is_some() {
+        if self.session.over().is_some() {
             return;
         }
         if !self.confirm_resign {
@@ -494,62 +376,34 @@ impl Play {
             return;
         }
         self.confirm_resign = false;
-        let loser = match self.opponent {
-            Opponent::Engine { human, .. } => human,
-            Opponent::Humans => self.game.position().turn(),
-        };
-        self.cancel_search();
-        self.finish(
-            format!("{} resigns: {} wins", side_name(loser), side_name(!loser)),
-            Outcome::Win(!loser),
-        );
-    }
-
-    fn finish(&mut self, text: String, outcome: Outcome) {
-        let result = xiangqi_flow::result_text(outcome);
-        self.over = Some(Over { text, result });
-        self.over_popup = true;
-        self.selected = None;
+        if self.session.resign().is_ok() {
+            self.message = None;
+            self.after_command(false);
+        }
     }
 
     fn offer_draw(&mut self) {
-        if self.over.is_some() {
-            return;
-        }
-        match self.opponent {
-            Opponent::Engine { .. } => {
-                // Ludus takes a draw only when it thinks it is worse.
-                if xiangqi_flow::engine_accepts_draw(self.engine_score) {
-                    self.cancel_search();
-                    self.finish("Draw agreed".to_string(), Outcome::Draw);
-                } else {
-                    self.say("Ludus declines the draw", Tone::Info);
-                }
+        match self.session.offer_draw() {
+            Ok(DrawAnswer::Accepted) => {
+                self.message = None;
+                self.after_command(false);
             }
-            Opponent::Humans => {
-                let side = self.game.position().turn();
-                self.draw_offer = Some(side);
-                self.say(
-                    format!(
-                        "{} offers a draw: {}, press y to accept, any other key to decline",
-                        side_name(side),
-                        side_name(!side)
-                    ),
-                    Tone::Info,
-                );
-            }
+            Ok(DrawAnswer::Declined) => self.say("Ludus declines the draw", Tone::Info),
+            Ok(DrawAnswer::Offered(side)) => self.say(
+                format!(
+                    "{} offers a draw: {}, press y to accept, any other key to decline",
+                    side_name(side),
+                    side_name(!side)
+                ),
+                Tone::Info,
+            ),
+            Err(_) => {}
         }
     }
 
     fn save(&mut self, ctx: &mut Ctx) {
-        let result = self.over.as_ref().map(|o| o.result);
-        let result = result.or(self.recorded.as_deref());
-        let saved_as = self.saved_as.as_deref();
-        match xiangqi_flow::save_record(&ctx.data, &self.game, &self.names, result, saved_as) {
-            Ok((path, name)) => {
-                self.say(format!("Saved as {name}"), Tone::Good);
-                self.saved_as = Some(path);
-            }
+        match self.session.save(&ctx.data) {
+            Ok(name) => self.say(format!("Saved as {name}"), Tone::Good),
             Err(e) => self.say(format!("{e:#}"), Tone::Bad),
         }
     }
@@ -574,7 +428,7 @@ impl Play {
     }
 
     fn step(&mut self, forward: bool) {
-        let len = self.game.plies().len();
+        let len = self.session.game().plies().len();
         let at = self.view.unwrap_or(len);
         let to = if forward {
             (at + 1).min(len)
@@ -588,63 +442,32 @@ impl Play {
         }
     }
 
-    /// Drains the worker's events.
+    /// Drains the worker's events into the session.
     fn poll_engine(&mut self) {
         let Some(worker) = &self.worker else { return };
         let events: Vec<Event> = worker.events.try_iter().collect();
         for event in events {
             match event {
-                Event::Info { id, info } => {
-                    if let Some(t) = self.thinking.as_mut().filter(|t| t.id == id) {
-                        t.info = Some(info);
-                    }
-                }
+                Event::Info { id, info } => self.session.search_info(id, info),
                 Event::Done { id, result, .. } => {
-                    let purpose = match &self.thinking {
-                        Some(t) if t.id == id => t.purpose,
-                        _ => continue,
-                    };
-                    self.thinking = None;
-                    self.engine_done(purpose, result);
+                    let was_over = self.session.over().is_some();
+                    match self.session.search_done(id, result, Instant::now()) {
+                        Some(Answer::Hint { best, text, .. }) => {
+                            self.cursor = best.from;
+                            self.say(format!("Hint: {text} ({})", best.to_iccs()), Tone::Good);
+                        }
+                        Some(Answer::Moved { text, .. }) => {
+                            self.message = None;
+                            self.after_command(was_over);
+                            if self.message.is_none() {
+                                self.say(format!("Ludus plays {text}"), Tone::Info);
+                            }
+                        }
+                        None => self.after_command(was_over),
+                    }
                 }
                 Event::Perft { .. } => {}
             }
-        }
-    }
-
-    fn engine_done(&mut self, purpose: Purpose, result: SearchResult) {
-        let Some(best) = result.best else { return };
-        match purpose {
-            Purpose::Hint => {
-                let text = self.game.position().to_chinese(best);
-                self.hint = Some(best);
-                self.cursor = best.from;
-                self.say(format!("Hint: {text} ({})", best.to_iccs()), Tone::Good);
-            }
-            Purpose::Move => {
-                if self.over.is_some() || self.humans_turn() {
-                    return;
-                }
-                self.engine_score = Some(result.score);
-                let text = self.game.position().to_chinese(best);
-                if self.play_move(best) && self.message.is_none() {
-                    self.say(format!("Ludus plays {text}"), Tone::Info);
-                }
-            }
-        }
-    }
-
-    fn tick_clocks(&mut self, now: Instant) {
-        let live = self.over.is_none();
-        let turn = self.game.position().turn();
-        let Some(c) = &mut self.clocks else { return };
-        if !live {
-            c.stop();
-            return;
-        }
-        if c.run(turn, now) {
-            self.cancel_search();
-            self.finish(xiangqi_flow::out_of_time(turn), Outcome::Win(!turn));
         }
     }
 
@@ -663,27 +486,28 @@ impl Play {
             selected: self.selected,
             targets,
             last,
-            hint: self.hint,
+            hint: self.session.hint(),
         }
     }
 
     fn heading(&self) -> String {
-        let base = match self.opponent {
+        let names = self.session.names();
+        let base = match self.session.opponent() {
             Opponent::Engine { human, level } => format!(
                 "You ({}) vs Ludus, {}",
                 side_name(human),
                 super::level(level).name
             ),
-            Opponent::Humans => format!("{} vs {}", self.names[0], self.names[1]),
+            Opponent::Humans => format!("{} vs {}", names[0], names[1]),
         };
-        match &self.title {
+        match self.session.title() {
             Some(t) => format!("{t}: {base}"),
             None => base,
         }
     }
 
     fn status(&self, pos: &Position) -> Line<'static> {
-        if let Some(over) = self.over.as_ref().filter(|_| self.view.is_none()) {
+        if let Some(over) = self.session.over().filter(|_| self.view.is_none()) {
             return Line::styled(
                 over.text.clone(),
                 Style::default()
@@ -694,12 +518,15 @@ impl Play {
         let turn = pos.turn();
         let mut text = format!("{} to move", side_name(turn));
         if self.view.is_none()
-            && let Some(e) = self.engine_color()
+            && let Some(e) = self.session.engine_color()
         {
             text.push_str(if e == turn { " (Ludus)" } else { " (you)" });
         }
         if let Some(n) = self.view {
-            text = format!("After move {n} of {}: {text}", self.game.plies().len());
+            text = format!(
+                "After move {n} of {}: {text}",
+                self.session.game().plies().len()
+            );
         }
         let mut spans = vec![Span::styled(
             text,
@@ -711,14 +538,14 @@ impl Play {
                 Style::default().fg(Tint::Red).add_modifier(Modifier::BOLD),
             ));
         }
-        if let Some(r) = &self.recorded {
+        if let Some(r) = self.session.recorded() {
             spans.push(Span::raw(format!("  (recorded result {r})")));
         }
         Line::from(spans)
     }
 
     fn thinking_lines(&self, width: usize) -> Vec<Line<'static>> {
-        let Some(t) = &self.thinking else {
+        let Some(t) = self.session.thinking() else {
             return Vec::new();
         };
         let who = match t.purpose {
@@ -753,10 +580,11 @@ impl Play {
     }
 
     fn move_list(&self, height: usize, current: Option<usize>) -> Vec<Line<'static>> {
-        let mut pos = self.game.start_position().clone();
+        let game = self.session.game();
+        let mut pos = game.start_position().clone();
         let mut rows: Vec<Vec<Span<'static>>> = Vec::new();
         let mut current_row = None;
-        for (i, m) in self.game.moves().enumerate() {
+        for (i, m) in game.moves().enumerate() {
             let text = self.notation.write(&pos, m);
             let style = if current == Some(i + 1) {
                 Style::default()
@@ -791,12 +619,12 @@ impl Play {
     }
 
     fn clock_line(&self) -> Option<Line<'static>> {
-        let c = self.clocks.as_ref()?;
-        let turn = self.game.position().turn();
+        let c = self.session.clocks()?;
+        let turn = self.session.position().turn();
         let mut spans = Vec::new();
         for color in [Color::Red, Color::Black] {
             let mut style = Style::default();
-            if color == turn && self.over.is_none() {
+            if color == turn && self.session.over().is_none() {
                 style = style.add_modifier(Modifier::BOLD | Modifier::REVERSED);
             }
             spans.push(Span::styled(
@@ -814,8 +642,13 @@ fn unicode_width(s: &str) -> usize {
     Line::raw(s.to_string()).width()
 }
 
-fn level_of(index: usize) -> &'static super::Level {
-    level(index)
+/// A refusal's text as a sentence.
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
 }
 
 impl Screen for Play {
@@ -834,17 +667,21 @@ impl Screen for Play {
                 return Action::None;
             }
         }
-        if let Some(offerer) = self.draw_offer.take() {
-            if key.code == KeyCode::Char('y') {
-                self.finish(
-                    format!("{} accepts the draw", side_name(!offerer)),
-                    Outcome::Draw,
-                );
-            } else {
-                self.say(
-                    format!("{} declines the draw", side_name(!offerer)),
-                    Tone::Info,
-                );
+        if let Some(offerer) = self.session.draw_offer() {
+            let accept = key.code == KeyCode::Char('y');
+            if self.session.answer_draw(accept).is_ok() {
+                if accept {
+                    self.say(
+                        format!("{} accepts the draw", side_name(!offerer)),
+                        Tone::Info,
+                    );
+                    self.after_command(false);
+                } else {
+                    self.say(
+                        format!("{} declines the draw", side_name(!offerer)),
+                        Tone::Info,
+                    );
+                }
             }
             return Action::None;
         }
@@ -897,9 +734,12 @@ impl Screen for Play {
     fn tick(&mut self, now: Instant, _ctx: &mut Ctx) -> Action {
         self.poll_engine();
         if self.view.is_none() {
-            self.tick_clocks(now);
-        } else if let Some(c) = &mut self.clocks {
-            c.stop(); // looking back through the moves stops the clocks
+            let was_over = self.session.over().is_some();
+            if self.session.tick(now) {
+                self.after_command(was_over);
+            }
+        } else {
+            self.session.stop_clocks(); // looking back through the moves stops the clocks
         }
         Action::None
     }
@@ -947,12 +787,10 @@ impl Screen for Play {
             info.push_str(&format!(" · picked up {s}"));
         }
         if let Some(m) = last {
-            let mut before = self.game.start_position().clone();
-            let upto = self
-                .view
-                .unwrap_or(self.game.plies().len())
-                .saturating_sub(1);
-            for mv in self.game.moves().take(upto) {
+            let game = self.session.game();
+            let mut before = game.start_position().clone();
+            let upto = self.view.unwrap_or(game.plies().len()).saturating_sub(1);
+            for mv in game.moves().take(upto) {
                 before.make_move(mv);
             }
             info.push_str(&format!(" · last move {}", self.notation.write(&before, m)));
@@ -995,7 +833,7 @@ impl Screen for Play {
         let room = (top_area.height as usize)
             .saturating_sub(lines.len())
             .max(1);
-        let current = self.view.or(Some(self.game.plies().len()));
+        let current = self.view.or(Some(self.session.game().plies().len()));
         lines.extend(self.move_list(room, current));
         frame.render_widget(Paragraph::new(lines), top_area);
         frame.render_widget(
@@ -1039,7 +877,7 @@ impl Screen for Play {
             );
             popup(frame, area, "Xiangqi keys", help, gold);
         } else if self.over_popup
-            && let Some(over) = &self.over
+            && let Some(over) = self.session.over()
         {
             let lines = vec![
                 Line::styled(
@@ -1049,7 +887,7 @@ impl Screen for Play {
                 Line::raw(""),
                 Line::from(format!(
                     "{} plies played · result {}",
-                    self.game.plies().len(),
+                    self.session.game().plies().len(),
                     over.result
                 )),
                 Line::raw(""),

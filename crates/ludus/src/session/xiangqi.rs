@@ -1,0 +1,876 @@
+//! One Xiangqi game's flow, the same for the terminal and the browser: the
+//! game and its opponent, clocks, take-backs, hints, resignation and draw
+//! offers, the engine's evaluations, the result and when it is final, and the
+//! saved record (which brings back the opponent, the strength and the clocks).
+//!
+//! The session never runs the engine itself: it says what to search, or to
+//! stop, as [`EngineOrder`]s that the front end carries out, and it takes the
+//! engine's answers through [`XiangqiSession::search_info`] and
+//! [`XiangqiSession::search_done`]. Time is passed in, never read here.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use xiangqi::engine::{Limits, Score, SearchInfo, SearchResult};
+use xiangqi::pgn::PgnGame;
+use xiangqi::{Color, Game, Move, Outcome, Position};
+
+use crate::store::DataDir;
+use crate::xiangqi_flow::{self as flow, Clocks, LEVELS, Purpose, side_name};
+
+/// Longest player name kept from a record (names are shown on one line).
+pub const MAX_NAME_CHARS: usize = 80;
+/// Longest result text kept from a record (`1/2-1/2` is seven).
+pub const MAX_RESULT_CHARS: usize = 16;
+
+/// Who plays against whom.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Opponent {
+    /// The human plays `human`; Ludus plays the other side at `level`
+    /// (an index into [`LEVELS`]).
+    Engine { human: Color, level: usize },
+    /// Two players on one screen.
+    Humans,
+}
+
+impl Opponent {
+    /// The engine's side and level, if it plays.
+    pub fn engine(self) -> Option<(Color, usize)> {
+        match self {
+            Opponent::Engine { human, level } => Some((!human, level)),
+            Opponent::Humans => None,
+        }
+    }
+}
+
+/// A finished game: the ending in words and the PGN result.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Over {
+    pub text: String,
+    pub result: &'static str,
+}
+
+/// A search the engine is running for this game.
+#[derive(Clone, Debug)]
+pub struct Thinking {
+    pub id: u64,
+    pub purpose: Purpose,
+    /// The position searched (the line is written from it).
+    pub root: Position,
+    /// The latest completed iteration.
+    pub info: Option<SearchInfo>,
+}
+
+/// What the front end's engine worker must do next.
+#[derive(Clone, Debug)]
+pub enum EngineOrder {
+    /// Start this search (stopping any other of this game first).
+    Search(Box<SearchOrder>),
+    /// Stop the running search; its answer is no longer wanted.
+    Cancel,
+    /// Stop the running search and deliver what it found (the engine's move now).
+    Hurry,
+}
+
+/// One search to run.
+#[derive(Clone, Debug)]
+pub struct SearchOrder {
+    pub id: u64,
+    pub purpose: Purpose,
+    pub game: Game,
+    pub skill: u8,
+    pub limits: Limits,
+}
+
+/// What a finished search changed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Answer {
+    /// A hint for the human: the move in Chinese notation and the score in words.
+    Hint {
+        best: Move,
+        text: String,
+        score: String,
+        book: bool,
+    },
+    /// Ludus played `text`.
+    Moved { best: Move, text: String },
+}
+
+/// How a draw offer went.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DrawAnswer {
+    Accepted,
+    /// Ludus thinks it is not worse.
+    Declined,
+    /// Two players: the other side must answer ([`XiangqiSession::answer_draw`]).
+    Offered(Color),
+}
+
+/// Why a command was refused, one message each.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// The game has ended (its ending in words).
+    Over(String),
+    /// It is Ludus's move.
+    EngineToMove,
+    /// Ludus is already searching.
+    Thinking,
+    /// The move cannot be read or is not legal (why).
+    Illegal(String),
+    NothingToUndo,
+    /// No draw was offered.
+    NoOffer,
+}
+
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Refusal::Over(text) => {
+                write!(f, "the game is over ({text}): undo or start a new one")
+            }
+            Refusal::EngineToMove => write!(f, "Ludus is to move; wait for it"),
+            Refusal::Thinking => write!(f, "Ludus is already thinking"),
+            Refusal::Illegal(why) => write!(f, "{why}"),
+            Refusal::NothingToUndo => write!(f, "nothing to undo"),
+            Refusal::NoOffer => write!(f, "no draw was offered"),
+        }
+    }
+}
+
+impl std::error::Error for Refusal {}
+
+/// One Xiangqi game and everything about it that a front end must not decide.
+#[derive(Debug)]
+pub struct XiangqiSession {
+    game: Game,
+    opponent: Opponent,
+    /// Player names (Red, Black) for the record.
+    names: [String; 2],
+    title: Option<String>,
+    over: Option<Over>,
+    /// The result of a loaded record that the rules alone do not give.
+    recorded: Option<String>,
+    saved_as: Option<PathBuf>,
+    /// The engine's evaluation (Red's view) of the position after n plies.
+    evals: Vec<Option<i32>>,
+    /// Whether move n + 1 came from Ludus's opening book (no search, no score).
+    book: Vec<bool>,
+    /// The engine's last score of its own moves (its view), for draw offers.
+    engine_score: Option<Score>,
+    clocks: Option<Clocks>,
+    thinking: Option<Thinking>,
+    next_id: u64,
+    /// Two players: the side that offered a draw, waiting for an answer.
+    draw_offer: Option<Color>,
+    /// The last hint, until the position changes.
+    hint: Option<Move>,
+    orders: Vec<EngineOrder>,
+}
+
+impl XiangqiSession {
+    /// A game from `game`'s position; Ludus starts thinking (see
+    /// [`XiangqiSession::take_orders`]) if it is its move.
+    pub fn new(game: Game, opponent: Opponent, clocks: Option<Clocks>) -> XiangqiSession {
+        let opponent = match opponent {
+            Opponent::Engine { human, level } => Opponent::Engine {
+                human,
+                level: level.min(LEVELS.len() - 1),
+            },
+            Opponent::Humans => Opponent::Humans,
+        };
+        let mut session = XiangqiSession {
+            game,
+            opponent,
+            names: flow::player_names(match opponent {
+                Opponent::Engine { human, level } => Some((human, level)),
+                Opponent::Humans => None,
+            }),
+            title: None,
+            over: None,
+            recorded: None,
+            saved_as: None,
+            evals: Vec::new(),
+            book: Vec::new(),
+            engine_score: None,
+            clocks,
+            thinking: None,
+            next_id: 0,
+            draw_offer: None,
+            hint: None,
+            orders: Vec::new(),
+        };
+        session.after_change();
+        session
+    }
+
+    /// A game from a record, to continue or step through. A game saved
+    /// against Ludus continues against Ludus, at the same strength and side,
+    /// with the clocks as they were saved; `saved_as` is where a save goes.
+    pub fn from_record(pgn: &PgnGame, title: String, saved_as: Option<PathBuf>) -> XiangqiSession {
+        let names = [pgn.tag("Red"), pgn.tag("Black")].map(|n| n.map(capped_name));
+        let opponent = opponent_from_names(&names);
+        let clocks = clocks_from_record(pgn);
+        let mut session = XiangqiSession::new(pgn.to_game(), opponent, clocks);
+        for (kept, name) in session.names.iter_mut().zip(names) {
+            if let Some(name) = name {
+                *kept = name;
+            }
+        }
+        if pgn.result != "*" && session.over.is_none() {
+            session.recorded = Some(pgn.result.chars().take(MAX_RESULT_CHARS).collect());
+            // A finished record is not played on by Ludus.
+            session.cancel_search();
+        }
+        session.title = Some(title);
+        session.saved_as = saved_as;
+        session
+    }
+
+    /// A game from a record read as an import (no file behind it).
+    pub fn imported(pgn: &PgnGame, opponent: Opponent) -> XiangqiSession {
+        let title = pgn
+            .tag("Event")
+            .map_or("Imported game".to_string(), capped_name);
+        let mut session = XiangqiSession::from_record(pgn, title, None);
+        if session.opponent != opponent {
+            // The importer chose the opponent: that choice wins over the names.
+            let names = session.names.clone();
+            let mut fresh = XiangqiSession::new(session.game.clone(), opponent, None);
+            if opponent == Opponent::Humans {
+                fresh.names = names;
+            }
+            fresh.recorded = session.recorded.take();
+            fresh.title = session.title.take();
+            if fresh.recorded.is_some() {
+                fresh.cancel_search();
+            }
+            session = fresh;
+        }
+        session
+    }
+
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    pub fn position(&self) -> &Position {
+        self.game.position()
+    }
+
+    pub fn opponent(&self) -> Opponent {
+        self.opponent
+    }
+
+    pub fn names(&self) -> &[String; 2] {
+        &self.names
+    }
+
+    pub fn title(&self) -> Option<&str> {
+        self.title.as_deref()
+    }
+
+    pub fn set_title(&mut self, title: String) {
+        self.title = Some(title);
+    }
+
+    pub fn over(&self) -> Option<&Over> {
+        self.over.as_ref()
+    }
+
+    pub fn recorded(&self) -> Option<&str> {
+        self.recorded.as_deref()
+    }
+
+    pub fn saved_as(&self) -> Option<&Path> {
+        self.saved_as.as_deref()
+    }
+
+    pub fn evals(&self) -> &[Option<i32>] {
+        &self.evals
+    }
+
+    /// Whether move `index` (0-based) came from the opening book.
+    pub fn from_book(&self, index: usize) -> bool {
+        self.book.get(index).copied().unwrap_or(false)
+    }
+
+    pub fn clocks(&self) -> Option<&Clocks> {
+        self.clocks.as_ref()
+    }
+
+    pub fn thinking(&self) -> Option<&Thinking> {
+        self.thinking.as_ref()
+    }
+
+    pub fn draw_offer(&self) -> Option<Color> {
+        self.draw_offer
+    }
+
+    pub fn hint(&self) -> Option<Move> {
+        self.hint
+    }
+
+    /// The side Ludus plays, if it plays.
+    pub fn engine_color(&self) -> Option<Color> {
+        self.opponent.engine().map(|(c, _)| c)
+    }
+
+    pub fn engine_to_move(&self) -> bool {
+        self.engine_color() == Some(self.game.position().turn())
+    }
+
+    /// The result a record gets: the ending, else the loaded record's, else `*`.
+    pub fn result_for_record(&self) -> &str {
+        self.over
+            .as_ref()
+            .map(|o| o.result)
+            .or(self.recorded.as_deref())
+            .unwrap_or("*")
+    }
+
+    /// What the engine worker must do, in order, since the last call.
+    pub fn take_orders(&mut self) -> Vec<EngineOrder> {
+        std::mem::take(&mut self.orders)
+    }
+
+    /// A move by the human (or either player of two), in any notation the
+    /// crate reads.
+    ///
+    /// # Errors
+    /// The game is over, it is Ludus's move, or the move is not legal.
+    pub fn play_text(&mut self, text: &str, now: Instant) -> Result<Move, Refusal> {
+        self.tick(now);
+        self.may_move()?;
+        let m = self
+            .game
+            .position()
+            .parse_move(text.trim())
+            .map_err(|e| Refusal::Illegal(e.to_string()))?;
+        self.play(m, now)?;
+        Ok(m)
+    }
+
+    /// A move by the human (or either player of two).
+    ///
+    /// # Errors
+    /// The game is over, it is Ludus's move, or the move is not legal.
+    pub fn play(&mut self, m: Move, now: Instant) -> Result<(), Refusal> {
+        self.tick(now);
+        self.may_move()?;
+        if !self.game.position().is_legal(m) {
+            return Err(Refusal::Illegal(format!(
+                "{} is not a legal move here",
+                m.to_iccs()
+            )));
+        }
+        // A hint nobody waits for any more.
+        self.cancel_search();
+        self.make_move(m, false);
+        Ok(())
+    }
+
+    /// Whether the human (or either of two players) may move now.
+    fn may_move(&self) -> Result<(), Refusal> {
+        if let Some(o) = &self.over {
+            return Err(Refusal::Over(o.text.clone()));
+        }
+        if self.engine_to_move() {
+            return Err(Refusal::EngineToMove);
+        }
+        Ok(())
+    }
+
+    /// Takes back the last move, and against Ludus its reply too, so the human
+    /// is to move again; the clocks show what they showed then. Returns how
+    /// many plies went.
+    ///
+    /// # Errors
+    /// No move has been played.
+    pub fn undo(&mut self) -> Result<usize, Refusal> {
+        if self.game.plies().is_empty() {
+            return Err(Refusal::NothingToUndo);
+        }
+        self.cancel_search();
+        self.over = None;
+        self.recorded = None;
+        let engine = self.engine_color();
+        let removed = flow::take_back(&mut self.game, engine);
+        if let Some(c) = &mut self.clocks {
+            c.take_back(removed);
+        }
+        self.after_change();
+        Ok(removed)
+    }
+
+    /// Asks Ludus for a hint at full strength.
+    ///
+    /// # Errors
+    /// The game is over, or Ludus is thinking already.
+    pub fn ask_hint(&mut self) -> Result<(), Refusal> {
+        if let Some(o) = &self.over {
+            return Err(Refusal::Over(o.text.clone()));
+        }
+        if self.engine_to_move() || self.thinking.is_some() {
+            return Err(Refusal::Thinking);
+        }
+        self.search(Purpose::Hint);
+        Ok(())
+    }
+
+    /// Ludus plays the best move it has found so far; a hint search is dropped.
+    pub fn hurry(&mut self) {
+        match &self.thinking {
+            Some(t) if t.purpose == Purpose::Move => self.orders.push(EngineOrder::Hurry),
+            Some(_) => self.cancel_search(),
+            None => {}
+        }
+    }
+
+    /// The human resigns (against Ludus), or the side to move (two players).
+    ///
+    /// # Errors
+    /// The game is over already.
+    pub fn resign(&mut self) -> Result<(), Refusal> {
+        if let Some(o) = &self.over {
+            return Err(Refusal::Over(o.text.clone()));
+        }
+        let loser = match self.opponent {
+            Opponent::Engine { human, .. } => human,
+            Opponent::Humans => self.game.position().turn(),
+        };
+        self.finish(
+            format!("{} resigns: {} wins", side_name(loser), side_name(!loser)),
+            Outcome::Win(!loser),
+        );
+        Ok(())
+    }
+
+    /// A draw offer by the side to move: Ludus accepts only when it thinks it
+    /// is worse; a second player must answer.
+    ///
+    /// # Errors
+    /// The game is over already.
+    pub fn offer_draw(&mut self) -> Result<DrawAnswer, Refusal> {
+        if let Some(o) = &self.over {
+            return Err(Refusal::Over(o.text.clone()));
+        }
+        match self.opponent {
+            Opponent::Engine { .. } if flow::engine_accepts_draw(self.engine_score) => {
+                self.finish("Draw agreed: Ludus accepts".to_string(), Outcome::Draw);
+                Ok(DrawAnswer::Accepted)
+            }
+            Opponent::Engine { .. } => Ok(DrawAnswer::Declined),
+            Opponent::Humans => {
+                let side = self.game.position().turn();
+                self.draw_offer = Some(side);
+                Ok(DrawAnswer::Offered(side))
+            }
+        }
+    }
+
+    /// The other player answers a draw offer.
+    ///
+    /// # Errors
+    /// No draw was offered.
+    pub fn answer_draw(&mut self, accept: bool) -> Result<(), Refusal> {
+        if self.draw_offer.take().is_none() {
+            return Err(Refusal::NoOffer);
+        }
+        if accept {
+            self.finish("Draw agreed".to_string(), Outcome::Draw);
+        }
+        Ok(())
+    }
+
+    /// Time passes: charges the side to move's clock up to `now`. Returns
+    /// whether its flag just fell (the game is then over).
+    pub fn tick(&mut self, now: Instant) -> bool {
+        let turn = self.game.position().turn();
+        let live = self.over.is_none();
+        let Some(c) = &mut self.clocks else {
+            return false;
+        };
+        if !live {
+            c.stop();
+            return false;
+        }
+        if !c.run(turn, now) {
+            return false;
+        }
+        self.finish(flow::out_of_time(turn), Outcome::Win(!turn));
+        true
+    }
+
+    /// Nobody is looking (the page closed, the player steps through the
+    /// game): the clocks stop and a search is dropped. [`XiangqiSession::resume`]
+    /// goes on.
+    pub fn pause(&mut self) {
+        self.cancel_search();
+        if let Some(c) = &mut self.clocks {
+            c.stop();
+        }
+    }
+
+    /// The clocks stop until the next [`XiangqiSession::tick`] (the player
+    /// looks back through the moves); the engine goes on.
+    pub fn stop_clocks(&mut self) {
+        if let Some(c) = &mut self.clocks {
+            c.stop();
+        }
+    }
+
+    /// Someone is looking again: the clocks run, and Ludus thinks if it is
+    /// its move.
+    pub fn resume(&mut self, now: Instant) {
+        self.tick(now);
+        self.after_change();
+    }
+
+    /// A completed iteration of search `id`.
+    pub fn search_info(&mut self, id: u64, info: SearchInfo) {
+        if let Some(t) = self.thinking.as_mut().filter(|t| t.id == id) {
+            t.info = Some(info);
+        }
+    }
+
+    /// Search `id` ended: Ludus plays its move, or the hint is ready. Answers
+    /// of searches no longer wanted (cancelled, undone) change nothing.
+    pub fn search_done(&mut self, id: u64, result: SearchResult, now: Instant) -> Option<Answer> {
+        let thinking = self.thinking.take_if(|t| t.id == id)?;
+        let root = thinking.root;
+        let ply = self.game.plies().len();
+        let book = result.from_book && result.depth == 0;
+        if !book {
+            self.set_eval(ply, flow::red_value(result.score, root.turn()));
+        }
+        let best = result.best?;
+        let text = root.to_chinese(best);
+        match thinking.purpose {
+            Purpose::Hint => {
+                self.hint = Some(best);
+                Some(Answer::Hint {
+                    best,
+                    text,
+                    score: flow::score_text(result.score, root.turn()),
+                    book,
+                })
+            }
+            Purpose::Move => {
+                if self.tick(now) || self.over.is_some() || !self.engine_to_move() {
+                    return None;
+                }
+                if !self.game.position().is_legal(best) {
+                    return None;
+                }
+                self.engine_score = Some(result.score);
+                self.make_move(best, book);
+                Some(Answer::Moved { best, text })
+            }
+        }
+    }
+
+    /// Saves the record: a new file in the games folder the first time, the
+    /// same file after. Returns the file's name.
+    ///
+    /// # Errors
+    /// The file cannot be written.
+    pub fn save(&mut self, data: &DataDir) -> anyhow::Result<String> {
+        let text = self.record_text();
+        let path = crate::store::xiangqi::save_game(data, self.saved_as.as_deref(), &text)?;
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        self.saved_as = Some(path);
+        Ok(name)
+    }
+
+    /// The PGN record: players, result, the clocks (so a saved game goes on
+    /// with them) and the moves in Chinese notation.
+    pub fn record_text(&self) -> String {
+        let mut tags: Vec<(&str, String)> = Vec::new();
+        if let Some(c) = &self.clocks {
+            tags.push((
+                "TimeControl",
+                format!("{}+{}", c.base().as_secs(), c.increment().as_secs()),
+            ));
+            for (tag, color) in [("RedClock", Color::Red), ("BlackClock", Color::Black)] {
+                tags.push((tag, format!("{:.1}", c.left(color).as_secs_f64())));
+            }
+        }
+        let tags: Vec<(&str, &str)> = tags.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        flow::record_text(&self.game, &self.names, self.result_for_record(), &tags)
+    }
+
+    fn set_eval(&mut self, ply: usize, value: i32) {
+        if self.evals.len() <= ply {
+            self.evals.resize(ply + 1, None);
+        }
+        self.evals[ply] = Some(value);
+    }
+
+    fn make_move(&mut self, m: Move, from_book: bool) {
+        let mover = self.game.position().turn();
+        let ply = self.game.plies().len();
+        if self.game.play(m).is_err() {
+            return; // checked legal by every caller
+        }
+        if let Some(c) = &mut self.clocks {
+            c.moved(mover);
+        }
+        self.book.resize(ply, false);
+        self.book.push(from_book);
+        self.after_change();
+    }
+
+    /// After a move or an undo: judge the position; Ludus thinks if it is its move.
+    fn after_change(&mut self) {
+        self.evals.truncate(self.game.plies().len() + 1);
+        self.book.truncate(self.game.plies().len());
+        self.hint = None;
+        self.draw_offer = None;
+        if self.over.is_none()
+            && let Some(r) = self.game.result()
+        {
+            self.over = Some(Over {
+                text: flow::describe(&r),
+                result: r.pgn(),
+            });
+            if let Some(c) = &mut self.clocks {
+                c.stop();
+            }
+        }
+        if self.over.is_none()
+            && self.recorded.is_none()
+            && self.engine_to_move()
+            && self.thinking.is_none()
+        {
+            self.search(Purpose::Move);
+        }
+    }
+
+    fn search(&mut self, purpose: Purpose) {
+        let level = flow::level(self.opponent.engine().map_or(usize::MAX, |(_, l)| l));
+        let turn = self.game.position().turn();
+        let (skill, limits) = flow::search_limits(purpose, level, self.clocks.as_ref(), turn);
+        self.next_id += 1;
+        let id = self.next_id;
+        self.thinking = Some(Thinking {
+            id,
+            purpose,
+            root: self.game.position().clone(),
+            info: None,
+        });
+        self.orders.push(EngineOrder::Search(Box::new(SearchOrder {
+            id,
+            purpose,
+            game: self.game.clone(),
+            skill,
+            limits,
+        })));
+    }
+
+    /// Drops the running search: its answer will change nothing.
+    pub fn cancel_search(&mut self) {
+        if self.thinking.take().is_some() {
+            self.orders.push(EngineOrder::Cancel);
+        }
+    }
+
+    fn finish(&mut self, text: String, outcome: Outcome) {
+        self.cancel_search();
+        if let Some(c) = &mut self.clocks {
+            c.stop();
+        }
+        self.draw_offer = None;
+        self.over = Some(Over {
+            text,
+            result: flow::result_text(outcome),
+        });
+    }
+}
+
+fn capped_name(name: &str) -> String {
+    name.chars().take(MAX_NAME_CHARS).collect()
+}
+
+/// Against Ludus if one side is "You" and the other "Ludus (strength)", as
+/// [`flow::player_names`] writes them.
+fn opponent_from_names(names: &[Option<String>; 2]) -> Opponent {
+    let level_of = |name: &Option<String>| {
+        let inner = name
+            .as_deref()?
+            .strip_prefix("Ludus (")?
+            .strip_suffix(')')?;
+        LEVELS.iter().position(|l| l.name == inner)
+    };
+    let is_you = |name: &Option<String>| name.as_deref() == Some("You");
+    match (is_you(&names[0]), is_you(&names[1])) {
+        (true, false) => level_of(&names[1]).map_or(Opponent::Humans, |level| Opponent::Engine {
+            human: Color::Red,
+            level,
+        }),
+        (false, true) => level_of(&names[0]).map_or(Opponent::Humans, |level| Opponent::Engine {
+            human: Color::Black,
+            level,
+        }),
+        _ => Opponent::Humans,
+    }
+}
+
+/// The clocks a record was saved with: `TimeControl` (`base+increment` in
+/// seconds) and the time each side had left (`RedClock`, `BlackClock`).
+fn clocks_from_record(pgn: &PgnGame) -> Option<Clocks> {
+    let (base, increment) = pgn.tag("TimeControl")?.split_once('+')?;
+    let seconds = |s: &str| {
+        s.trim()
+            .parse::<f64>()
+            .ok()
+            .filter(|v| v.is_finite() && (0.0..=86_400.0).contains(v))
+            .map(Duration::from_secs_f64)
+    };
+    let (base, increment) = (seconds(base)?, seconds(increment)?);
+    if base.is_zero() {
+        return None;
+    }
+    let left = [pgn.tag("RedClock"), pgn.tag("BlackClock")].map(|t| t.and_then(seconds));
+    Some(Clocks::resumed(
+        base,
+        increment,
+        [left[0].unwrap_or(base), left[1].unwrap_or(base)],
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use xiangqi::engine::Score;
+
+    fn result(best: &str, game: &Game) -> SearchResult {
+        SearchResult {
+            best: game.position().parse_move(best).ok(),
+            ponder: None,
+            score: Score::Cp(10),
+            depth: 3,
+            nodes: 100,
+            pv: Vec::new(),
+            from_book: false,
+        }
+    }
+
+    fn search_id(orders: &[EngineOrder]) -> Option<u64> {
+        orders.iter().rev().find_map(|o| match o {
+            EngineOrder::Search(s) => Some(s.id),
+            _ => None,
+        })
+    }
+
+    #[test]
+    fn ludus_replies_to_each_move_and_undo_takes_both_back() {
+        let now = Instant::now();
+        let opponent = Opponent::Engine {
+            human: Color::Red,
+            level: 0,
+        };
+        let mut s = XiangqiSession::new(Game::new(), opponent, None);
+        assert!(s.take_orders().is_empty(), "Red (the human) moves first");
+        s.play_text("h2e2", now).unwrap();
+        let id = search_id(&s.take_orders()).unwrap();
+        assert_eq!(s.play_text("h0g2", now), Err(Refusal::EngineToMove));
+        let answer = s.search_done(id, result("h9g7", s.game()), now);
+        assert!(matches!(answer, Some(Answer::Moved { .. })));
+        assert_eq!(s.game().plies().len(), 2);
+        assert_eq!(s.undo(), Ok(2));
+        assert_eq!(s.game().plies().len(), 0);
+        assert_eq!(s.undo(), Err(Refusal::NothingToUndo));
+    }
+
+    #[test]
+    fn an_answer_no_longer_wanted_changes_nothing() {
+        let now = Instant::now();
+        let mut s = XiangqiSession::new(Game::new(), Opponent::Humans, None);
+        s.ask_hint().unwrap();
+        let id = search_id(&s.take_orders()).unwrap();
+        s.play_text("h2e2", now).unwrap();
+        assert!(matches!(s.take_orders()[..], [EngineOrder::Cancel]));
+        let before = s.game().plies().len();
+        assert_eq!(s.search_done(id, result("h9g7", s.game()), now), None);
+        assert_eq!(s.game().plies().len(), before);
+        assert_eq!(s.hint(), None);
+    }
+
+    #[test]
+    fn resigning_ends_the_game_once() {
+        let mut s = XiangqiSession::new(
+            Game::new(),
+            Opponent::Engine {
+                human: Color::Black,
+                level: 2,
+            },
+            None,
+        );
+        assert!(matches!(s.take_orders()[..], [EngineOrder::Search(_)]));
+        s.resign().unwrap();
+        assert_eq!(s.over().map(|o| o.result), Some("1-0"));
+        assert!(matches!(s.take_orders()[..], [EngineOrder::Cancel]));
+        assert!(matches!(s.resign(), Err(Refusal::Over(_))));
+    }
+
+    #[test]
+    fn a_saved_game_against_ludus_continues_against_ludus_with_its_clocks() {
+        let now = Instant::now();
+        let opponent = Opponent::Engine {
+            human: Color::Black,
+            level: 3,
+        };
+        let clocks = Clocks::new(Duration::from_secs(300), Duration::from_secs(5));
+        let mut s = XiangqiSession::new(Game::new(), opponent, Some(clocks));
+        let id = search_id(&s.take_orders()).unwrap();
+        s.tick(now);
+        s.search_done(id, result("h2e2", s.game()), now + Duration::from_secs(20))
+            .unwrap();
+        s.play_text("h9g7", now + Duration::from_secs(30)).unwrap();
+        let record = PgnGame::parse(&s.record_text()).unwrap();
+        let again = XiangqiSession::from_record(&record, "saved".into(), None);
+        assert_eq!(again.opponent(), opponent);
+        assert_eq!(again.names(), s.names());
+        let c = again.clocks().unwrap();
+        assert_eq!(c.increment(), Duration::from_secs(5));
+        assert_eq!(c.left(Color::Red), Duration::from_secs(285));
+        assert_eq!(c.left(Color::Black), Duration::from_secs(295));
+        // Red (Ludus) is to move: it thinks at once.
+        assert!(again.thinking().is_some());
+    }
+
+    #[test]
+    fn a_record_with_a_result_keeps_it_until_undone_and_caps_names() {
+        let long = "x".repeat(500);
+        let text = format!("[Red \"{long}\"]\n[Result \"0-1\"]\n\n1. h2e2 h9g7 0-1\n");
+        let record = PgnGame::parse(&text).unwrap();
+        let mut s = XiangqiSession::from_record(&record, "r".into(), None);
+        assert_eq!(s.names()[0].chars().count(), MAX_NAME_CHARS);
+        assert_eq!(s.result_for_record(), "0-1");
+        s.undo().unwrap();
+        assert_eq!(s.result_for_record(), "*");
+    }
+
+    #[test]
+    fn two_players_agree_a_draw_by_offer_and_answer() {
+        let mut s = XiangqiSession::new(Game::new(), Opponent::Humans, None);
+        assert_eq!(s.answer_draw(true), Err(Refusal::NoOffer));
+        assert_eq!(s.offer_draw(), Ok(DrawAnswer::Offered(Color::Red)));
+        s.answer_draw(true).unwrap();
+        assert_eq!(s.over().map(|o| o.result), Some("1/2-1/2"));
+    }
+
+    #[test]
+    fn the_flag_falls_for_the_side_to_move() {
+        let now = Instant::now();
+        let clocks = Clocks::new(Duration::from_secs(60), Duration::ZERO);
+        let mut s = XiangqiSession::new(Game::new(), Opponent::Humans, Some(clocks));
+        assert!(!s.tick(now));
+        assert!(s.tick(now + Duration::from_secs(61)));
+        assert_eq!(s.over().map(|o| o.result), Some("0-1"));
+    }
+}

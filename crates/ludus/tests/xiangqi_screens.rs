@@ -369,3 +369,86 @@ fn setup_screen_starts_a_game() {
     assert!(text.contains("Red vs Black"), "{text}");
     assert!(!app.ctx().settings.xiangqi.vs_engine);
 }
+
+#[test]
+fn enter_on_a_value_row_starts_and_two_players_have_no_side_or_strength() {
+    let dir = tempfile::tempdir().unwrap();
+    let start = Start::Screen(Box::new(ludus::tui::xiangqi::setup));
+    let mut app = App::new(DataDir::at(dir.path()), start).unwrap();
+    // Up twice from "Start": the Strength row. Enter starts, as the footer says.
+    code(&mut app, KeyCode::Up, 2);
+    let before = app.ctx().settings.xiangqi.level;
+    code(&mut app, KeyCode::Enter, 1);
+    let text = screen(&app);
+    assert!(text.contains("vs Ludus"), "{text}");
+    assert_eq!(app.ctx().settings.xiangqi.level, before);
+
+    let dir = tempfile::tempdir().unwrap();
+    let start = Start::Screen(Box::new(ludus::tui::xiangqi::setup));
+    let mut app = App::new(DataDir::at(dir.path()), start).unwrap();
+    code(&mut app, KeyCode::Up, 4);
+    code(&mut app, KeyCode::Right, 1);
+    let text = screen(&app);
+    assert!(text.contains("two players"), "{text}");
+    assert!(!text.contains("You play"), "{text}");
+    assert!(!text.contains("Strength"), "{text}");
+}
+
+#[test]
+fn leaving_a_game_with_unsaved_moves_asks_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = two_players(dir.path(), Game::new());
+    type_move(&mut app, "h2e2");
+    // A wrong typed move, then the natural Esc: the game stays.
+    type_move(&mut app, "zz");
+    assert!(screen(&app).contains("zz"), "{}", screen(&app));
+    code(&mut app, KeyCode::Esc, 1);
+    code(&mut app, KeyCode::Esc, 1);
+    let text = screen(&app);
+    assert!(text.contains("Leave this game?"), "{text}");
+    press(&mut app, "x"); // any other key stays
+    let text = screen(&app);
+    assert!(text.contains("Still playing"), "{text}");
+    assert!(text.contains("炮二平五"), "{text}");
+    // S saves it first, then leaves.
+    press(&mut app, "q");
+    press(&mut app, "S");
+    assert_eq!(
+        std::fs::read_dir(dir.path().join("xiangqi/games"))
+            .unwrap()
+            .count(),
+        1
+    );
+    assert!(app.should_quit() || !screen(&app).contains("炮二平五"));
+}
+
+#[test]
+fn a_confirmed_resignation_clears_the_question() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = two_players(dir.path(), Game::new());
+    press(&mut app, "r");
+    assert!(screen(&app).contains("Press r again"));
+    press(&mut app, "r");
+    code(&mut app, KeyCode::Esc, 1); // closes the game-over box
+    let text = screen(&app);
+    assert!(text.contains("Red resigns: Black wins"), "{text}");
+    assert!(!text.contains("Press r again"), "{text}");
+}
+
+#[test]
+fn a_game_opened_from_a_game_takes_its_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = two_players(dir.path(), Game::new());
+    type_move(&mut app, "h2e2");
+    press(&mut app, "S"); // saved: nothing to lose
+    press(&mut app, "L");
+    assert!(screen(&app).contains("Saved Xiangqi games"));
+    code(&mut app, KeyCode::Enter, 1);
+    // N, then q from the set-up screen: back where the first game came from,
+    // not to the first game.
+    press(&mut app, "N");
+    assert!(screen(&app).contains("Start the game"), "{}", screen(&app));
+    press(&mut app, "q");
+    let text = screen(&app);
+    assert!(!text.contains("楚 河"), "{text}");
+}

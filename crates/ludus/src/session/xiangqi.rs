@@ -166,6 +166,8 @@ pub struct XiangqiSession {
     /// The last hint, until the position changes.
     hint: Option<Move>,
     orders: Vec<EngineOrder>,
+    /// Changed since it was opened or last saved.
+    unsaved: bool,
 }
 
 impl XiangqiSession {
@@ -199,6 +201,7 @@ impl XiangqiSession {
             draw_offer: None,
             hint: None,
             orders: Vec::new(),
+            unsaved: false,
         };
         session.after_change();
         session
@@ -329,6 +332,12 @@ impl XiangqiSession {
             .unwrap_or("*")
     }
 
+    /// Whether leaving now would lose moves: some were played or taken back
+    /// since the game was opened or last saved.
+    pub fn has_unsaved_moves(&self) -> bool {
+        self.unsaved && !self.game.plies().is_empty()
+    }
+
     /// What the engine worker must do, in order, since the last call.
     pub fn take_orders(&mut self) -> Vec<EngineOrder> {
         std::mem::take(&mut self.orders)
@@ -396,6 +405,7 @@ impl XiangqiSession {
         self.recorded = None;
         let engine = self.engine_color();
         let removed = flow::take_back(&mut self.game, engine);
+        self.unsaved = true;
         if let Some(c) = &mut self.clocks {
             c.take_back(removed);
         }
@@ -583,6 +593,7 @@ impl XiangqiSession {
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
         self.saved_as = Some(path);
+        self.unsaved = false;
         Ok(name)
     }
 
@@ -621,6 +632,7 @@ impl XiangqiSession {
         }
         self.book.resize(ply, false);
         self.book.push(from_book);
+        self.unsaved = true;
         self.after_change();
     }
 
@@ -684,6 +696,7 @@ impl XiangqiSession {
             c.stop();
         }
         self.draw_offer = None;
+        self.unsaved = true;
         self.over = Some(Over {
             text,
             result: flow::result_text(outcome),

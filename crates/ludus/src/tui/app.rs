@@ -59,6 +59,9 @@ pub enum Action {
     Push(Box<dyn Screen>),
     Pop,
     Replace(Box<dyn Screen>),
+    /// Replaces this screen and the one below it (a list opened from a game
+    /// opens another game in that game's place).
+    ReplaceWithParent(Box<dyn Screen>),
     Quit,
 }
 
@@ -201,6 +204,11 @@ impl App {
                 }
             }
             Action::Replace(s) => {
+                self.screens.pop();
+                self.screens.push(s);
+            }
+            Action::ReplaceWithParent(s) => {
+                self.screens.pop();
                 self.screens.pop();
                 self.screens.push(s);
             }

@@ -15,6 +15,8 @@ use crate::tui::widgets::{centered, key_hints};
 pub struct Games {
     games: Vec<SavedGame>,
     selected: usize,
+    /// Opened from a game: the game opened here takes that game's place.
+    over_a_game: bool,
 }
 
 impl Games {
@@ -22,6 +24,15 @@ impl Games {
         Games {
             games: list_games(&ctx.data),
             selected: 0,
+            over_a_game: false,
+        }
+    }
+
+    /// The list opened from a game's screen.
+    pub fn over_a_game(ctx: &Ctx) -> Games {
+        Games {
+            over_a_game: true,
+            ..Games::new(ctx)
         }
     }
 
@@ -33,7 +44,11 @@ impl Games {
             Ok(record) => {
                 let play =
                     Play::from_record(record, saved.name.clone(), Some(saved.path.clone()), ctx);
-                Action::Replace(Box::new(play))
+                if self.over_a_game {
+                    Action::ReplaceWithParent(Box::new(play))
+                } else {
+                    Action::Replace(Box::new(play))
+                }
             }
             Err(e) => {
                 ctx.notices

@@ -45,7 +45,7 @@ pub const KEYS: [(&str, &str); 17] = [
     ("N", "new game"),
     ("L", "saved games"),
     ("?", "this help"),
-    ("q", "back"),
+    ("q  Esc", "back (asks first if moves are unsaved)"),
 ];
 
 /// Room the board, a narrow side panel and the key hints need.
@@ -58,6 +58,14 @@ pub use crate::session::xiangqi::Opponent;
 struct Worker {
     thread: EngineThread,
     events: mpsc::Receiver<Event>,
+}
+
+/// Where the player asked to go from a game with unsaved moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Leave {
+    Back,
+    NewGame,
+    SavedGames,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -84,6 +92,8 @@ pub struct Play {
     /// The game-over box is shown until a key is pressed.
     over_popup: bool,
     confirm_resign: bool,
+    /// Waiting for the player to confirm leaving a game with unsaved moves.
+    leaving: Option<Leave>,
     help: bool,
 }
 
@@ -144,6 +154,7 @@ impl Play {
             worker: None,
             over_popup: false,
             confirm_resign: false,
+            leaving: None,
             help: false,
         };
         play.run_orders();
@@ -401,10 +412,40 @@ impl Play {
         }
     }
 
-    fn save(&mut self, ctx: &mut Ctx) {
+    /// Saves the game; whether it was saved.
+    fn save(&mut self, ctx: &mut Ctx) -> bool {
         match self.session.save(&ctx.data) {
-            Ok(name) => self.say(format!("Saved as {name}"), Tone::Good),
-            Err(e) => self.say(format!("{e:#}"), Tone::Bad),
+            Ok(name) => {
+                self.say(format!("Saved as {name}"), Tone::Good);
+                true
+            }
+            Err(e) => {
+                self.say(format!("{e:#}"), Tone::Bad);
+                false
+            }
+        }
+    }
+
+    /// Leaves at once if nothing would be lost; else asks first.
+    fn leave(&mut self, to: Leave, ctx: &mut Ctx) -> Action {
+        if self.session.has_unsaved_moves() {
+            self.leaving = Some(to);
+            self.say(
+                "Leave this game? y leaves it, S saves it first, any other key stays",
+                Tone::Bad,
+            );
+            return Action::None;
+        }
+        self.go(to, ctx)
+    }
+
+    fn go(&mut self, to: Leave, ctx: &mut Ctx) -> Action {
+        self.session.pause();
+        self.run_orders();
+        match to {
+            Leave::Back => Action::Pop,
+            Leave::NewGame => Action::Replace(super::setup(ctx)),
+            Leave::SavedGames => Action::Push(Box::new(super::games::Games::over_a_game(ctx))),
         }
     }
 
@@ -685,18 +726,33 @@ impl Screen for Play {
             }
             return Action::None;
         }
+        if let Some(to) = self.leaving.take() {
+            return match key.code {
+                KeyCode::Char('y') => self.go(to, ctx),
+                KeyCode::Char('S') if self.save(ctx) => self.go(to, ctx),
+                KeyCode::Char('S') => Action::None,
+                _ => {
+                    self.say("Still playing", Tone::Info);
+                    Action::None
+                }
+            };
+        }
         let confirming = self.confirm_resign;
         self.confirm_resign = false;
         let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
         match key.code {
-            KeyCode::Char('s') if ctrl => self.save(ctx),
+            KeyCode::Char('s') if ctrl => {
+                self.save(ctx);
+            }
             KeyCode::Up => self.move_cursor(0, -1),
             KeyCode::Down => self.move_cursor(0, 1),
             KeyCode::Left => self.move_cursor(-1, 0),
             KeyCode::Right => self.move_cursor(1, 0),
             KeyCode::Enter | KeyCode::Char(' ') => self.pick(),
             KeyCode::Esc if self.selected.is_some() => self.selected = None,
-            KeyCode::Esc | KeyCode::Char('q') => return Action::Pop,
+            // The natural Esc after a refused move clears the refusal, no more.
+            KeyCode::Esc if matches!(self.message, Some((_, Tone::Bad))) => self.message = None,
+            KeyCode::Esc | KeyCode::Char('q') => return self.leave(Leave::Back, ctx),
             KeyCode::Char(':') | KeyCode::Char('m') if self.can_move_here() => {
                 self.input = Some(String::new());
             }
@@ -713,7 +769,9 @@ impl Screen for Play {
                 self.resign();
             }
             KeyCode::Char('d') => self.offer_draw(),
-            KeyCode::Char('S') => self.save(ctx),
+            KeyCode::Char('S') => {
+                self.save(ctx);
+            }
             KeyCode::Char('[') | KeyCode::PageUp => self.step(false),
             KeyCode::Char(']') | KeyCode::PageDown => self.step(true),
             KeyCode::Home => self.view_ply(0),
@@ -721,14 +779,18 @@ impl Screen for Play {
                 self.view = None;
                 self.message = None;
             }
-            KeyCode::Char('N') => return Action::Replace(super::setup(ctx)),
-            KeyCode::Char('L') => {
-                return Action::Push(Box::new(super::games::Games::new(ctx)));
-            }
+            KeyCode::Char('N') => return self.leave(Leave::NewGame, ctx),
+            KeyCode::Char('L') => return self.leave(Leave::SavedGames, ctx),
             KeyCode::Char('?') => self.help = true,
             _ => {}
         }
         Action::None
+    }
+
+    /// Back from the saved-games list: the game goes on.
+    fn resume(&mut self, _ctx: &Ctx) {
+        self.session.resume(Instant::now());
+        self.run_orders();
     }
 
     fn tick(&mut self, now: Instant, _ctx: &mut Ctx) -> Action {

@@ -31,6 +31,21 @@ impl Setup {
         Setup { choice, row: 4 }
     }
 
+    /// Whether a row applies: side and strength only against Ludus.
+    fn shown(&self, row: usize) -> bool {
+        self.choice.vs_engine || !matches!(row, 1 | 2)
+    }
+
+    /// Moves the selection by `step` rows (mod [`ROWS`]), over hidden rows.
+    fn move_row(&mut self, step: usize) {
+        loop {
+            self.row = (self.row + step) % ROWS;
+            if self.shown(self.row) {
+                break;
+            }
+        }
+    }
+
     fn change(&mut self, forward: bool) {
         let step = |v: usize, n: usize| {
             if forward {
@@ -77,14 +92,15 @@ impl Setup {
 impl Screen for Setup {
     fn on_key(&mut self, key: KeyEvent, ctx: &mut Ctx) -> Action {
         match key.code {
-            KeyCode::Up => self.row = (self.row + ROWS - 1) % ROWS,
-            KeyCode::Down | KeyCode::Tab => self.row = (self.row + 1) % ROWS,
+            KeyCode::Up => self.move_row(ROWS - 1),
+            KeyCode::Down | KeyCode::Tab => self.move_row(1),
             KeyCode::Left => self.change(false),
             KeyCode::Right => self.change(true),
+            // Enter starts from any row, as the footer says; Space changes a value.
+            KeyCode::Char(' ') if self.row < 4 => self.change(true),
             KeyCode::Enter | KeyCode::Char(' ') => match self.row {
-                4 => return self.start(ctx),
                 5 => return Action::Push(Box::new(Games::new(ctx))),
-                _ => self.change(true),
+                _ => return self.start(ctx),
             },
             KeyCode::Char('L') => return Action::Push(Box::new(Games::new(ctx))),
             KeyCode::Esc | KeyCode::Char('q') => return Action::Pop,
@@ -131,12 +147,11 @@ impl Screen for Setup {
             Line::raw(""),
         ];
         for (i, (label, value, active)) in rows.iter().enumerate() {
+            if !active {
+                continue; // two players: no side, no strength
+            }
             let chosen = i == self.row;
-            let mut style = if *active {
-                Style::default()
-            } else {
-                Style::default().fg(Tint::DarkGray)
-            };
+            let mut style = Style::default();
             if chosen {
                 style = style.fg(Tint::Black).bg(gold).add_modifier(Modifier::BOLD);
             }
@@ -157,6 +172,7 @@ impl Screen for Setup {
         lines.push(key_hints(&[
             ("↑↓", "choose"),
             ("←→", "change"),
+            ("Space", "change"),
             ("Enter", "start"),
             ("q", "back"),
         ]));

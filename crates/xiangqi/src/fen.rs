@@ -24,6 +24,8 @@ pub enum FenError {
     BadTurn(String),
     /// A move counter is not a number.
     BadCounter(String),
+    /// A field after the two move counters (or a third counter).
+    TrailingField(String),
     /// A colour has no general, or more than one.
     GeneralCount { color: Color, count: usize },
     /// A piece stands where it can never be (general or advisor outside the palace,
@@ -48,6 +50,12 @@ impl fmt::Display for FenError {
             }
             FenError::BadTurn(s) => write!(f, "FEN side to move {s:?} is not w, r or b"),
             FenError::BadCounter(s) => write!(f, "FEN move counter {s:?} is not a number"),
+            FenError::TrailingField(s) => {
+                write!(
+                    f,
+                    "FEN has {s:?} after its move counters, where it should end"
+                )
+            }
             FenError::GeneralCount { color, count } => {
                 write!(f, "FEN has {count} {color} generals, expected 1")
             }
@@ -164,6 +172,10 @@ impl Position {
         // Skip the two chess-style fields if present ("- -"); counters follow.
         let rest: Vec<&str> = fields.collect();
         let counters: Vec<&str> = rest.iter().copied().filter(|s| *s != "-").collect();
+        // At most "- - halfmoves fullmoves": anything more is not part of a FEN.
+        if let Some(extra) = counters.get(2).or(rest.get(4)) {
+            return Err(FenError::TrailingField((*extra).to_string()));
+        }
         let parse = |s: &str| {
             s.parse::<u32>()
                 .map_err(|_| FenError::BadCounter(s.to_string()))

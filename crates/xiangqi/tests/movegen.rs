@@ -146,6 +146,16 @@ fn fen_errors() {
     assert!(matches!(e("3k5/9/9/9/9/9/9/9/K8/9 w"), BadSquare { .. }));
     assert!(matches!(e("3k5/9/9/9/9/9/9/9/9/3KA4 w"), BadSquare { .. }));
     assert!(matches!(e("3k5/9/9/9/9/9/9/9/9/3K5 x"), BadTurn(_)));
+    assert_eq!(
+        e("3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1 extra"),
+        TrailingField("extra".into())
+    );
+    assert_eq!(
+        e("3k5/9/9/9/9/9/9/9/9/4K4 w 0 1 2"),
+        TrailingField("2".into())
+    );
+    assert!(Position::from_fen("3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1").is_ok());
+    assert!(Position::from_fen("3k5/9/9/9/9/9/9/9/9/4K4 b 0 1").is_ok());
     assert!(matches!(
         e("3k5/9/9/9/9/9/9/9/9/3K5 w - - x 1"),
         BadCounter(_)

@@ -800,7 +800,7 @@ fn fen_message(text: &str, e: &FenError) -> String {
                 .position(|c| c == ch)
                 .map_or(start, |i| start + i)
         }
-        FenError::BadTurn(field) | FenError::BadCounter(field) => {
+        FenError::BadTurn(field) | FenError::BadCounter(field) | FenError::TrailingField(field) => {
             let joined: String = body.iter().collect();
             let board_end = joined.find(char::is_whitespace).unwrap_or(joined.len());
             joined[board_end..]

@@ -520,10 +520,10 @@ impl Game {
         let fall_us = self.fall_interval_us().filter(|_| grounded);
         let idle_fall = fall_us.is_some() && self.next_fall_us != u64::MAX;
         let mut bound = target_us;
-        if idle_shift.is_none() {
-            if let Some(shift) = self.shift.filter(|shift| !shift.charged) {
-                bound = bound.min(shift.next_us);
-            }
+        if idle_shift.is_none()
+            && let Some(shift) = self.shift.filter(|shift| !shift.charged)
+        {
+            bound = bound.min(shift.next_us);
         }
         if !idle_fall {
             bound = bound.min(self.next_fall_us);

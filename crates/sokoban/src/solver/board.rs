@@ -592,7 +592,7 @@ mod tests {
         Ok(())
     }
 
-    /// Every other cell of `board` as a wall set, from `seed`.
+    /// About a fifth of the cells of `board` as a wall set, from `seed`.
     fn some_walls(board: &Board, seed: u64) -> Vec<u64> {
         let mut walls = vec![0u64; board.words];
         let mut x = seed | 1;
@@ -600,7 +600,7 @@ mod tests {
             x ^= x << 13;
             x ^= x >> 7;
             x ^= x << 17;
-            if x % 5 == 0 {
+            if x.is_multiple_of(5) {
                 bits::set(&mut walls, c);
             }
         }

@@ -222,3 +222,44 @@ fn help_lists_the_tetris_commands() {
         assert!(text.contains(word), "{word}: {text}");
     }
 }
+
+#[test]
+fn times_past_the_limit_are_refused_at_once_and_long_holds_run_fast() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = "mode zen\n0 press left\n18446744073709551615 wait\n";
+    let out = ludus_with_stdin(&["tetris", "sim", "--script", "-"], dir.path(), script);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.contains("3:1: time 18446744073709551615 is past the limit of 86400000 ms"),
+        "{err}"
+    );
+    // A left key held (ARR 1 ms) and soft drop held for the whole 24 hours allowed.
+    let script = "mode zen\narr 1\nsdf 1000\n0 press left\n0 press soft_drop\n86400000 wait\n";
+    let out = ludus_with_stdin(&["tetris", "sim", "--script", "-"], dir.path(), script);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("\"time_ms\": 86400000"),
+        "{}",
+        stdout(&out)
+    );
+
+    // A replay is refused before the screen opens, naming the input.
+    let mut recorder = tetris::Recorder::new(tetris::Mode::Zen, tetris::Settings::default(), 3);
+    recorder.handle(tetris::InputEvent::press(0, tetris::Action::Right));
+    let mut replay = recorder.replay();
+    replay.end_ms = u64::MAX;
+    replay
+        .inputs
+        .push(tetris::InputEvent::release(u64::MAX, tetris::Action::Right));
+    let file = dir.path().join("late.json");
+    std::fs::write(&file, replay.to_json()).unwrap();
+    let out = ludus(&["tetris", "replay", file.to_str().unwrap()], dir.path());
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(err.starts_with("ludus: cannot play the replay "), "{err}");
+    assert!(
+        err.contains("input 1 is at 18446744073709551615 ms, past the limit of 86400000 ms"),
+        "{err}"
+    );
+}

@@ -21,6 +21,10 @@ use crate::srs::{self, Turn};
 pub const LOCK_DELAY_MS: u64 = 500;
 /// Moves or rotations during lock delay that restart it; one more locks the piece on contact.
 pub const LOCK_RESETS: u8 = 15;
+/// The latest game time a script line or replay input may have, and a replay's longest
+/// recording: 24 hours. Inputs are refused past it before anything is played, which bounds
+/// the work of a run, since the engine's cost grows with the game time it simulates.
+pub const MAX_GAME_TIME_MS: u64 = 24 * 60 * 60 * 1000;
 /// Pieces kept ready beyond the active one (the preview shows up to 6 of them).
 const QUEUE_DEPTH: usize = 7;
 
@@ -468,9 +472,20 @@ impl Game {
     }
 
     /// Lets time run: gravity, auto-repeat, lock delay and time limits up to `now_ms`.
+    ///
+    /// Auto-repeats of a key held against the wall and gravity steps of a grounded piece
+    /// are skipped in one go, so the cost does not grow with the time they span.
     pub fn advance_to(&mut self, now_ms: u64) {
-        let target_us = now_ms.saturating_mul(1000);
+        self.run_to(now_ms.saturating_mul(1000), true);
+    }
+
+    /// [`Game::advance_to`] in microseconds; `skip_idle` off fires every timer one by one
+    /// (the reference the skipping is tested against).
+    fn run_to(&mut self, target_us: u64, skip_idle: bool) {
         while self.is_playing() {
+            if skip_idle {
+                self.skip_idle_timers(target_us);
+            }
             let Some((at_us, timer)) = self.next_timer() else {
                 break;
             };
@@ -485,12 +500,82 @@ impl Game {
         }
     }
 
+    /// Moves the auto-repeat and gravity timers past the firings that cannot change the
+    /// game: a repeat into a wall, a fall of a grounded piece. Each such firing only
+    /// reschedules itself, and stays idle until another timer (or `target_us`) comes, so
+    /// those strictly before it are dropped at once (ties still fire, in their order).
+    fn skip_idle_timers(&mut self, target_us: u64) {
+        let Some(piece) = self.active else { return };
+        if !self.is_settled(&piece) {
+            return;
+        }
+        let arr_us = u64::from(self.settings.arr_ms) * 1000;
+        let idle_shift = self.shift.filter(|shift| {
+            !shift.charged
+                && arr_us > 0
+                && shift.next_us != u64::MAX
+                && !self.fits(&piece.shifted(shift.direction, 0))
+        });
+        let grounded = !self.fits(&piece.shifted(0, -1));
+        let fall_us = self.fall_interval_us().filter(|_| grounded);
+        let idle_fall = fall_us.is_some() && self.next_fall_us != u64::MAX;
+        let mut bound = target_us;
+        if idle_shift.is_none()
+            && let Some(shift) = self.shift.filter(|shift| !shift.charged)
+        {
+            bound = bound.min(shift.next_us);
+        }
+        if !idle_fall {
+            bound = bound.min(self.next_fall_us);
+        }
+        if let Some(deadline) = self.lock_deadline_us {
+            bound = bound.min(deadline);
+        }
+        if let Some(limit) = self.mode.time_limit_ms() {
+            bound = bound.min(limit.saturating_mul(1000));
+        }
+        // The first time of `at + k·step` (k ≥ 0) not before `bound`; past u64 it never comes.
+        let first_from = |at: u64, step: u64| {
+            if at >= bound {
+                return at;
+            }
+            let steps = (bound - at).div_ceil(step);
+            steps
+                .checked_mul(step)
+                .and_then(|span| at.checked_add(span))
+                .unwrap_or(u64::MAX)
+        };
+        if let Some(mut shift) = idle_shift {
+            shift.next_us = first_from(shift.next_us, arr_us);
+            self.shift = Some(shift);
+        }
+        if let (true, Some(step)) = (idle_fall, fall_us) {
+            self.next_fall_us = first_from(self.next_fall_us, step);
+        }
+    }
+
+    /// Whether `settle` would leave the game as it is: held ARR-0 and instant soft drop
+    /// already applied, lock delay running exactly when the piece is grounded.
+    fn is_settled(&self, piece: &ActivePiece) -> bool {
+        let charged_can_move = self
+            .shift
+            .is_some_and(|shift| shift.charged && self.fits(&piece.shifted(shift.direction, 0)));
+        let grounded = !self.fits(&piece.shifted(0, -1));
+        let instant_can_fall =
+            self.soft_drop_held && self.settings.soft_drop == SoftDrop::Instant && !grounded;
+        let bottom = piece.cells().iter().map(|c| c.1).min().unwrap_or(0);
+        !charged_can_move
+            && !instant_can_fall
+            && bottom >= self.lowest_row
+            && grounded == self.lock_deadline_us.is_some()
+    }
+
     /// The earliest pending timer; ties go to shift, then fall, then lock, then time up.
     fn next_timer(&self) -> Option<(u64, Timer)> {
         let piece_timers = self.active.is_some();
         let shift = self
             .shift
-            .filter(|shift| piece_timers && !shift.charged)
+            .filter(|shift| piece_timers && !shift.charged && shift.next_us != u64::MAX)
             .map(|shift| (shift.next_us, Timer::Shift));
         let fall = (piece_timers && self.next_fall_us != u64::MAX)
             .then_some((self.next_fall_us, Timer::Fall));
@@ -514,7 +599,9 @@ impl Game {
                     self.shift = Some(shift);
                     self.shift_to_wall(shift.direction);
                 } else {
-                    shift.next_us += u64::from(self.settings.arr_ms) * 1000;
+                    shift.next_us = shift
+                        .next_us
+                        .saturating_add(u64::from(self.settings.arr_ms) * 1000);
                     self.shift = Some(shift);
                     if self.try_shift(shift.direction) {
                         self.after_player_move();
@@ -525,7 +612,7 @@ impl Game {
             Timer::Fall => {
                 self.next_fall_us = self
                     .fall_interval_us()
-                    .map_or(u64::MAX, |interval| self.now_us + interval);
+                    .map_or(u64::MAX, |interval| self.now_us.saturating_add(interval));
                 if self.try_move_down() && self.soft_drop_held {
                     self.score += 1;
                 }
@@ -575,7 +662,7 @@ impl Game {
                 }
                 self.next_fall_us = self
                     .fall_interval_us()
-                    .map_or(u64::MAX, |interval| self.now_us + interval);
+                    .map_or(u64::MAX, |interval| self.now_us.saturating_add(interval));
                 self.settle();
             }
             Action::HardDrop => self.hard_drop(),
@@ -612,7 +699,7 @@ impl Game {
                 self.soft_drop_held = false;
                 self.next_fall_us = self
                     .fall_interval_us()
-                    .map_or(u64::MAX, |interval| self.now_us + interval);
+                    .map_or(u64::MAX, |interval| self.now_us.saturating_add(interval));
             }
             _ => {}
         }
@@ -621,7 +708,9 @@ impl Game {
     fn start_shift(&mut self, direction: i8) {
         self.shift = Some(HeldShift {
             direction,
-            next_us: self.now_us + u64::from(self.settings.das_ms) * 1000,
+            next_us: self
+                .now_us
+                .saturating_add(u64::from(self.settings.das_ms) * 1000),
             charged: false,
         });
     }
@@ -740,7 +829,7 @@ impl Game {
             if self.lock_resets > LOCK_RESETS {
                 self.lock_active();
             } else {
-                self.lock_deadline_us = Some(self.now_us + LOCK_DELAY_MS * 1000);
+                self.lock_deadline_us = Some(self.now_us.saturating_add(LOCK_DELAY_MS * 1000));
             }
         }
     }
@@ -802,7 +891,7 @@ impl Game {
         self.lowest_row = piece.cells().iter().map(|c| c.1).min().unwrap_or(0);
         self.next_fall_us = self
             .fall_interval_us()
-            .map_or(u64::MAX, |interval| self.now_us + interval);
+            .map_or(u64::MAX, |interval| self.now_us.saturating_add(interval));
         self.settle();
     }
 
@@ -839,5 +928,119 @@ impl Game {
         self.hold_used = false;
         let next = self.take_next();
         self.spawn(next);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    /// [`Game::handle`] firing every timer one by one.
+    fn handle_stepwise(game: &mut Game, input: InputEvent) {
+        game.run_to(input.time_ms.saturating_mul(1000), false);
+        if game.is_playing() {
+            match input.edge {
+                Edge::Press => game.press(input.action),
+                Edge::Release => game.release(input.action),
+            }
+        }
+    }
+
+    fn mode() -> impl Strategy<Value = Mode> {
+        prop_oneof![
+            Just(Mode::Zen),
+            Just(Mode::Marathon { endless: true }),
+            Just(Mode::Sprint),
+            Just(Mode::Ultra),
+        ]
+    }
+
+    fn settings() -> impl Strategy<Value = Settings> {
+        let soft_drop = prop_oneof![
+            (1u32..60).prop_map(SoftDrop::Factor),
+            Just(SoftDrop::Factor(1000)),
+            Just(SoftDrop::Instant),
+        ];
+        (0u32..300, prop_oneof![Just(0u32), 1u32..50], soft_drop).prop_map(
+            |(das_ms, arr_ms, soft_drop)| Settings {
+                das_ms,
+                arr_ms,
+                soft_drop,
+                preview: 5,
+            },
+        )
+    }
+
+    /// Inputs at rising times, mostly holds of the sideways and soft-drop keys, with gaps
+    /// long enough for many repeats and gravity steps.
+    fn inputs() -> impl Strategy<Value = Vec<InputEvent>> {
+        let action = prop_oneof![
+            4 => Just(Action::Left),
+            4 => Just(Action::Right),
+            3 => Just(Action::SoftDrop),
+            1 => Just(Action::HardDrop),
+            1 => Just(Action::RotateCw),
+            1 => Just(Action::Hold),
+        ];
+        let edge = prop_oneof![Just(Edge::Press), Just(Edge::Release)];
+        prop::collection::vec((0u64..3_000, action, edge), 0..40).prop_map(|steps| {
+            let mut time_ms = 0;
+            steps
+                .into_iter()
+                .map(|(gap, action, edge)| {
+                    time_ms += gap;
+                    InputEvent {
+                        time_ms,
+                        action,
+                        edge,
+                    }
+                })
+                .collect()
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+
+        #[test]
+        fn skipping_idle_timers_matches_firing_each(
+            mode in mode(),
+            settings in settings(),
+            seed in 0u64..1000,
+            inputs in inputs(),
+            tail_ms in 0u64..5_000,
+        ) {
+            let mut fast = Game::new(mode, settings, seed);
+            let mut slow = fast.clone();
+            for &input in &inputs {
+                fast.handle(input);
+                handle_stepwise(&mut slow, input);
+                prop_assert_eq!(&fast, &slow);
+            }
+            let end_ms = inputs.last().map_or(0, |i| i.time_ms) + tail_ms;
+            fast.advance_to(end_ms);
+            slow.run_to(end_ms * 1000, false);
+            prop_assert_eq!(&fast, &slow);
+        }
+    }
+
+    #[test]
+    fn a_key_held_for_the_longest_game_is_quick() {
+        let settings = Settings {
+            arr_ms: 1,
+            ..Settings::default()
+        };
+        let mut game = Game::new(Mode::Zen, settings, 1);
+        game.handle(InputEvent::press(0, Action::Left));
+        // Step by step this is 3.6 billion repeats into the wall.
+        game.advance_to(1000 * 60 * 60 * 1000);
+        assert_eq!(game.active().map(|p| p.x), Some(0), "against the left wall");
+        assert_eq!(game.time_ms(), 3_600_000_000);
+        // The end of time neither overflows nor loops.
+        game.handle(InputEvent::press(u64::MAX, Action::SoftDrop));
+        game.advance_to(u64::MAX);
+        assert!(game.is_playing());
     }
 }

@@ -50,7 +50,7 @@ pub mod settings;
 pub mod snapshot;
 pub mod srs;
 
-pub use game::{Action, Edge, Game, GameOver, InputEvent, Status, Summary};
+pub use game::{Action, Edge, Game, GameOver, InputEvent, MAX_GAME_TIME_MS, Status, Summary};
 pub use matrix::{Block, Matrix};
 pub use mode::Mode;
 pub use piece::{ActivePiece, Colour, PieceKind, Rotation};

@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::game::{Game, InputEvent};
+use crate::game::{Game, InputEvent, MAX_GAME_TIME_MS};
 use crate::mode::Mode;
 use crate::settings::Settings;
 
@@ -52,6 +52,9 @@ pub enum ReplayError {
     MissingVersion,
     /// Written by a different format version.
     UnsupportedVersion { found: u64 },
+    /// An input (`Some(index)`, counted from 0) or the end (`None`) is later than
+    /// [`MAX_GAME_TIME_MS`].
+    TimeTooLate { input: Option<usize>, time_ms: u64 },
     /// Playing the inputs did not give the recorded result (edited or corrupted inputs).
     Diverged,
 }
@@ -67,6 +70,16 @@ impl std::fmt::Display for ReplayError {
                 f,
                 "the replay is format version {found}, this version of Ludus plays version {REPLAY_VERSION}"
             ),
+            ReplayError::TimeTooLate { input, time_ms } => {
+                match input {
+                    Some(index) => write!(f, "input {index} is at {time_ms} ms")?,
+                    None => write!(f, "the replay ends at {time_ms} ms")?,
+                }
+                write!(
+                    f,
+                    ", past the limit of {MAX_GAME_TIME_MS} ms (24 hours of game time)"
+                )
+            }
             ReplayError::Diverged => {
                 write!(
                     f,
@@ -87,6 +100,12 @@ impl Replay {
 
     /// Reads a replay, refusing other format versions and damaged data with a clear message.
     ///
+    /// # Errors
+    ///
+    /// [`ReplayError::Damaged`], [`ReplayError::MissingVersion`],
+    /// [`ReplayError::UnsupportedVersion`], or [`ReplayError::TimeTooLate`] for an input or
+    /// end past [`MAX_GAME_TIME_MS`].
+    ///
     /// ```
     /// use tetris::{Replay, ReplayError};
     /// assert_eq!(
@@ -105,11 +124,42 @@ impl Replay {
         if version != u64::from(REPLAY_VERSION) {
             return Err(ReplayError::UnsupportedVersion { found: version });
         }
-        serde_json::from_value(value).map_err(|e| ReplayError::Damaged(e.to_string()))
+        let replay: Replay =
+            serde_json::from_value(value).map_err(|e| ReplayError::Damaged(e.to_string()))?;
+        replay.check_times()?;
+        Ok(replay)
+    }
+
+    /// Refuses times past [`MAX_GAME_TIME_MS`], before any of them is played.
+    fn check_times(&self) -> Result<(), ReplayError> {
+        if let Some((index, input)) = self
+            .inputs
+            .iter()
+            .enumerate()
+            .find(|(_, input)| input.time_ms > MAX_GAME_TIME_MS)
+        {
+            return Err(ReplayError::TimeTooLate {
+                input: Some(index),
+                time_ms: input.time_ms,
+            });
+        }
+        if self.end_ms > MAX_GAME_TIME_MS {
+            return Err(ReplayError::TimeTooLate {
+                input: None,
+                time_ms: self.end_ms,
+            });
+        }
+        Ok(())
     }
 
     /// Plays the whole replay and checks it reproduces the recorded result.
+    ///
+    /// # Errors
+    ///
+    /// [`ReplayError::TimeTooLate`] for a time past [`MAX_GAME_TIME_MS`] (nothing is
+    /// played), [`ReplayError::Diverged`] when the result differs.
     pub fn play(&self) -> Result<Game, ReplayError> {
+        self.check_times()?;
         let mut playback = Playback::new(self.clone());
         playback.advance_to(self.end_ms);
         let game = playback.game;

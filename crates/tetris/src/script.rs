@@ -16,7 +16,7 @@
 //! 1500 hard_drop
 //! ```
 
-use crate::game::{Action, Edge, Game, InputEvent};
+use crate::game::{Action, Edge, Game, InputEvent, MAX_GAME_TIME_MS};
 use crate::matrix::Matrix;
 use crate::mode::Mode;
 use crate::piece::PieceKind;
@@ -40,7 +40,12 @@ pub struct Script {
 pub enum ScriptErrorKind {
     UnknownAction(String),
     BadNumber(String),
-    TimeGoesBack { previous: u64, time: u64 },
+    TimeGoesBack {
+        previous: u64,
+        time: u64,
+    },
+    /// Later than [`MAX_GAME_TIME_MS`].
+    TimeTooLate(u64),
     MissingAction,
     TrailingText(String),
     BadBoardRow(String),
@@ -71,6 +76,10 @@ impl std::fmt::Display for ScriptError {
             ScriptErrorKind::TimeGoesBack { previous, time } => {
                 write!(f, "time {time} is before the previous line's {previous}")
             }
+            ScriptErrorKind::TimeTooLate(time) => write!(
+                f,
+                "time {time} is past the limit of {MAX_GAME_TIME_MS} ms (24 hours of game time)"
+            ),
             ScriptErrorKind::MissingAction => write!(f, "a time must be followed by an action"),
             ScriptErrorKind::TrailingText(word) => {
                 write!(f, "unexpected `{word}` after the action")
@@ -169,6 +178,9 @@ impl Script {
             let mut rest = &words[..];
             if first.starts_with(|c: char| c.is_ascii_digit()) {
                 let at: u64 = number(first, err(first_col))?;
+                if at > MAX_GAME_TIME_MS {
+                    return Err(err(first_col)(ScriptErrorKind::TimeTooLate(at)));
+                }
                 if at < time {
                     return Err(err(first_col)(ScriptErrorKind::TimeGoesBack {
                         previous: time,
@@ -311,6 +323,11 @@ mod tests {
             ("mode blitz", "1:6: unknown mode `blitz`"),
             ("preview 9", "1:9: `9` is out of range"),
             ("5", "1:2: a time must be followed by an action"),
+            (
+                "0 left\n 18446744073709551615 wait",
+                "2:2: time 18446744073709551615 is past the limit of 86400000 ms",
+            ),
+            ("86400001 left", "1:1: time 86400001 is past the limit"),
         ];
         for (text, expected) in cases {
             let message = Script::parse(text).unwrap_err().to_string();

@@ -127,3 +127,45 @@ fn a_game_that_ends_between_milliseconds_replays() {
     let replay = Replay::from_json(&recorder.replay().to_json()).unwrap();
     assert_eq!(&replay.play().unwrap(), recorder.game());
 }
+
+#[test]
+fn times_past_the_limit_are_refused_before_playing() {
+    let mut recorder = Recorder::new(Mode::Zen, Settings::default(), 4);
+    recorder.handle(InputEvent::press(0, Action::Left));
+    recorder.advance_to(1_000);
+    let mut late_input = recorder.replay();
+    late_input
+        .inputs
+        .push(InputEvent::release(u64::MAX, Action::Left));
+    late_input.end_ms = u64::MAX;
+    let err = Replay::from_json(&late_input.to_json()).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "input 1 is at 18446744073709551615 ms, past the limit of 86400000 ms (24 hours of game time)"
+    );
+    assert_eq!(late_input.play().unwrap_err(), err);
+    let mut late_end = recorder.replay();
+    late_end.end_ms = tetris::MAX_GAME_TIME_MS + 1;
+    assert_eq!(
+        Replay::from_json(&late_end.to_json()).unwrap_err(),
+        ReplayError::TimeTooLate {
+            input: None,
+            time_ms: tetris::MAX_GAME_TIME_MS + 1
+        }
+    );
+}
+
+#[test]
+fn a_key_held_all_the_longest_replay_plays_at_once() {
+    // Left held through a whole day of Zen: a repeat every millisecond into the wall.
+    let settings = Settings {
+        arr_ms: 1,
+        ..Settings::default()
+    };
+    let mut recorder = Recorder::new(Mode::Zen, settings, 9);
+    recorder.handle(InputEvent::press(0, Action::Left));
+    recorder.advance_to(tetris::MAX_GAME_TIME_MS);
+    let replay = Replay::from_json(&recorder.replay().to_json()).unwrap();
+    assert_eq!(replay.end_ms, tetris::MAX_GAME_TIME_MS);
+    assert_eq!(&replay.play().unwrap(), recorder.game());
+}

@@ -189,3 +189,53 @@ impl DeadlockDetector {
         None
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Direction, Game, Level};
+
+    /// A `size` × `size` box of walls around empty floor; `first_row` starts
+    /// the first row inside.
+    fn room(size: usize, first_row: &str) -> Level {
+        let inside = size - 2;
+        let mut rows = vec!["#".repeat(size)];
+        rows.push(format!("#{first_row:<inside$}#"));
+        rows.extend((2..size - 1).map(|_| format!("#{}#", " ".repeat(inside))));
+        rows.push("#".repeat(size));
+        Level::from_xsb(&rows.join("\n")).unwrap()
+    }
+
+    #[test]
+    fn a_256_square_room_opens_at_once_and_still_warns() {
+        let level = room(256, "  $@.");
+        let started = std::time::Instant::now();
+        let detector = DeadlockDetector::new(&level);
+        // Once 40 s (a flood around each of the 64,516 cells); now tens of ms.
+        assert!(started.elapsed().as_secs() < 5, "{:?}", started.elapsed());
+        let mut game = Game::new(level);
+        assert!(detector.find(&game).is_none());
+        // The box pushed into the top-left corner can never move again.
+        game.step(Direction::Left).unwrap();
+        assert!(detector.find(&game).is_none());
+        game.step(Direction::Left).unwrap();
+        let deadlock = detector.find(&game).unwrap();
+        assert_eq!(deadlock.kind, DeadlockKind::DeadSquare);
+        assert_eq!(deadlock.boxes, vec![256 + 1]);
+    }
+
+    #[test]
+    fn too_many_goals_for_their_cells_build_no_tables() {
+        // 66 goals in 64,516 cells: past MAX_GOAL_CELLS, refused before the
+        // 66 breadth-first passes.
+        let level = room(256, &format!("@{}", "*".repeat(66)));
+        let cells = 254 * 254;
+        assert!(
+            66 * cells > crate::solver::MAX_GOAL_CELLS
+                && 65 * cells <= crate::solver::MAX_GOAL_CELLS
+        );
+        assert!(DeadlockDetector::new(&level).board.is_none());
+        let level = room(256, &format!("@{}", "*".repeat(65)));
+        assert!(DeadlockDetector::new(&level).board.is_some());
+    }
+}

@@ -72,6 +72,13 @@ pub use deadlock::{Deadlock, DeadlockDetector, DeadlockKind};
 use search::{End, Search};
 use store::{Budget, Store};
 
+/// The most goals × cells a solver board holds. Its push-distance tables take
+/// 10 bytes and a breadth-first pass per goal and cell, built when the solver
+/// starts and when a level is opened for play (for deadlock warnings); past
+/// this (e.g. more than 65 goals in a 256 × 256 room) the solver answers
+/// [`Outcome::Unsupported`] and no deadlock is warned of.
+pub const MAX_GOAL_CELLS: usize = 1 << 22;
+
 /// What to optimise.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Mode {
@@ -236,7 +243,8 @@ pub enum Outcome {
     OutOfMemory,
     /// The node limit was reached first.
     LimitReached,
-    /// The level is beyond the solver's representation (too many cells or boxes).
+    /// The level is beyond the solver's representation (too many cells, boxes, or
+    /// goals × cells: [`MAX_GOAL_CELLS`]).
     Unsupported,
     /// A solution failed its replay: a solver bug, never a wrong answer.
     Internal(String),

@@ -287,6 +287,42 @@ pub fn player_names(vs: Option<(Color, usize)>) -> [String; 2] {
     }
 }
 
+/// How many moves (a Red and a Black ply each, as the move list numbers
+/// them) `plies` plies from `start` make: 10 plies from the start are 5 moves.
+pub fn full_moves(start: &Position, plies: usize) -> usize {
+    match start.turn() {
+        Color::Red => plies.div_ceil(2),
+        Color::Black if plies == 0 => 0,
+        Color::Black => 1 + (plies - 1).div_ceil(2),
+    }
+}
+
+/// The position after `plies` plies from `start`, in words the move list
+/// matches: "after Black's move 2 of 5".
+pub fn position_after(start: &Position, plies: usize, total_plies: usize) -> String {
+    let total = full_moves(start, total_plies);
+    if plies == 0 {
+        return format!("at the start (of {total} {})", plural(total, "move"));
+    }
+    let mover = if (plies % 2 == 1) == (start.turn() == Color::Red) {
+        Color::Red
+    } else {
+        Color::Black
+    };
+    let number = start.fullmoves() as usize - 1 + full_moves(start, plies);
+    let last = start.fullmoves() as usize - 1 + total;
+    format!("after {}'s move {number} of {last}", side_name(mover))
+}
+
+/// `word`, with an `s` unless `n` is one.
+pub fn plural(n: usize, word: &str) -> String {
+    if n == 1 {
+        word.to_string()
+    } else {
+        format!("{word}s")
+    }
+}
+
 /// Why the engine is searching.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -452,6 +488,23 @@ pub fn record_text(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn moves_are_counted_as_the_list_numbers_them() {
+        let start = Position::startpos();
+        assert_eq!(full_moves(&start, 10), 5);
+        assert_eq!(full_moves(&start, 3), 2);
+        assert_eq!(position_after(&start, 2, 10), "after Black's move 1 of 5");
+        assert_eq!(position_after(&start, 3, 10), "after Red's move 2 of 5");
+        assert_eq!(position_after(&start, 0, 2), "at the start (of 1 move)");
+        let black_first =
+            Position::from_fen("4k4/9/9/9/9/9/9/9/9/3K5 b - - 0 7").unwrap_or(start.clone());
+        assert_eq!(full_moves(&black_first, 3), 2);
+        assert_eq!(
+            position_after(&black_first, 1, 3),
+            "after Black's move 7 of 8"
+        );
+    }
 
     #[test]
     fn endings_are_told_plainly() {

@@ -267,6 +267,9 @@ async fn saved_games_are_where_the_terminal_reads_them_and_reload_resumes() {
     // The saved game is listed and opens.
     let games = again.ask(json!({"type": "games"}), "games").await;
     assert_eq!(games["games"][0]["name"], name.as_str());
+    // Two plies are one move, as the move list numbers them.
+    assert_eq!(games["games"][0]["moves"], 1);
+    assert_eq!(resumed["moves"][1]["after"], "after Black's move 1 of 1");
     let opened = again
         .ask(json!({"type": "open", "name": name}), "state")
         .await;

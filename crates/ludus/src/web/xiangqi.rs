@@ -287,6 +287,7 @@ impl XiangqiGame {
                 chinese,
                 fen: pos.to_fen(),
                 book: s.from_book(i),
+                after: flow::position_after(game.start_position(), i + 1, game.plies().len()),
             });
         }
         let position = game.position();
@@ -388,6 +389,8 @@ struct MoveView {
     fen: String,
     /// Ludus played it from its opening book (no search, so no score).
     book: bool,
+    /// The position after it in words: "after Black's move 2 of 5".
+    after: String,
 }
 
 #[derive(Serialize)]
@@ -731,7 +734,7 @@ fn games(app: &App) -> Value {
                 "black": r.tag("Black"),
                 "date": r.tag("Date"),
                 "result": r.result,
-                "moves": r.moves.len(),
+                "moves": flow::full_moves(&r.start, r.moves.len()),
             }),
             Err(e) => json!({ "name": s.name, "error": e }),
         })

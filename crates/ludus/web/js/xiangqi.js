@@ -244,7 +244,8 @@ function statusOfState() {
   const s = app.state;
   if (!s) return;
   if (app.view !== null) {
-    setStatus(`Looking at the position after move ${app.view} of ${s.moves.length}: → forward, End back to the game.`, 'info');
+    const at = app.view === 0 ? 'the start' : `the position ${s.moves[app.view - 1].after}`;
+    setStatus(`Looking at ${at}: → forward, End back to the game.`, 'info');
     return;
   }
   if (s.over) { setStatus(s.over.text, 'warn'); return; }
@@ -521,7 +522,7 @@ async function openGames() {
     else b.innerHTML = `<b></b><span class="muted"></span>`;
     if (!g.error) {
       b.querySelector('b').textContent = `${g.red || 'Red'} – ${g.black || 'Black'}  ${g.result}`;
-      b.querySelector('span').textContent = `${g.name} · ${g.moves} plies${g.date ? ` · ${g.date}` : ''}`;
+      b.querySelector('span').textContent = `${g.name} · ${g.moves} ${g.moves === 1 ? 'move' : 'moves'}${g.date ? ` · ${g.date}` : ''}`;
       b.addEventListener('click', async () => {
         const r = await socket.send({ type: 'open', name: g.name });
         if (r.type === 'state') $('games-dialog').close();

@@ -564,10 +564,9 @@ impl Play {
             text.push_str(if e == turn { " (Ludus)" } else { " (you)" });
         }
         if let Some(n) = self.view {
-            text = format!(
-                "After move {n} of {}: {text}",
-                self.session.game().plies().len()
-            );
+            let game = self.session.game();
+            let at = xiangqi_flow::position_after(game.start_position(), n, game.plies().len());
+            text = format!("{}{}: {text}", at[..1].to_uppercase(), &at[1..]);
         }
         let mut spans = vec![Span::styled(
             text,

@@ -50,7 +50,7 @@ pub use fen::FenError;
 pub use game::{COUNTED_CHECKS, Game, MOVE_LIMIT_PLIES, Ply, REPETITIONS};
 pub use moves::{MAX_MOVES, Move, MoveList};
 pub use notation::NotationError;
-pub use perft::{perft, perft_divide, perft_divide_until};
+pub use perft::{MAX_PERFT_DEPTH, perft, perft_divide, perft_divide_until};
 pub use piece::{Color, Piece, Role};
 pub use position::{Position, START_FEN, Undo};
 pub use rules::{EndReason, GameResult, Outcome};

@@ -3,6 +3,10 @@
 use crate::moves::Move;
 use crate::position::Position;
 
+/// Deepest perft the engine shells accept: the count recurses once per ply
+/// (a depth of 100,000 overflows the stack), and depth 8 already takes hours.
+pub const MAX_PERFT_DEPTH: u32 = 32;
+
 /// Number of leaf nodes at `depth` plies (bulk-counted at the last ply).
 ///
 /// ```

@@ -607,7 +607,10 @@ impl Play {
                     self.thinking = None;
                     self.engine_done(purpose, result);
                 }
-                Event::Perft { .. } => {}
+                Event::Perft { .. }
+                | Event::PerftStopped { .. }
+                | Event::HashUnavailable { .. }
+                | Event::Ready => {}
             }
         }
     }

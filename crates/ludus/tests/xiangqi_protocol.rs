@@ -1,5 +1,7 @@
 //! UCI and UCCI sessions on in-memory readers and writers: scripted input,
-//! garbage lines, `stop` during `go infinite`, `go perft`.
+//! garbage lines, `stop` during `go infinite`, `go perft`, a `go` while
+//! searching, hash sizes that cannot be had. Sessions that could hang run on
+//! their own thread and are waited for with a timeout.
 
 #![allow(clippy::unwrap_used)]
 
@@ -7,7 +9,7 @@ use std::io::{BufReader, Write};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use ludus::protocol::{Dialect, run_session};
+use ludus::protocol::{Dialect, SessionOptions, run_session, run_session_with};
 use xiangqi::{Game, Move, Position};
 
 /// An output the test can read while the session writes to it.
@@ -375,4 +377,212 @@ fn pondering_holds_the_answer_until_ponderhit_or_stop() {
     let first = Move::parse_iccs(answers[0].split_whitespace().next().unwrap()).unwrap();
     assert!(after.position().is_legal(first), "{}", answers[0]);
     assert!(text.contains("ponderhit without a running go ponder"));
+}
+
+/// Joins a session thread, failing (not hanging) if it has not ended in time.
+fn join_within(handle: std::thread::JoinHandle<()>, timeout: Duration) {
+    let started = Instant::now();
+    while !handle.is_finished() {
+        assert!(
+            started.elapsed() < timeout,
+            "the session did not end in {timeout:?}"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    handle.join().unwrap();
+}
+
+fn count_within(out: &SharedBuf, needle: &str, n: usize, timeout: Duration) -> bool {
+    let started = Instant::now();
+    while started.elapsed() < timeout {
+        if out.text().matches(needle).count() >= n {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    false
+}
+
+#[test]
+fn go_sent_as_soon_as_a_stopped_infinite_search_answers_runs() {
+    let (mut input, out, handle) = live_session(Dialect::Uci);
+    writeln!(input, "setoption name OwnBook value false").unwrap();
+    writeln!(input, "position startpos").unwrap();
+    writeln!(input, "go infinite").unwrap();
+    assert!(wait_for(&out, "info depth 2", Duration::from_secs(20)).is_some());
+    // In one write: the `go` reaches the session while the worker is still
+    // finishing the stopped search.
+    write!(input, "stop\ngo depth 2\n").unwrap();
+    assert!(
+        count_within(&out, "bestmove", 2, Duration::from_secs(10)),
+        "{}",
+        out.text()
+    );
+    writeln!(input, "quit").unwrap();
+    join_within(handle, Duration::from_secs(5));
+    let text = out.text();
+    assert!(!text.contains("still searching"), "{text}");
+    for best in text.lines().filter_map(|l| l.strip_prefix("bestmove ")) {
+        let m = Move::parse_iccs(best.split_whitespace().next().unwrap()).unwrap();
+        assert!(Position::startpos().is_legal(m), "{best}");
+    }
+}
+
+#[test]
+fn go_during_a_bounded_search_answers_it_and_keeps_reading() {
+    let (mut input, out, handle) = live_session(Dialect::Uci);
+    writeln!(input, "setoption name OwnBook value false").unwrap();
+    writeln!(input, "position startpos").unwrap();
+    writeln!(input, "go movetime 60000").unwrap();
+    assert!(wait_for(&out, "info depth 2", Duration::from_secs(20)).is_some());
+    writeln!(input, "go depth 1").unwrap();
+    writeln!(input, "isready").unwrap();
+    assert!(
+        wait_for(&out, "readyok", Duration::from_secs(2)).is_some(),
+        "isready unread: {}",
+        out.text()
+    );
+    // The running search answered, then the new one did.
+    assert!(
+        count_within(&out, "bestmove", 2, Duration::from_secs(5)),
+        "{}",
+        out.text()
+    );
+    // A third search, still bounded by a minute, and `quit` ends it at once.
+    writeln!(input, "go movetime 60000").unwrap();
+    writeln!(input, "quit").unwrap();
+    join_within(handle, Duration::from_secs(3));
+}
+
+#[test]
+fn perft_stops_on_stop_and_quit_ends_it() {
+    let (mut input, out, handle) = live_session(Dialect::Uci);
+    // Depth 9 takes hours.
+    writeln!(input, "go perft 9").unwrap();
+    std::thread::sleep(Duration::from_millis(50));
+    writeln!(input, "stop").unwrap();
+    assert!(
+        wait_for(&out, "info string perft stopped", Duration::from_secs(2)).is_some(),
+        "{}",
+        out.text()
+    );
+    assert!(!out.text().contains("Nodes searched"));
+    // The engine works on, and `quit` ends a running perft.
+    writeln!(input, "go perft 2").unwrap();
+    assert!(wait_for(&out, "Nodes searched: 1920", Duration::from_secs(5)).is_some());
+    writeln!(input, "go perft 9").unwrap();
+    writeln!(input, "quit").unwrap();
+    join_within(handle, Duration::from_secs(3));
+}
+
+#[test]
+fn a_perft_deeper_than_the_limit_is_refused() {
+    // It used to recurse until the worker's stack overflowed.
+    let lines = session_within(
+        "go perft 100000
+isready
+",
+        Dialect::Uci,
+        SessionOptions::default(),
+    );
+    assert_eq!(
+        lines,
+        [
+            "info string perft depth is at most 32, not 100000",
+            "readyok"
+        ]
+    );
+}
+
+/// Runs a script on its own thread, failing (not hanging) if it does not end.
+fn session_within(script: &'static str, dialect: Dialect, options: SessionOptions) -> Vec<String> {
+    let out = SharedBuf::default();
+    let sink = out.clone();
+    let handle = std::thread::spawn(move || {
+        run_session_with(script.as_bytes(), sink, dialect, options).unwrap();
+    });
+    join_within(handle, Duration::from_secs(20));
+    out.text().lines().map(str::to_string).collect()
+}
+
+#[test]
+fn a_hash_size_over_the_limit_is_refused_before_allocating() {
+    let script = "uci
+setoption name Hash value 999999999
+isready
+                  setoption name OwnBook value false
+go depth 1
+";
+    let lines = session_within(script, Dialect::Uci, SessionOptions::default());
+    let refused = lines
+        .iter()
+        .position(|l| l.starts_with("info string option Hash takes 1 to 32768 MB, not 999999999"))
+        .unwrap_or_else(|| panic!("{lines:?}"));
+    assert!(lines[refused + 1..].contains(&"readyok".to_string()));
+    assert!(
+        lines.iter().any(|l| l.starts_with("bestmove ")),
+        "{lines:?}"
+    );
+    let lines = session_within(
+        "setoption hashsize 0
+isready
+",
+        Dialect::Ucci,
+        SessionOptions::default(),
+    );
+    assert!(
+        lines[0].starts_with("info string option hashsize takes 1 to 32768 MB, not 0"),
+        "{lines:?}"
+    );
+    assert_eq!(lines[1], "readyok");
+}
+
+#[test]
+fn a_hash_table_that_cannot_be_had_keeps_the_old_one_and_ready_waits() {
+    // No ceiling: 2^40 MB passes the session and the allocator refuses it.
+    let options = SessionOptions {
+        max_hash_mb: usize::MAX,
+    };
+    let script = "uci
+setoption name Hash value 1099511627776
+isready
+                  setoption name OwnBook value false
+go depth 2
+";
+    let lines = session_within(script, Dialect::Uci, options);
+    assert!(
+        lines.contains(&format!(
+            "option name Hash type spin default 16 min 1 max {}",
+            usize::MAX
+        )),
+        "{lines:?}"
+    );
+    let failed = lines
+        .iter()
+        .position(|l| {
+            l == "info string cannot allocate a 1099511627776 MB hash table: keeping the 16 MB one"
+        })
+        .unwrap_or_else(|| panic!("{lines:?}"));
+    // `readyok` only once the resize has been tried.
+    let ready = lines.iter().position(|l| l == "readyok").unwrap();
+    assert!(failed < ready, "{lines:?}");
+    assert!(
+        lines.iter().any(|l| l.starts_with("bestmove ")),
+        "{lines:?}"
+    );
+    // UCCI's `hashsize`, and a size whose byte count overflows.
+    let script = "setoption hashsize 18446744073709551615
+isready
+setoption hashsize 2
+isready
+";
+    let lines = session_within(script, Dialect::Ucci, options);
+    assert_eq!(
+        lines,
+        [
+            "info string cannot allocate a 18446744073709551615 MB hash table: keeping the 16 MB one",
+            "readyok",
+            "readyok"
+        ]
+    );
 }

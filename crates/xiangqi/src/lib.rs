@@ -11,7 +11,8 @@
 //! - [`notation`]: ICCS/UCI (`h2e2`, `H2-E2`), WXF (`C2.5`) and Chinese (`炮二平五`),
 //!   printed and parsed ([`Position::parse_move`] reads any of them).
 //! - [`pgn`]: import and export of game records.
-//! - [`perft()`] and [`perft_divide`] for move-generator testing.
+//! - [`perft()`], [`perft_divide`] and the stoppable [`perft_divide_until`] for
+//!   move-generator testing.
 //! - [`engine`]: iterative-deepening search with the caller's clock and cancel flag.
 //!
 //! ```
@@ -49,7 +50,7 @@ pub use fen::FenError;
 pub use game::{COUNTED_CHECKS, Game, MOVE_LIMIT_PLIES, Ply, REPETITIONS};
 pub use moves::{MAX_MOVES, Move, MoveList};
 pub use notation::NotationError;
-pub use perft::{perft, perft_divide};
+pub use perft::{MAX_PERFT_DEPTH, perft, perft_divide, perft_divide_until};
 pub use piece::{Color, Piece, Role};
 pub use position::{Position, START_FEN, Undo};
 pub use rules::{EndReason, GameResult, Outcome};

@@ -1,18 +1,20 @@
 //! The engine on a worker thread, shared by the protocols, the match runner's
 //! own tests and the terminal UI: jobs go in through a channel, events come out
 //! through a sink the owner chooses (formatted lines for UCI/UCCI, a channel the
-//! TUI polls). Each search has its own stop flag, so stopping one search never
-//! lets it run on into the next (nor stops the next); the clock is read here,
-//! never in the pure crate.
+//! TUI polls). Each search and perft has its own stop flag, so stopping one
+//! never lets it run on into the next (nor stops the next); the clock is read
+//! here, never in the pure crate. Nothing here makes the owner wait for the
+//! worker except [`EngineThread::wait_idle`].
 
+use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use xiangqi::engine::{Engine, Limits, Score, SearchInfo, SearchResult};
-use xiangqi::{Game, Move, Position, perft, perft_divide};
+use xiangqi::engine::{Engine, HashError, Limits, Score, SearchInfo, SearchResult};
+use xiangqi::{Game, Move, Position, perft_divide_until};
 
 /// One search to run.
 pub struct SearchJob {
@@ -29,6 +31,8 @@ pub struct SearchJob {
 /// Engine settings that persist across searches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Setting {
+    /// Resize the transposition table to this many megabytes; if the memory
+    /// cannot be had, the old table stays and [`Event::HashUnavailable`] says so.
     Hash(usize),
     Skill(u8),
     OwnBook(bool),
@@ -40,7 +44,11 @@ pub enum Setting {
 
 pub enum Job {
     Search(Box<SearchJob>),
-    Perft { position: Box<Position>, depth: u32 },
+    /// Stopped by [`EngineThread::stop`] like a search.
+    Perft {
+        position: Box<Position>,
+        depth: u32,
+    },
     Configure(Setting),
 }
 
@@ -61,17 +69,39 @@ pub enum Event {
         total: u64,
         elapsed_ms: u64,
     },
+    /// A perft was stopped before it finished: no counts.
+    PerftStopped { elapsed_ms: u64 },
+    /// A [`Setting::Hash`] could not be had; the table of `kept_mb` stays.
+    HashUnavailable { requested_mb: usize, kept_mb: usize },
+    /// The settings sent before an [`EngineThread::ready`] that answered
+    /// `false` are now applied.
+    Ready,
 }
 
-/// Counts jobs sent but not finished, so owners can wait for quiet.
-type Pending = Arc<(Mutex<usize>, Condvar)>;
+/// Job counts shared by the owner and the worker.
+#[derive(Default)]
+struct State {
+    /// Jobs sent and not finished, so owners can wait for quiet.
+    pending: usize,
+    /// Configure jobs sent, and finished (or skipped).
+    configs_sent: u64,
+    configs_done: u64,
+    /// For each [`EngineThread::ready`] that answered `false`: how many
+    /// configure jobs must be done before [`Event::Ready`] is sent.
+    ready_at: VecDeque<u64>,
+}
+
+type Shared = Arc<(Mutex<State>, Condvar)>;
 
 /// A worker thread owning an [`Engine`].
 pub struct EngineThread {
     jobs: Option<mpsc::Sender<(Job, Arc<AtomicBool>)>>,
-    /// Stop flags of the searches sent and not stopped yet.
+    /// Stop flags of the searches and perfts sent and not stopped yet.
     flags: Mutex<Vec<Arc<AtomicBool>>>,
-    pending: Pending,
+    state: Shared,
+    /// Set by [`EngineThread::shutdown`]: settings still queued are skipped
+    /// and a table being filled is given up.
+    closing: Arc<AtomicBool>,
     handle: Option<thread::JoinHandle<()>>,
 }
 
@@ -79,63 +109,95 @@ impl EngineThread {
     /// Starts the worker; `sink` hears every event, on the worker thread.
     pub fn spawn(sink: impl FnMut(Event) + Send + 'static) -> EngineThread {
         let (tx, rx) = mpsc::channel();
-        let pending: Pending = Arc::new((Mutex::new(0), Condvar::new()));
+        let state: Shared = Arc::new((Mutex::new(State::default()), Condvar::new()));
+        let closing = Arc::new(AtomicBool::new(false));
         let handle = {
-            let pending = Arc::clone(&pending);
-            thread::spawn(move || worker(rx, pending, sink))
+            let state = Arc::clone(&state);
+            let closing = Arc::clone(&closing);
+            thread::spawn(move || worker(rx, state, closing, sink))
         };
         EngineThread {
             jobs: Some(tx),
             flags: Mutex::new(Vec::new()),
-            pending,
+            state,
+            closing,
             handle: Some(handle),
         }
     }
 
-    /// Queues a job. A `stop` after this call ends the search even if the
-    /// worker has not started it yet.
+    /// Queues a job; it never waits for the worker. A `stop` after this call
+    /// ends the search or perft even if the worker has not started it yet.
     pub fn send(&self, job: Job) {
         let flag = Arc::new(AtomicBool::new(false));
-        if matches!(job, Job::Search(_)) {
+        if matches!(job, Job::Search(_) | Job::Perft { .. }) {
             let mut flags = lock(&self.flags);
-            // Flags only the caller still holds belong to finished searches.
+            // Flags only the caller still holds belong to finished jobs.
             flags.retain(|f| Arc::strong_count(f) > 1);
             flags.push(Arc::clone(&flag));
         }
         let Some(tx) = &self.jobs else { return };
-        *lock(&self.pending.0) += 1;
+        let configure = matches!(job, Job::Configure(_));
+        {
+            let mut state = lock(&self.state.0);
+            state.pending += 1;
+            state.configs_sent += u64::from(configure);
+        }
         if tx.send((job, flag)).is_err() {
             // The worker is gone (it panicked): nothing will run, so nothing is pending.
-            *lock(&self.pending.0) = 0;
+            let mut state = lock(&self.state.0);
+            state.pending = 0;
+            state.configs_done = state.configs_sent;
+            state.ready_at.clear();
         }
     }
 
-    /// Asks the running and queued searches to finish now; they still report
-    /// their results.
+    /// Asks the running and queued searches and perfts to finish now;
+    /// searches still report their results.
     pub fn stop(&self) {
         for flag in lock(&self.flags).drain(..) {
             flag.store(true, Ordering::SeqCst);
         }
     }
 
+    /// Stops everything for good: searches and perfts as [`Self::stop`] does,
+    /// settings still queued are skipped and a table being filled is given
+    /// up, so [`Self::wait_idle`] returns promptly.
+    pub fn shutdown(&self) {
+        self.closing.store(true, Ordering::SeqCst);
+        self.stop();
+    }
+
+    /// Whether every setting sent so far is applied (a new hash table can
+    /// take a while to fill). If not, the worker sends [`Event::Ready`] once
+    /// they are, and the caller should answer then: searches are not waited for.
+    pub fn ready(&self) -> bool {
+        let mut state = lock(&self.state.0);
+        if state.configs_done >= state.configs_sent {
+            return true;
+        }
+        let at = state.configs_sent;
+        state.ready_at.push_back(at);
+        false
+    }
+
     /// Whether jobs are queued or running.
     pub fn is_busy(&self) -> bool {
-        *lock(&self.pending.0) > 0
+        lock(&self.state.0).pending > 0
     }
 
     /// Blocks until every queued job has finished and reported.
     pub fn wait_idle(&self) {
-        let (count, cond) = &*self.pending;
-        let mut n = lock(count);
-        while *n > 0 {
-            n = cond.wait(n).unwrap_or_else(PoisonError::into_inner);
+        let (state, cond) = &*self.state;
+        let mut state = lock(state);
+        while state.pending > 0 {
+            state = cond.wait(state).unwrap_or_else(PoisonError::into_inner);
         }
     }
 }
 
 impl Drop for EngineThread {
     fn drop(&mut self) {
-        self.stop();
+        self.shutdown();
         self.jobs = None; // closes the channel: the worker ends after its job
         if let Some(h) = self.handle.take() {
             let _ = h.join();
@@ -149,11 +211,13 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 
 fn worker(
     rx: mpsc::Receiver<(Job, Arc<AtomicBool>)>,
-    pending: Pending,
+    state: Shared,
+    closing: Arc<AtomicBool>,
     mut sink: impl FnMut(Event),
 ) {
     let mut engine = Engine::new(16);
     while let Ok((job, stop)) = rx.recv() {
+        let configure = matches!(job, Job::Configure(_));
         match job {
             Job::Search(job) => {
                 let started = job.started;
@@ -177,29 +241,56 @@ fn worker(
             Job::Perft { position, depth } => {
                 let started = Instant::now();
                 let mut pos = *position;
-                let divide = perft_divide(&mut pos, depth);
-                let total = if depth == 0 {
-                    perft(&mut pos, 0)
-                } else {
-                    divide.iter().map(|(_, n)| n).sum()
-                };
-                sink(Event::Perft {
-                    divide,
-                    total,
-                    elapsed_ms: started.elapsed().as_millis() as u64,
+                let counted = perft_divide_until(&mut pos, depth, &|| stop.load(Ordering::Relaxed));
+                let elapsed_ms = started.elapsed().as_millis() as u64;
+                sink(match counted {
+                    Some(divide) => Event::Perft {
+                        total: if depth == 0 {
+                            1
+                        } else {
+                            divide.iter().map(|(_, n)| n).sum()
+                        },
+                        divide,
+                        elapsed_ms,
+                    },
+                    None => Event::PerftStopped { elapsed_ms },
                 });
             }
+            // Quitting: a setting nobody will use is not worth a table fill.
+            Job::Configure(_) if closing.load(Ordering::SeqCst) => {}
             Job::Configure(setting) => match setting {
-                Setting::Hash(mb) => engine.set_hash(mb),
+                Setting::Hash(mb) => {
+                    let cancel = || closing.load(Ordering::Relaxed);
+                    if let Err(HashError::Unavailable { .. }) = engine.try_set_hash(mb, &cancel) {
+                        sink(Event::HashUnavailable {
+                            requested_mb: mb,
+                            kept_mb: engine.hash_mb(),
+                        });
+                    }
+                }
                 Setting::Skill(level) => engine.set_skill_level(level),
                 Setting::OwnBook(on) => engine.set_own_book(on),
                 Setting::Seed(seed) => engine.set_book_seed(seed),
                 Setting::NewGame => engine.clear(),
             },
         }
-        let (count, cond) = &*pending;
-        let mut n = lock(count);
-        *n = n.saturating_sub(1);
+        let (state, cond) = &*state;
+        if configure {
+            let ready = {
+                let mut state = lock(state);
+                state.configs_done += 1;
+                let done = state.configs_done;
+                let n = state.ready_at.iter().take_while(|&&at| at <= done).count();
+                state.ready_at.drain(..n);
+                n
+            };
+            // Before the job counts as finished, so `wait_idle` covers these too.
+            for _ in 0..ready {
+                sink(Event::Ready);
+            }
+        }
+        let mut state = lock(state);
+        state.pending = state.pending.saturating_sub(1);
         cond.notify_all();
     }
 }
@@ -258,6 +349,63 @@ mod tests {
         assert!(
             started.elapsed() < Duration::from_secs(10),
             "the first search ran on"
+        );
+    }
+
+    #[test]
+    fn ready_waits_for_settings_and_a_refused_hash_keeps_the_table() {
+        let (engine, rx) = collect();
+        assert!(engine.ready(), "nothing pending");
+        engine.send(Job::Configure(Setting::Hash(usize::MAX)));
+        engine.send(Job::Configure(Setting::Hash(2)));
+        if !engine.ready() {
+            assert!(matches!(
+                rx.recv_timeout(Duration::from_secs(10)),
+                Ok(Event::HashUnavailable {
+                    requested_mb: usize::MAX,
+                    kept_mb: 16
+                })
+            ));
+            assert!(matches!(
+                rx.recv_timeout(Duration::from_secs(10)),
+                Ok(Event::Ready)
+            ));
+        }
+        engine.wait_idle();
+        assert!(engine.ready());
+        engine.send(Job::Configure(Setting::Hash(usize::MAX)));
+        engine.wait_idle();
+        let events: Vec<Event> = rx.try_iter().collect();
+        assert!(
+            matches!(
+                events.last(),
+                Some(Event::HashUnavailable { kept_mb: 2, .. })
+            ),
+            "{events:?}"
+        );
+    }
+
+    #[test]
+    fn perft_is_stopped_and_shutdown_skips_settings() {
+        let (engine, rx) = collect();
+        engine.send(Job::Perft {
+            position: Box::new(Position::startpos()),
+            depth: 9,
+        });
+        engine.stop();
+        engine.send(Job::Perft {
+            position: Box::new(Position::startpos()),
+            depth: 9,
+        });
+        engine.shutdown();
+        engine.send(Job::Configure(Setting::Hash(usize::MAX)));
+        engine.wait_idle();
+        let events: Vec<Event> = rx.try_iter().collect();
+        assert_eq!(events.len(), 2, "{events:?}");
+        assert!(
+            events
+                .iter()
+                .all(|e| matches!(e, Event::PerftStopped { .. }))
         );
     }
 

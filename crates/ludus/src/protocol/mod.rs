@@ -3,9 +3,13 @@
 //! the terminal UI ([`engine`]), and a match runner for engines as child
 //! processes ([`r#match`]).
 //!
-//! A session reads commands line by line and never waits for the search: `go`
+//! A session reads commands line by line and never waits for the worker: `go`
 //! hands the job to the worker, whose events are written to the same output as
 //! they come, so `stop`, `isready` and `quit` are answered while it thinks.
+//! A `go` while a search or perft runs stops it (a search still answers with
+//! `bestmove`) and then runs. `isready` is answered at once, unless a setting
+//! such as a new hash table is still being applied: then `readyok` follows
+//! when it is. `quit` stops everything and ends promptly in every state.
 
 pub mod engine;
 pub mod r#match;
@@ -105,12 +109,30 @@ pub fn perft_lines(divide: &[(Move, u64)], total: u64) -> Vec<String> {
     lines
 }
 
+/// Settings of a session that are not protocol options.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SessionOptions {
+    /// The largest `Hash` (UCI) or `hashsize` (UCCI) accepted, in megabytes,
+    /// and advertised as the option's maximum; larger values are refused
+    /// before any memory is asked for. Default [`MAX_HASH_MB`].
+    pub max_hash_mb: usize,
+}
+
+impl Default for SessionOptions {
+    fn default() -> Self {
+        SessionOptions {
+            max_hash_mb: MAX_HASH_MB,
+        }
+    }
+}
+
 /// The output and what the worker needs to format its events.
 struct Shared<W> {
     out: W,
     dialect: Dialect,
-    /// Whether the running search answers a draw offer (UCCI `go draw`).
-    draw_offered: bool,
+    /// Searches that answer a draw offer (UCCI `go draw`), by id; an id leaves
+    /// when its search answers.
+    draw_offers: Vec<u64>,
     /// A search whose `bestmove` is not sent: the ponder search that a
     /// `ponderhit` replaced.
     silenced: Option<u64>,
@@ -132,17 +154,36 @@ impl<W: Write> Shared<W> {
                     self.line(&l);
                 }
             }
-            (Event::Done { id, .. }, _) if self.silenced == Some(id) => self.silenced = None,
-            (Event::Done { result, .. }, dialect) => {
+            (Event::Done { id, result, .. }, dialect) => {
+                let draw_offered = self.draw_offers.contains(&id);
+                self.draw_offers.retain(|&d| d != id);
+                if self.silenced == Some(id) {
+                    self.silenced = None;
+                    return;
+                }
                 if result.from_book {
                     self.line("info string book move");
                 }
                 let line = match dialect {
                     Dialect::Uci => uci::bestmove_line(&result),
-                    Dialect::Ucci => ucci::bestmove_line(&result, self.draw_offered),
+                    Dialect::Ucci => ucci::bestmove_line(&result, draw_offered),
                 };
                 self.line(&line);
             }
+            (Event::PerftStopped { elapsed_ms }, _) => {
+                self.line(&format!("info string perft stopped after {elapsed_ms} ms"));
+            }
+            (
+                Event::HashUnavailable {
+                    requested_mb,
+                    kept_mb,
+                },
+                _,
+            ) => self.line(&format!(
+                "info string cannot allocate a {requested_mb} MB hash table: \
+                 keeping the {kept_mb} MB one"
+            )),
+            (Event::Ready, _) => self.line("readyok"),
             (
                 Event::Perft {
                     divide,
@@ -174,6 +215,7 @@ struct Session<W: Write + Send + 'static> {
     /// While pondering: the limits the real search gets on `ponderhit`.
     pondering: Option<Limits>,
     next_id: u64,
+    options: SessionOptions,
 }
 
 enum Flow {
@@ -184,15 +226,34 @@ enum Flow {
 /// Runs a session until `quit`/`bye` or the end of input. At the end of input
 /// a bounded search is allowed to finish (so piped scripts get their answer);
 /// an infinite one is stopped.
+///
+/// # Errors
+///
+/// An error reading the input (other than a line that is not UTF-8, which is
+/// reported and skipped).
 pub fn run_session<R: BufRead, W: Write + Send + 'static>(
     input: R,
     output: W,
     dialect: Dialect,
 ) -> io::Result<()> {
+    run_session_with(input, output, dialect, SessionOptions::default())
+}
+
+/// [`run_session`] with other [`SessionOptions`].
+///
+/// # Errors
+///
+/// As [`run_session`].
+pub fn run_session_with<R: BufRead, W: Write + Send + 'static>(
+    input: R,
+    output: W,
+    dialect: Dialect,
+    options: SessionOptions,
+) -> io::Result<()> {
     let shared = Arc::new(Mutex::new(Shared {
         out: output,
         dialect,
-        draw_offered: false,
+        draw_offers: Vec::new(),
         silenced: None,
     }));
     let sink = Arc::clone(&shared);
@@ -210,6 +271,7 @@ pub fn run_session<R: BufRead, W: Write + Send + 'static>(
         infinite: false,
         pondering: None,
         next_id: 0,
+        options,
     };
     for line in input.lines() {
         let line = match line {
@@ -221,7 +283,7 @@ pub fn run_session<R: BufRead, W: Write + Send + 'static>(
             Err(e) => return Err(e),
         };
         if let Flow::Quit = session.handle(&line) {
-            session.engine.stop();
+            session.engine.shutdown();
             session.engine.wait_idle();
             return Ok(());
         }
@@ -264,15 +326,21 @@ impl<W: Write + Send + 'static> Session<W> {
                 };
                 let mut shared = self.shared();
                 shared.dialect = dialect;
+                let max_hash_mb = self.options.max_hash_mb;
                 let lines = match dialect {
-                    Dialect::Uci => uci::hello(),
-                    Dialect::Ucci => ucci::hello(),
+                    Dialect::Uci => uci::hello(max_hash_mb),
+                    Dialect::Ucci => ucci::hello(max_hash_mb),
                 };
                 for l in lines {
                     shared.line(&l);
                 }
             }
-            "isready" => self.say("readyok"),
+            "isready" => {
+                // Otherwise the worker says `readyok` once the settings are applied.
+                if self.engine.ready() {
+                    self.say("readyok");
+                }
+            }
             "ucinewgame" => self.new_game(),
             "position" => {
                 let (game, err) = parse_position(args);
@@ -292,6 +360,7 @@ impl<W: Write + Send + 'static> Session<W> {
             "stop" => {
                 // A ponder search stopped answers with its best move, as UCI asks.
                 self.pondering = None;
+                self.infinite = false;
                 self.engine.stop();
             }
             "ponderhit" => self.ponder_hit(args),
@@ -331,7 +400,7 @@ impl<W: Write + Send + 'static> Session<W> {
             "debug" => {}
             "quit" => return Flow::Quit,
             "bye" => {
-                self.engine.stop();
+                self.engine.shutdown();
                 self.engine.wait_idle();
                 self.say("bye");
                 return Flow::Quit;
@@ -348,14 +417,6 @@ impl<W: Write + Send + 'static> Session<W> {
     }
 
     fn go(&mut self, args: &[&str]) {
-        if self.engine.is_busy() {
-            if self.infinite {
-                self.error("still searching: send stop first");
-                return;
-            }
-            // As chess engines do: a new `go` waits for the bounded search before it.
-            self.engine.wait_idle();
-        }
         let parsed = match self.dialect() {
             Dialect::Uci => uci::parse_go(args, &self.game),
             Dialect::Ucci => ucci::parse_go(args, self.millis),
@@ -364,6 +425,10 @@ impl<W: Write + Send + 'static> Session<W> {
             Ok(go) => go,
             Err(e) => return self.error(&e),
         };
+        // What runs stops and answers first; the worker then takes this job.
+        // Waiting for it here would leave `stop`, `isready` and `quit` unread.
+        self.engine.stop();
+        self.pondering = None;
         if let Some(depth) = go.perft {
             self.infinite = false;
             self.engine.send(Job::Perft {
@@ -374,22 +439,24 @@ impl<W: Write + Send + 'static> Session<W> {
         }
         let mut limits = go.limits;
         limits.ban_moves.extend(self.banned.iter().copied());
-        self.shared().draw_offered = go.draw_offer;
         if go.ponder {
             // Think without a clock (and hold the answer) until the opponent
             // plays the expected move (`ponderhit`) or another (`stop`).
             self.pondering = Some(limits.clone());
             limits.infinite = true;
-        } else {
-            self.pondering = None;
         }
-        self.search(limits);
+        self.search(limits, go.draw_offer);
     }
 
-    fn search(&mut self, limits: Limits) {
+    /// Sends a search; `draw_offer` says whether its answer judges a draw offer.
+    fn search(&mut self, limits: Limits, draw_offer: bool) {
         self.infinite = limits.infinite;
         let hold = self.infinite;
         self.next_id += 1;
+        if draw_offer {
+            let id = self.next_id;
+            self.shared().draw_offers.push(id);
+        }
         self.engine.send(Job::Search(Box::new(SearchJob {
             id: self.next_id,
             game: self.game.clone(),
@@ -407,13 +474,15 @@ impl<W: Write + Send + 'static> Session<W> {
         let Some(limits) = self.pondering.take() else {
             return self.error("ponderhit without a running go ponder: ignored");
         };
-        self.shared().silenced = Some(self.next_id);
+        let draw_offer = {
+            let mut shared = self.shared();
+            shared.silenced = Some(self.next_id);
+            // UCCI `ponderhit draw`, or a draw offered with `go ponder draw`.
+            args.first() == Some(&"draw") || shared.draw_offers.contains(&self.next_id)
+        };
+        // The worker finishes the ponder search before it starts this one.
         self.engine.stop();
-        self.engine.wait_idle();
-        if args.first() == Some(&"draw") {
-            self.shared().draw_offered = true; // UCCI `ponderhit draw`
-        }
-        self.search(limits);
+        self.search(limits, draw_offer);
     }
 
     fn set_option(&mut self, name: &str, value: &str) {
@@ -427,9 +496,17 @@ impl<W: Write + Send + 'static> Session<W> {
                 .map_err(|_| format!("option {name} takes a whole number, not {v:?}"))
         };
         let result = match name.to_ascii_lowercase().as_str() {
-            "hash" | "hashsize" => amount(value).map(|mb| {
-                let mb = (mb as usize).clamp(1, MAX_HASH_MB);
-                self.engine.send(Job::Configure(Setting::Hash(mb)));
+            "hash" | "hashsize" => amount(value).and_then(|mb| {
+                let max = self.options.max_hash_mb;
+                match usize::try_from(mb) {
+                    Ok(mb) if (1..=max).contains(&mb) => {
+                        self.engine.send(Job::Configure(Setting::Hash(mb)));
+                        Ok(())
+                    }
+                    _ => Err(format!(
+                        "option {name} takes 1 to {max} MB, not {mb}: the hash table stays as it is"
+                    )),
+                }
             }),
             "threads" => amount(value).and_then(|n| match n {
                 1 => Ok(()),

@@ -4,19 +4,19 @@
 //! `bestmove X [ponder Y] [draw]` or `nobestmove`, `bye`.
 
 use xiangqi::Game;
-use xiangqi::engine::{Limits, MAX_HASH_MB, Score, SearchInfo, SearchResult};
+use xiangqi::engine::{Limits, Score, SearchInfo, SearchResult};
 
 use super::{Go, number};
 
-/// The answer to `ucci`.
-pub fn hello() -> Vec<String> {
+/// The answer to `ucci`; `max_hash_mb` is the largest `hashsize` accepted.
+pub fn hello(max_hash_mb: usize) -> Vec<String> {
     vec![
         format!("id name Ludus {}", env!("CARGO_PKG_VERSION")),
         "id copyright the Ludus authors, MIT OR Apache-2.0".to_string(),
         "id author the Ludus authors".to_string(),
         "id user Ludus".to_string(),
         "option usemillisec type check default false".to_string(),
-        format!("option hashsize type spin min 1 max {MAX_HASH_MB} default 16"),
+        format!("option hashsize type spin min 1 max {max_hash_mb} default 16"),
         "option threads type spin min 1 max 1 default 1".to_string(),
         "option ponder type check default false".to_string(),
         "option usebook type check default true".to_string(),

@@ -1,17 +1,17 @@
 //! UCI as Pikafish speaks it: squares `a0`–`i9` (rank 0 on Red's side), times in
 //! milliseconds, `setoption name … value …`, `score cp|mate`, `bestmove (none)`.
 
-use xiangqi::Game;
-use xiangqi::engine::{Limits, MAX_HASH_MB, MAX_SKILL, Score, SearchInfo, SearchResult};
+use xiangqi::engine::{Limits, MAX_SKILL, Score, SearchInfo, SearchResult};
+use xiangqi::{Game, MAX_PERFT_DEPTH};
 
 use super::{Go, number, parse_moves};
 
-/// The answer to `uci`.
-pub fn hello() -> Vec<String> {
+/// The answer to `uci`; `max_hash_mb` is the largest `Hash` accepted.
+pub fn hello(max_hash_mb: usize) -> Vec<String> {
     vec![
         format!("id name Ludus {}", env!("CARGO_PKG_VERSION")),
         "id author the Ludus authors".to_string(),
-        format!("option name Hash type spin default 16 min 1 max {MAX_HASH_MB}"),
+        format!("option name Hash type spin default 16 min 1 max {max_hash_mb}"),
         "option name Threads type spin default 1 min 1 max 1".to_string(),
         "option name Ponder type check default false".to_string(),
         format!("option name Skill Level type spin default {MAX_SKILL} min 0 max {MAX_SKILL}"),
@@ -49,7 +49,15 @@ pub fn parse_go(args: &[&str], game: &Game) -> Result<Go, String> {
             }
             "nodes" => limits.nodes = Some(take()?),
             "movetime" => limits.movetime = Some(take()?),
-            "perft" => go.perft = Some(take()?.min(u32::MAX as u64) as u32),
+            "perft" => {
+                let depth = take()?;
+                if depth > u64::from(MAX_PERFT_DEPTH) {
+                    return Err(format!(
+                        "perft depth is at most {MAX_PERFT_DEPTH}, not {depth}"
+                    ));
+                }
+                go.perft = Some(depth as u32);
+            }
             "infinite" => limits.infinite = true,
             "ponder" => go.ponder = true,
             "searchmoves" => {
@@ -161,6 +169,11 @@ mod tests {
         let game = Game::new();
         assert!(parse_go(&[], &game).unwrap().limits.infinite);
         assert_eq!(parse_go(&["perft", "3"], &game).unwrap().perft, Some(3));
+        assert_eq!(parse_go(&["perft", "32"], &game).unwrap().perft, Some(32));
+        assert_eq!(
+            parse_go(&["perft", "33"], &game).unwrap_err(),
+            "perft depth is at most 32, not 33"
+        );
         assert_eq!(
             parse_go(&["depth", "4"], &game).unwrap().limits.depth,
             Some(4)

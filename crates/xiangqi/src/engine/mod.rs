@@ -29,4 +29,4 @@ pub use pst::{VALUES, value};
 pub use search::{Engine, MATE, MATE_BOUND, MAX_SKILL, Score, SearchInfo, SearchResult};
 pub use see::see;
 pub use time::{Limits, TimeBudget};
-pub use tt::{Bound, Hit, MAX_HASH_MB, TranspositionTable};
+pub use tt::{Bound, HashError, Hit, MAX_HASH_MB, TranspositionTable};

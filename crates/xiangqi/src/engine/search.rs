@@ -148,9 +148,33 @@ impl Engine {
         }
     }
 
-    /// Resizes (and clears) the transposition table.
+    /// Resizes (and clears) the transposition table, clamped to
+    /// 1..=[`MAX_HASH_MB`](super::MAX_HASH_MB); aborts if the memory cannot be
+    /// had (see [`Engine::try_set_hash`]).
     pub fn set_hash(&mut self, mb: usize) {
         self.tt = TranspositionTable::new(mb);
+    }
+
+    /// Resizes (and clears) the transposition table to `mb` megabytes, keeping
+    /// the old table if the new one cannot be had; `cancel` is asked between
+    /// chunks of the fill whether to give up.
+    ///
+    /// # Errors
+    ///
+    /// The [`HashError`](super::HashError) of
+    /// [`TranspositionTable::try_new`]; the old table is kept.
+    pub fn try_set_hash(
+        &mut self,
+        mb: usize,
+        cancel: &dyn Fn() -> bool,
+    ) -> Result<(), super::HashError> {
+        self.tt = TranspositionTable::try_new(mb, cancel)?;
+        Ok(())
+    }
+
+    /// The transposition table's size in megabytes.
+    pub fn hash_mb(&self) -> usize {
+        self.tt.size_mb()
     }
 
     /// How full the transposition table is with entries of the last search,

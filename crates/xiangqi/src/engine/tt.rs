@@ -1,10 +1,38 @@
 //! Transposition table: one entry per slot, indexed by the low bits of the key and
 //! verified with the high 32 bits. Size is set in megabytes.
 
+use std::fmt;
+
 use crate::moves::Move;
 
-/// Largest table size accepted, in megabytes.
+/// Largest table size the protocols accept and [`TranspositionTable::new`]
+/// clamps to, in megabytes. [`TranspositionTable::try_new`] takes any size and
+/// fails if it cannot be had.
 pub const MAX_HASH_MB: usize = 32 * 1024;
+
+/// Entries written between two looks at the cancel callback while a new table
+/// is filled (16 MB of entries at 16 bytes or fewer each).
+const FILL_CHUNK: usize = 1 << 20;
+
+/// Why [`TranspositionTable::try_new`] gave no table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HashError {
+    /// The allocator refused (or the size does not fit the address space).
+    Unavailable { mb: usize },
+    /// The cancel callback asked to give up while the table was being filled.
+    Cancelled,
+}
+
+impl fmt::Display for HashError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            HashError::Unavailable { mb } => write!(f, "cannot allocate a {mb} MB hash table"),
+            HashError::Cancelled => write!(f, "hash table allocation cancelled"),
+        }
+    }
+}
+
+impl std::error::Error for HashError {}
 
 /// Kind of bound a stored score is.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -40,7 +68,9 @@ pub struct TranspositionTable {
 }
 
 impl TranspositionTable {
-    /// A table of about `mb` megabytes, clamped to 1..=[`MAX_HASH_MB`].
+    /// A table of about `mb` megabytes, clamped to 1..=[`MAX_HASH_MB`]. Aborts
+    /// if the memory cannot be had: for sizes a user chooses, use
+    /// [`TranspositionTable::try_new`].
     pub fn new(mb: usize) -> TranspositionTable {
         let mb = mb.clamp(1, MAX_HASH_MB);
         let n = (mb * 1024 * 1024 / std::mem::size_of::<Entry>()).max(2);
@@ -48,6 +78,42 @@ impl TranspositionTable {
             entries: vec![Entry::default(); n],
             generation: 0,
         }
+    }
+
+    /// A table of about `mb` megabytes (at least 1), allocated fallibly and
+    /// filled in chunks, asking `cancel` between chunks whether to give up: a
+    /// large table takes a while to touch, and its owner may be quitting.
+    ///
+    /// # Errors
+    ///
+    /// [`HashError::Unavailable`] if the allocator refuses the size (or it
+    /// overflows the address space), [`HashError::Cancelled`] if `cancel`
+    /// said so. Nothing stays allocated either way.
+    pub fn try_new(mb: usize, cancel: &dyn Fn() -> bool) -> Result<TranspositionTable, HashError> {
+        let mb = mb.max(1);
+        let unavailable = HashError::Unavailable { mb };
+        let bytes = mb.checked_mul(1024 * 1024).ok_or(unavailable)?;
+        let n = (bytes / std::mem::size_of::<Entry>()).max(2);
+        let mut entries = Vec::new();
+        entries.try_reserve_exact(n).map_err(|_| unavailable)?;
+        while entries.len() < n {
+            if cancel() {
+                return Err(HashError::Cancelled);
+            }
+            let len = (entries.len() + FILL_CHUNK).min(n);
+            entries.resize(len, Entry::default());
+        }
+        Ok(TranspositionTable {
+            entries,
+            generation: 0,
+        })
+    }
+
+    /// The table's size in megabytes, to the nearest (entries do not fill a
+    /// megabyte exactly).
+    pub fn size_mb(&self) -> usize {
+        let bytes = self.entries.len() * std::mem::size_of::<Entry>();
+        (bytes + 512 * 1024) / (1024 * 1024)
     }
 
     /// Forgets everything.
@@ -186,5 +252,27 @@ mod tests {
         tt.clear();
         assert!(tt.probe(key).is_none());
         assert_eq!(tt.hashfull(), 0);
+    }
+
+    #[test]
+    fn sizes_that_cannot_be_had_are_errors_not_aborts() {
+        // Overflows the byte count; then more than any address space holds.
+        for mb in [usize::MAX, 1 << 40] {
+            assert_eq!(
+                TranspositionTable::try_new(mb, &|| false).err(),
+                Some(HashError::Unavailable { mb })
+            );
+        }
+        let tt = TranspositionTable::try_new(2, &|| false).unwrap();
+        assert_eq!(tt.size_mb(), 2);
+        assert!(tt.probe(42).is_none());
+        assert_eq!(
+            TranspositionTable::try_new(64, &|| true).err(),
+            Some(HashError::Cancelled)
+        );
+        assert_eq!(
+            TranspositionTable::try_new(0, &|| false).unwrap().size_mb(),
+            1
+        );
     }
 }

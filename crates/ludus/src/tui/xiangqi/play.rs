@@ -507,7 +507,10 @@ impl Play {
                         None => self.after_command(was_over),
                     }
                 }
-                Event::Perft { .. } => {}
+                Event::Perft { .. }
+                | Event::PerftStopped { .. }
+                | Event::HashUnavailable { .. }
+                | Event::Ready => {}
             }
         }
     }

@@ -168,3 +168,12 @@ fn bad_game_files_and_fens_are_refused_without_panicking() {
     assert!(err.contains("bad FEN"), "{err}");
     assert!(!err.contains("panicked"), "{err}");
 }
+
+#[test]
+fn perft_past_its_depth_limit_is_refused_not_a_stack_overflow() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = ludus(&["xiangqi", "perft", "100000"], dir.path());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("past the limit of 32"), "{err}");
+}

@@ -148,6 +148,12 @@ pub fn perft_command(
     divide: bool,
     out: &mut impl Write,
 ) -> Result<ExitCode> {
+    if depth > xiangqi::MAX_PERFT_DEPTH {
+        anyhow::bail!(
+            "perft depth {depth} is past the limit of {}",
+            xiangqi::MAX_PERFT_DEPTH
+        );
+    }
     let mut pos = parse_fen(fen)?;
     let started = Instant::now();
     let mut split = perft_divide(&mut pos, depth);

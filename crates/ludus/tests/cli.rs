@@ -436,3 +436,72 @@ fn a_closed_output_pipe_is_one_line_not_a_panic() {
     assert!(err.contains("output was closed"), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
 }
+
+#[test]
+fn convert_keeps_authors_and_comments_in_every_format() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("noted.sok");
+    std::fs::write(
+        &file,
+        "; 1\n#####\n#@$.#\n#####\nTitle: Noted\nAuthor: Ada\nComment: the first one\n",
+    )
+    .unwrap();
+    for format in ["xsb", "sok", "rle", "json"] {
+        let out_file = dir.path().join(format!("out.{format}"));
+        let out = ludus(
+            &[
+                "sokoban",
+                "convert",
+                file.to_str().unwrap(),
+                "--to",
+                format,
+                "--output",
+                out_file.to_str().unwrap(),
+            ],
+            dir.path(),
+        );
+        assert_eq!(out.status.code(), Some(0), "{format}");
+        let text = std::fs::read_to_string(&out_file).unwrap();
+        let set = if format == "json" {
+            sokoban::format::json::parse_library(&text).unwrap()
+        } else {
+            sokoban::parse_collection(&text)
+        };
+        let level = set.levels[0].as_ref().unwrap();
+        assert_eq!(level.meta.author.as_deref(), Some("Ada"), "{format}: {text}");
+        assert_eq!(level.meta.comments, ["the first one"], "{format}: {text}");
+    }
+}
+
+#[test]
+fn unreadable_solutions_and_empty_files_are_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let level = data("solved.sok");
+    let out = ludus(
+        &[
+            "sokoban",
+            "verify",
+            level.to_str().unwrap(),
+            "--level",
+            "1",
+            "--solution",
+            "xyz",
+        ],
+        dir.path(),
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(err.contains("the solution cannot be read"), "{err}");
+    assert!(!stdout(&out).contains("solved: no"));
+
+    let empty = dir.path().join("empty.sok");
+    std::fs::write(&empty, "; nothing here\n").unwrap();
+    for command in [vec!["solve"], vec!["convert", "--to", "xsb"]] {
+        let mut args = vec!["sokoban", command[0], empty.to_str().unwrap()];
+        args.extend(&command[1..]);
+        let out = ludus(&args, dir.path());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{command:?}");
+        assert!(err.contains("no level could be read"), "{command:?}: {err}");
+    }
+}

@@ -41,10 +41,6 @@ pub enum ReplayError {
         step: usize,
         why: Blocked,
     },
-    /// Step `step` was written as a push but pushes nothing, or the other way round.
-    PushMismatch {
-        step: usize,
-    },
 }
 
 impl fmt::Display for ReplayError {
@@ -52,12 +48,6 @@ impl fmt::Display for ReplayError {
         match self {
             ReplayError::Parse(e) => write!(f, "{e}"),
             ReplayError::Blocked { step, why } => write!(f, "step {step}: {why}"),
-            ReplayError::PushMismatch { step } => {
-                write!(
-                    f,
-                    "step {step}: the letter's case does not match whether a box is pushed"
-                )
-            }
         }
     }
 }
@@ -444,15 +434,13 @@ impl Game {
         self.play_written(&written)
     }
 
+    /// Replays written steps. A letter's case (move or push) is not held
+    /// against it: the board decides which steps push, as other tools read
+    /// solutions (`rrr` and `RRR` replay alike).
     pub(crate) fn play_written(&mut self, written: &[Written]) -> Result<(), ReplayError> {
-        let strict = written.iter().any(|&(_, push)| push);
-        for (i, &(dir, push)) in written.iter().enumerate() {
-            let step = self
-                .step(dir)
+        for (i, &(dir, _)) in written.iter().enumerate() {
+            self.step(dir)
                 .map_err(|why| ReplayError::Blocked { step: i + 1, why })?;
-            if strict && step.push != push {
-                return Err(ReplayError::PushMismatch { step: i + 1 });
-            }
         }
         Ok(())
     }
@@ -491,6 +479,15 @@ mod tests {
 
     fn corridor() -> Game {
         Game::new(Level::from_xsb("#######\n#@ $ .#\n#######").unwrap())
+    }
+
+    #[test]
+    fn a_solution_replays_whatever_the_case_of_its_letters() {
+        let level = Level::from_xsb("#######\n#@ $ .#\n#######").unwrap();
+        for lurd in ["rrr", "RRR", "rRR", "Rrr"] {
+            let v = verify(&level, lurd).unwrap();
+            assert!(v.solved && v.pushes == 2 && v.moves == 3, "{lurd}");
+        }
     }
 
     #[test]

@@ -41,6 +41,8 @@ struct Entry {
     author: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     solution: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    comments: Vec<String>,
 }
 
 #[derive(Debug, Serialize, Deserialize)]
@@ -78,6 +80,7 @@ pub fn parse_library(text: &str) -> Result<Collection, ParseError> {
                 title: entry.name,
                 author: entry.author,
                 solutions: entry.solution.into_iter().collect(),
+                comments: entry.comments,
                 ..level.meta
             };
             Ok(level)
@@ -110,6 +113,7 @@ pub fn write_library(title: Option<&str>, levels: &[Level], ratings: &[Rating]) 
                 difficulty: rating.difficulty,
                 author: level.meta.author.clone(),
                 solution: level.meta.solutions.first().cloned(),
+                comments: level.meta.comments.clone(),
             }
         })
         .collect();

@@ -288,7 +288,8 @@ pub fn write_sok(title: Option<&str>, levels: &[Level]) -> String {
     out
 }
 
-/// Writes levels as plain XSB boards, each preceded by a `; N title` line.
+/// Writes levels as plain XSB boards, each preceded by a `; N title` line
+/// and followed by its `Author:` and `Comment:` lines, if any.
 pub fn write_xsb(levels: &[Level]) -> String {
     let mut out = String::new();
     for (i, level) in levels.iter().enumerate() {
@@ -297,9 +298,21 @@ pub fn write_xsb(levels: &[Level]) -> String {
             None => out.push_str(&format!("; {}\n", i + 1)),
         }
         out.push_str(&level.to_xsb());
+        push_notes(&mut out, level);
         out.push('\n');
     }
     out
+}
+
+/// A level's author and comments as `Key: value` lines after its board.
+fn push_notes(out: &mut String, level: &Level) {
+    if let Some(a) = &level.meta.author {
+        out.push_str(&format!("Author: {a}\n"));
+    }
+    // An empty `Comment:` would open a comment block.
+    for c in level.meta.comments.iter().filter(|c| !c.trim().is_empty()) {
+        out.push_str(&format!("Comment: {c}\n"));
+    }
 }
 
 /// Writes levels one per line in run-length form, each preceded by `; N`.
@@ -312,6 +325,7 @@ pub fn write_rle(levels: &[Level]) -> String {
         }
         out.push_str(&super::xsb::to_rle(level));
         out.push('\n');
+        push_notes(&mut out, level);
     }
     out
 }

@@ -32,7 +32,7 @@ pub(super) fn report_broken_levels(
         if let Err(e) = level {
             writeln!(
                 out,
-                "{}:{}:{}: level {}: error: {} (not converted)",
+                "{}:{}:{}: level {}: error: {} (skipped)",
                 file.display(),
                 e.line,
                 e.column,
@@ -155,6 +155,10 @@ pub fn verify_command(
             None => bail!("give --solution LURD or --solutions FILE.sok"),
         },
     };
+    // A solution that cannot be read is a usage error, not an unsolved level.
+    if let Err(e) = sokoban::lurd::parse(&lurd) {
+        bail!("the solution cannot be read: {e}");
+    }
     match verify(level, &lurd) {
         Ok(v) => {
             let solved = if v.solved { "yes" } else { "no" };

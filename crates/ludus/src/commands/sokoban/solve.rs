@@ -267,12 +267,17 @@ pub fn solve(args: &SolveArgs, out: &mut impl Write) -> Result<ExitCode> {
                 set.len()
             ),
         },
-        None => set
-            .collection
-            .valid_levels()
-            .map(|(i, l)| (i + 1, l))
-            .collect(),
+        None => {
+            super::levels::report_broken_levels(&args.file, &set, &mut std::io::stderr())?;
+            set.collection
+                .valid_levels()
+                .map(|(i, l)| (i + 1, l))
+                .collect()
+        }
     };
+    if chosen.is_empty() {
+        bail!("{}: no level could be read", args.file.display());
+    }
     let results = solve_all(&chosen, &args.options)?;
     let solved = results.iter().filter(|r| r.status == "solved").count();
     if args.json {

@@ -631,9 +631,7 @@ fn collection_bytes(collection: &sokoban::Collection) -> usize {
             size_of::<Result<Level, sokoban::ParseError>>()
                 + match level {
                     Ok(level) => {
-                        level.map().len()
-                            + size_of_val(level.boxes())
-                            + texts(&level.meta)
+                        level.map().len() + size_of_val(level.boxes()) + texts(&level.meta)
                     }
                     Err(e) => e.to_string().len(),
                 }

@@ -564,3 +564,239 @@ async fn hostile_run_length_levels_are_refused_and_the_server_lives() {
     let (status, _, _) = server.get("/").await;
     assert_eq!(status, 200);
 }
+
+/// A raw request for `path` naming `host`, with `extra` header lines.
+fn request(path: &str, host: &str, extra: &str) -> String {
+    format!("GET {path} HTTP/1.1\r\nHost: {host}\r\n{extra}Connection: close\r\n\r\n")
+}
+
+/// A WebSocket handshake's headers (after the Host line).
+const UPGRADE: &str = "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n";
+
+fn status(response: &str) -> &str {
+    response.split(' ').nth(1).unwrap_or("")
+}
+
+#[tokio::test]
+async fn other_host_names_are_refused_on_every_route() {
+    let server = Server::start();
+    let port = server.port();
+    let within = std::time::Duration::from_secs(10);
+    // DNS rebinding: another site's name resolving to 127.0.0.1.
+    let evil = format!("evil.example:{port}");
+    let evil_origin = format!("Origin: http://evil.example:{port}\r\n");
+    for path in ["/", "/sokoban", "/api/summary", "/api/sokoban/collections"] {
+        let answer = server.raw(&request(path, &evil, ""), within).await.unwrap();
+        assert_eq!(status(&answer), "403", "{path}: {answer}");
+        assert!(!answer.contains("sokoban\""), "{answer}");
+    }
+    for socket in ["/ws/sokoban", "/ws/xiangqi", "/ws/tetris"] {
+        let handshake =
+            format!("GET {socket} HTTP/1.1\r\nHost: {evil}\r\n{evil_origin}{UPGRADE}\r\n");
+        let answer = server.raw(&handshake, within).await.unwrap();
+        assert_eq!(status(&answer), "403", "{socket}: {answer}");
+    }
+    // No Host at all (HTTP/1.0) is not ours either.
+    let answer = server
+        .raw("GET /api/summary HTTP/1.0\r\n\r\n", within)
+        .await
+        .unwrap();
+    assert_eq!(status(&answer), "403", "{answer}");
+    // Loopback names, with or without a port, are.
+    for host in [
+        format!("127.0.0.1:{port}"),
+        format!("localhost:{port}"),
+        format!("LocalHost:{port}"),
+        format!("127.0.0.2:{port}"),
+        format!("[::1]:{port}"),
+        "localhost".to_string(),
+    ] {
+        let answer = server
+            .raw(&request("/api/summary", &host, ""), within)
+            .await
+            .unwrap();
+        assert_eq!(status(&answer), "200", "{host}: {answer}");
+    }
+    // Our own name with another site's Origin: refused on plain routes too.
+    let own = format!("127.0.0.1:{port}");
+    let answer = server
+        .raw(&request("/api/summary", &own, &evil_origin), within)
+        .await
+        .unwrap();
+    assert_eq!(status(&answer), "403", "{answer}");
+    let same = format!("Origin: http://{own}\r\n");
+    let answer = server
+        .raw(&request("/api/summary", &own, &same), within)
+        .await
+        .unwrap();
+    assert_eq!(status(&answer), "200", "{answer}");
+    let handshake = format!("GET /ws/sokoban HTTP/1.1\r\nHost: {own}\r\n{same}{UPGRADE}\r\n");
+    let answer = server
+        .raw(&handshake, std::time::Duration::from_millis(500))
+        .await;
+    // Accepted: the upgraded socket stays open (no answer to read to the end).
+    assert!(answer.is_none(), "{answer:?}");
+}
+
+#[tokio::test]
+async fn half_sent_requests_are_closed_after_the_header_timeout() {
+    let server = Server::start_with(&["--header-timeout-ms", "300"]);
+    let within = std::time::Duration::from_secs(5);
+    for half in ["GET / HT", "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n", ""] {
+        let started = std::time::Instant::now();
+        let answer = server.raw(half, within).await;
+        assert!(answer.is_some(), "{half:?} was held open");
+        let took = started.elapsed();
+        assert!(
+            took >= std::time::Duration::from_millis(250),
+            "{half:?}: {took:?}"
+        );
+    }
+    // Whole requests are still served.
+    let (status, _, _) = server.get("/").await;
+    assert_eq!(status, 200);
+}
+
+#[tokio::test]
+async fn silent_websockets_are_closed_and_answering_ones_kept() {
+    use futures_util::StreamExt;
+    let server = Server::start_with(&["--idle-timeout-ms", "400"]);
+    let mut silent = server.socket().await;
+    let mut live = server.socket().await;
+    // The live client reads (and so answers the server's pings) for 1.2 s.
+    let until = tokio::time::Instant::now() + std::time::Duration::from_millis(1200);
+    let mut pinged = false;
+    while let Ok(message) = tokio::time::timeout_at(until, live.ws.next()).await {
+        let message = message.expect("the live socket stays open").unwrap();
+        pinged |= message.is_ping();
+    }
+    assert!(pinged, "the server pings a quiet socket");
+    let pong = live.ask(json!({"type": "ping"}), "pong").await;
+    assert_eq!(pong["type"], "pong");
+    // The silent one has been closed: after the ping, the end.
+    let mut ended = false;
+    while let Ok(Some(message)) =
+        tokio::time::timeout(std::time::Duration::from_secs(5), silent.ws.next()).await
+    {
+        match message {
+            Ok(m) if m.is_ping() => {}
+            _ => {
+                ended = true;
+                break;
+            }
+        }
+    }
+    assert!(ended || silent.ws.next().await.is_none());
+}
+
+/// A level file of one small level, then `big` open 256 x 256 rooms (36
+/// bytes each as run-length rows, 64 K cells each once read).
+fn upload_text(big: usize) -> String {
+    let mut text = String::from("#####\n#@$.#\n#####\n");
+    for _ in 0..big {
+        text.push_str("\n256#|#@$.251-#|253(#254-#|)256#\n");
+    }
+    text
+}
+
+#[tokio::test]
+async fn uploads_past_the_memory_bound_drop_the_oldest() {
+    let mib = 1 << 20;
+    let (session, total) = (3 * mib, 7 * mib);
+    let server = Server::start_with(&[
+        "--session-bytes",
+        &session.to_string(),
+        "--total-session-bytes",
+        &total.to_string(),
+    ]);
+    let mut client = server.socket().await;
+    // Eight big rooms: about 0.5 MiB of cells, and 2 MiB for playing the largest.
+    let text = upload_text(8);
+    let mut sessions = Vec::new();
+    for _ in 0..5 {
+        let state = client
+            .ask(json!({"type": "upload", "text": text}), "state")
+            .await;
+        assert_eq!(state["count"], 9);
+        sessions.push(state["session"].as_str().unwrap().to_string());
+    }
+    // Two of about 2.5 MiB fit in 7 MiB: the three oldest are gone.
+    let mut again = server.socket().await;
+    let mut kept = Vec::new();
+    for id in &sessions {
+        again.send(json!({"type": "resume", "session": id})).await;
+        let reply = again.recv().await;
+        kept.push(reply["type"] == "state");
+    }
+    assert_eq!(kept, [false, false, false, true, true]);
+    // More than one game may hold is refused, naming the limit.
+    let refused = client
+        .ask(json!({"type": "upload", "text": upload_text(64)}), "error")
+        .await;
+    assert_eq!(refused["code"], "too_large", "{refused}");
+    let message = refused["message"].as_str().unwrap();
+    assert!(message.contains("at most 3072 KiB"), "{message}");
+}
+
+const CORRUPT: &str = "{ this is not JSON";
+
+#[test]
+fn sokoban_solutions_reports_a_corrupt_progress_file() {
+    let data = tempfile::tempdir().unwrap();
+    let progress = data.path().join("sokoban/progress.json");
+    std::fs::create_dir_all(progress.parent().unwrap()).unwrap();
+    std::fs::write(&progress, CORRUPT).unwrap();
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_ludus"))
+        .arg("--data-dir")
+        .arg(data.path())
+        .args(["sokoban", "solutions"])
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("progress.json"), "{stderr}");
+    assert!(stderr.contains("moved aside to"), "{stderr}");
+    assert!(!progress.exists());
+}
+
+#[tokio::test]
+async fn a_corrupt_progress_file_is_reported_to_the_page_and_on_stderr() {
+    let server = Server::start();
+    let progress = server.data.path().join("sokoban/progress.json");
+    std::fs::write(&progress, CORRUPT).unwrap();
+    let mut client = server.socket().await;
+    let open = json!({"type": "open", "collection": FIXTURE_COLLECTION, "level": 0});
+    client.ask(open.clone(), "state").await;
+    let notice = client.recv().await;
+    assert_eq!(notice["type"], "notice", "{notice}");
+    let message = notice["message"].as_str().unwrap();
+    assert!(
+        message.contains("progress.json") && message.contains("moved aside to"),
+        "{message}"
+    );
+    let stderr = server.stderr();
+    assert!(
+        stderr.contains("warning") && stderr.contains("progress.json"),
+        "{stderr}"
+    );
+    // Said once: the file is gone from its place.
+    client.ask(open, "state").await;
+    let pong = client.ask(json!({"type": "ping"}), "pong").await;
+    assert_eq!(pong["type"], "pong");
+    // The home page's summary and the level list say it too.
+    std::fs::write(&progress, CORRUPT).unwrap();
+    let (_, _, body) = server.get("/api/summary").await;
+    let summary: serde_json::Value = serde_json::from_slice(&body).unwrap();
+    assert!(
+        summary["warnings"][0]
+            .as_str()
+            .unwrap()
+            .contains("progress.json"),
+        "{summary}"
+    );
+    std::fs::write(&progress, CORRUPT).unwrap();
+    let (_, _, body) = server.get("/api/sokoban/collections").await;
+    let list: serde_json::Value = serde_json::from_slice(&body).unwrap();
+    let problems = list["problems"].to_string();
+    assert!(problems.contains("progress.json"), "{problems}");
+}

@@ -14,19 +14,63 @@ pub mod xiangqi;
 use std::net::{IpAddr, SocketAddr};
 use std::process::ExitCode;
 use std::sync::{Arc, RwLock};
+use std::time::Duration;
 
 use anyhow::Context;
 use axum::Router;
-use axum::extract::{State, WebSocketUpgrade};
-use axum::http::{HeaderMap, StatusCode};
+use axum::extract::{Request, State, WebSocketUpgrade};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Json, Response};
 use axum::routing::get;
-use axum::serve::ListenerExt;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::service::TowerToHyperService;
 use serde_json::{Value, json};
 
 use crate::sokoban_library::{LevelSet, registry};
-use crate::store::{DataDir, progress};
+use crate::store::{DataDir, Warning, progress};
 use sessions::Sessions;
+
+/// How long a client may take to send a request's line and headers; a
+/// connection still sending them then is closed (slow or half-sent requests
+/// would otherwise hold it open for ever).
+pub const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long a game socket may stay silent: after half of it the server sends
+/// a WebSocket ping (browsers answer it by themselves), and a socket that has
+/// sent nothing, not even that pong, by the end is closed (pages reconnect).
+pub const SOCKET_IDLE_TIMEOUT: Duration = Duration::from_secs(60);
+/// Most connections served at once; more are closed as they are accepted.
+pub const MAX_CONNECTIONS: usize = 512;
+/// Estimated bytes that one kept Sokoban game may hold (an uploaded level
+/// set and the level being played): a larger upload is refused.
+pub const SESSION_BYTES: usize = 8 << 20;
+/// Estimated bytes that all kept Sokoban games may hold together: the longest
+/// idle are dropped first to make room for a new one.
+pub const TOTAL_SESSION_BYTES: usize = 256 << 20;
+
+/// The server's limits; tests shorten them through hidden `serve` options.
+#[derive(Debug, Clone)]
+pub struct Limits {
+    /// See [`HEADER_READ_TIMEOUT`].
+    pub header_read: Duration,
+    /// See [`SOCKET_IDLE_TIMEOUT`].
+    pub socket_idle: Duration,
+    /// See [`SESSION_BYTES`].
+    pub session_bytes: usize,
+    /// See [`TOTAL_SESSION_BYTES`].
+    pub total_session_bytes: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            header_read: HEADER_READ_TIMEOUT,
+            socket_idle: SOCKET_IDLE_TIMEOUT,
+            session_bytes: SESSION_BYTES,
+            total_session_bytes: TOTAL_SESSION_BYTES,
+        }
+    }
+}
 
 /// Arguments of `ludus serve`.
 #[derive(Debug, Clone, clap::Args)]
@@ -40,6 +84,29 @@ pub struct ServeArgs {
     /// Open the page in the system browser.
     #[arg(long)]
     pub open: bool,
+    /// Milliseconds a request's headers may take to arrive (tests shorten it).
+    #[arg(long, hide = true, default_value_t = HEADER_READ_TIMEOUT.as_millis() as u64)]
+    pub header_timeout_ms: u64,
+    /// Milliseconds a game socket may stay silent (tests shorten it).
+    #[arg(long, hide = true, default_value_t = SOCKET_IDLE_TIMEOUT.as_millis() as u64)]
+    pub idle_timeout_ms: u64,
+    /// Estimated bytes one kept Sokoban game may hold (tests lower it).
+    #[arg(long, hide = true, default_value_t = SESSION_BYTES)]
+    pub session_bytes: usize,
+    /// Estimated bytes all kept Sokoban games may hold (tests lower it).
+    #[arg(long, hide = true, default_value_t = TOTAL_SESSION_BYTES)]
+    pub total_session_bytes: usize,
+}
+
+impl ServeArgs {
+    fn limits(&self) -> Limits {
+        Limits {
+            header_read: Duration::from_millis(self.header_timeout_ms.max(1)),
+            socket_idle: Duration::from_millis(self.idle_timeout_ms.max(2)),
+            session_bytes: self.session_bytes.min(self.total_session_bytes),
+            total_session_bytes: self.total_session_bytes,
+        }
+    }
 }
 
 /// What every request handler shares.
@@ -52,21 +119,36 @@ pub struct App {
     pub tetris: Sessions<tetris::TetrisGame>,
     /// One permit per core: solver runs beyond that are refused, not queued.
     pub solver_slots: Arc<tokio::sync::Semaphore>,
+    /// The address given to `--host`: a name for this server besides loopback.
+    pub listen: IpAddr,
+    pub limits: Limits,
 }
 
 impl App {
-    pub fn new(data: DataDir) -> App {
+    /// The server's state for the data dir `data`, listening on `listen`.
+    pub fn new(data: DataDir, listen: IpAddr, limits: Limits) -> App {
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         let app = App {
             data,
             sets: RwLock::new(Vec::new()),
-            sokoban: Sessions::default(),
+            sokoban: Sessions::with_budget(limits.total_session_bytes),
             xiangqi: Sessions::default(),
             tetris: Sessions::default(),
             solver_slots: Arc::new(tokio::sync::Semaphore::new(cores)),
+            listen,
+            limits,
         };
         app.reload_sets();
         app
+    }
+
+    /// Reports a data file that had to be moved aside: a line on the
+    /// server's stderr, and the text for the page to show (once: the file is
+    /// gone from its place afterwards).
+    pub fn report(&self, warning: Option<Warning>) -> Option<String> {
+        let text = warning?.to_string();
+        eprintln!("ludus: warning: {text}");
+        Some(text)
     }
 
     /// Rereads the registry (the built-in set and the levels folder); returns
@@ -102,7 +184,48 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/sokoban/collections", get(collections))
         .route("/api/summary", get(summary))
         .fallback(assets::serve)
+        .layer(middleware::from_fn_with_state(Arc::clone(&app), guard))
         .with_state(app)
+}
+
+/// Whether `host` (a `Host` header: a name or address, maybe with a port)
+/// names this server: loopback names, or the address it was told to listen
+/// on (any address when it listens on all). A page of another site whose
+/// name was made to resolve to 127.0.0.1 (DNS rebinding) sends its own name.
+fn known_host(host: &str, listen: IpAddr) -> bool {
+    let name = match host.strip_prefix('[') {
+        Some(rest) => rest.split_once(']').map_or(rest, |(inside, _)| inside),
+        None => host.rsplit_once(':').map_or(host, |(name, _)| name),
+    };
+    if name.eq_ignore_ascii_case("localhost") {
+        return true;
+    }
+    match name.parse::<IpAddr>() {
+        Ok(ip) => ip.is_loopback() || ip == listen || listen.is_unspecified(),
+        Err(_) => false,
+    }
+}
+
+/// Every route: requests naming another host are refused, and so are
+/// requests sent by another site's page (an `Origin` that is not this host).
+async fn guard(State(app): State<Arc<App>>, request: Request, next: Next) -> Response {
+    let host = request
+        .headers()
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok());
+    if !host.is_some_and(|h| known_host(h, app.listen)) {
+        return forbidden("this server answers only to its own address (loopback, or --host)\n");
+    }
+    if !socket::same_origin(request.headers()) {
+        return forbidden("cross-origin request refused\n");
+    }
+    next.run(request).await
+}
+
+/// A 403 that also ends the connection: nothing more is served on it.
+fn forbidden(text: &'static str) -> Response {
+    let headers = [(header::CONNECTION, "close")];
+    (StatusCode::FORBIDDEN, headers, text).into_response()
 }
 
 async fn sokoban_socket(
@@ -139,7 +262,8 @@ async fn collections(State(app): State<Arc<App>>) -> Response {
 
 /// The player's progress in each game, for the home page.
 fn progress_summary(app: &App) -> Value {
-    let (progress, _) = progress::load(&app.data);
+    let (progress, warning) = progress::load(&app.data);
+    let mut warnings: Vec<String> = app.report(warning).into_iter().collect();
     let sets = app.sets();
     let total: usize = sets
         .iter()
@@ -150,7 +274,8 @@ fn progress_summary(app: &App) -> Value {
         .flat_map(|s| s.collection.valid_levels())
         .filter(|(_, l)| progress.is_solved(&l.key()))
         .count();
-    let (scores, _) = crate::store::tetris::load(&app.data);
+    let (scores, warning) = crate::store::tetris::load(&app.data);
+    warnings.extend(app.report(warning));
     let best: Vec<Value> = scores
         .modes
         .iter()
@@ -164,6 +289,7 @@ fn progress_summary(app: &App) -> Value {
         "sokoban": { "solved": solved, "levels": total, "collections": sets.len() },
         "tetris": { "best": best, "page": true },
         "xiangqi": xiangqi::summary(&app.data),
+        "warnings": warnings,
     })
 }
 
@@ -206,16 +332,13 @@ pub fn run(data: DataDir, args: ServeArgs) -> anyhow::Result<ExitCode> {
 }
 
 async fn serve(data: DataDir, args: ServeArgs) -> anyhow::Result<()> {
-    let app = Arc::new(tokio::task::spawn_blocking(move || App::new(data)).await?);
+    let (listen, limits) = (args.host, args.limits());
+    let app = Arc::new(tokio::task::spawn_blocking(move || App::new(data, listen, limits)).await?);
     let address = SocketAddr::new(args.host, args.port);
     let listener = tokio::net::TcpListener::bind(address)
         .await
         .with_context(|| format!("cannot listen on {address}"))?;
     let bound = listener.local_addr()?;
-    // Replies are small and come one per request: send them at once (no Nagle delay).
-    let listener = listener.tap_io(|stream| {
-        let _ = stream.set_nodelay(true);
-    });
     let url = format!("http://{bound}/");
     println!("Ludus is served at {url}");
     if !args.host.is_loopback() {
@@ -233,8 +356,43 @@ async fn serve(data: DataDir, args: ServeArgs) -> anyhow::Result<()> {
     }
     // Open WebSockets would hold a graceful shutdown forever: Ctrl-C ends at once.
     tokio::select! {
-        served = axum::serve(listener, router(app)) => served.context("the server stopped")?,
+        () = accept_loop(listener, app) => {}
         _ = tokio::signal::ctrl_c() => eprintln!("ludus: stopped"),
     }
     Ok(())
+}
+
+/// Serves each accepted connection on its own task, HTTP/1.1 with upgrades
+/// (WebSockets), with a deadline on reading each request's headers and at
+/// most [`MAX_CONNECTIONS`] at once.
+async fn accept_loop(listener: tokio::net::TcpListener, app: Arc<App>) {
+    let header_read = app.limits.header_read;
+    let service = TowerToHyperService::new(router(app));
+    let slots = Arc::new(tokio::sync::Semaphore::new(MAX_CONNECTIONS));
+    loop {
+        let stream = match listener.accept().await {
+            Ok((stream, _)) => stream,
+            // Out of file descriptors and the like: wait rather than spin.
+            Err(_) => {
+                tokio::time::sleep(Duration::from_millis(100)).await;
+                continue;
+            }
+        };
+        let Ok(permit) = Arc::clone(&slots).try_acquire_owned() else {
+            continue; // dropping the stream closes it
+        };
+        // Replies are small and come one per request: send them at once (no Nagle delay).
+        let _ = stream.set_nodelay(true);
+        let service = service.clone();
+        tokio::spawn(async move {
+            let connection = hyper::server::conn::http1::Builder::new()
+                .timer(TokioTimer::new())
+                .header_read_timeout(header_read)
+                .serve_connection(TokioIo::new(stream), service)
+                .with_upgrades();
+            // A peer that goes away or breaks the protocol ends only its connection.
+            let _ = connection.await;
+            drop(permit);
+        });
+    }
 }

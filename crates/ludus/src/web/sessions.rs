@@ -1,10 +1,12 @@
 //! Games kept by session id, so that a page reload (a new WebSocket)
-//! reconnects to the game it was playing. Idle sessions expire, and their
-//! number is capped so that a flood of connections cannot grow memory
+//! reconnects to the game it was playing. Idle sessions expire, and both
+//! their number and their estimated bytes are capped (the longest idle go
+//! first) so that a flood of connections or uploads cannot grow memory
 //! without bound.
 
 use std::collections::HashMap;
 use std::collections::hash_map::RandomState;
+use std::fmt;
 use std::hash::{BuildHasher, Hasher};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -15,26 +17,51 @@ pub const IDLE_LIMIT: Duration = Duration::from_secs(6 * 3600);
 /// Most games kept at once; the longest idle goes first beyond that.
 pub const MAX_SESSIONS: usize = 4096;
 
-/// One kept game and when it was last used.
+/// One kept game, when it was last used and its estimated size.
 struct Entry<T> {
     game: Arc<Mutex<T>>,
     used: Instant,
+    bytes: usize,
 }
 
 /// Sessions of one kind of game, by id.
 pub struct Sessions<T> {
-    map: Mutex<HashMap<String, Entry<T>>>,
+    map: Mutex<Kept<T>>,
     counter: AtomicU64,
     seed: RandomState,
+    /// Most estimated bytes kept at once.
+    budget: usize,
+}
+
+/// The games and the sum of their estimated sizes.
+struct Kept<T> {
+    games: HashMap<String, Entry<T>>,
+    bytes: usize,
+}
+
+/// A game too large to keep whatever is dropped: more estimated bytes than
+/// the whole budget.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OverBudget {
+    pub bytes: usize,
+    pub budget: usize,
+}
+
+impl fmt::Display for OverBudget {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "the game would take about {} KiB, more than the {} KiB all games may take",
+            self.bytes.div_ceil(1024),
+            self.budget / 1024
+        )
+    }
 }
 
 impl<T> Default for Sessions<T> {
+    /// No byte budget: games of a fixed small size, bounded by their count.
     fn default() -> Self {
-        Sessions {
-            map: Mutex::new(HashMap::new()),
-            counter: AtomicU64::new(0),
-            seed: RandomState::new(),
-        }
+        Sessions::with_budget(usize::MAX)
     }
 }
 
@@ -47,41 +74,103 @@ pub fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl<T> Sessions<T> {
-    /// Keeps `game` under a new id, which it returns.
+    /// Sessions whose games may take `budget` estimated bytes together.
+    pub fn with_budget(budget: usize) -> Self {
+        Sessions {
+            map: Mutex::new(Kept {
+                games: HashMap::new(),
+                bytes: 0,
+            }),
+            counter: AtomicU64::new(0),
+            seed: RandomState::new(),
+            budget,
+        }
+    }
+
+    /// Keeps `game` under a new id, which it returns; its size is counted as
+    /// that of `T` alone (for games that own nothing large).
     pub fn insert(&self, game: Arc<Mutex<T>>) -> String {
+        self.keep(game, size_of::<T>())
+    }
+
+    /// Keeps `game`, estimated at `bytes`, under a new id, which it returns.
+    /// Expired games go first, then the longest idle until both the count
+    /// and the byte budget leave room.
+    ///
+    /// # Errors
+    /// [`OverBudget`] if `bytes` alone is more than the budget (nothing is dropped then).
+    pub fn insert_sized(&self, game: Arc<Mutex<T>>, bytes: usize) -> Result<String, OverBudget> {
+        if bytes > self.budget {
+            return Err(OverBudget {
+                bytes,
+                budget: self.budget,
+            });
+        }
+        Ok(self.keep(game, bytes))
+    }
+
+    /// Keeps `game` as [`Sessions::insert_sized`] says, whatever its size.
+    fn keep(&self, game: Arc<Mutex<T>>, bytes: usize) -> String {
         let id = self.new_id();
         let now = Instant::now();
-        let mut map = lock(&self.map);
-        map.retain(|_, e| now.duration_since(e.used) < IDLE_LIMIT);
-        if map.len() >= MAX_SESSIONS
-            && let Some(oldest) = map
+        let mut kept = lock(&self.map);
+        let Kept {
+            games,
+            bytes: total,
+        } = &mut *kept;
+        games.retain(|_, e| {
+            let keep = now.duration_since(e.used) < IDLE_LIMIT;
+            if !keep {
+                *total -= e.bytes;
+            }
+            keep
+        });
+        while games.len() >= MAX_SESSIONS || *total + bytes > self.budget {
+            let Some(oldest) = games
                 .iter()
                 .min_by_key(|(_, e)| e.used)
                 .map(|(k, _)| k.clone())
-        {
-            map.remove(&oldest);
+            else {
+                break;
+            };
+            if let Some(gone) = games.remove(&oldest) {
+                *total -= gone.bytes;
+            }
         }
-        map.insert(id.clone(), Entry { game, used: now });
+        *total += bytes;
+        games.insert(
+            id.clone(),
+            Entry {
+                game,
+                used: now,
+                bytes,
+            },
+        );
         id
     }
 
     /// The game kept under `id`, marked as used now.
     pub fn get(&self, id: &str) -> Option<Arc<Mutex<T>>> {
-        let mut map = lock(&self.map);
-        let entry = map.get_mut(id)?;
+        let mut kept = lock(&self.map);
+        let entry = kept.games.get_mut(id)?;
         entry.used = Instant::now();
         Some(Arc::clone(&entry.game))
     }
 
     /// Marks the game under `id` as used (called as it is played).
     pub fn touch(&self, id: &str) {
-        if let Some(entry) = lock(&self.map).get_mut(id) {
+        if let Some(entry) = lock(&self.map).games.get_mut(id) {
             entry.used = Instant::now();
         }
     }
 
     pub fn len(&self) -> usize {
-        lock(&self.map).len()
+        lock(&self.map).games.len()
+    }
+
+    /// The estimated bytes of all kept games.
+    pub fn bytes(&self) -> usize {
+        lock(&self.map).bytes
     }
 
     pub fn is_empty(&self) -> bool {
@@ -116,5 +205,38 @@ mod tests {
         assert_eq!(sessions.get(&b).map(|g| *lock(&g)), Some(2));
         assert!(sessions.get("nope").is_none());
         assert_eq!(sessions.len(), 2);
+    }
+
+    #[test]
+    fn the_byte_budget_drops_the_longest_idle_first() {
+        let sessions = Sessions::with_budget(1000);
+        let ids: Vec<String> = (0..10)
+            .map(|n| {
+                let id = sessions.insert_sized(Arc::new(Mutex::new(n)), 300).unwrap();
+                assert!(sessions.bytes() <= 1000, "{}", sessions.bytes());
+                id
+            })
+            .collect();
+        // Three of 300 bytes fit: the seven before them are gone.
+        assert_eq!(sessions.len(), 3);
+        assert_eq!(sessions.bytes(), 900);
+        assert!(ids[..7].iter().all(|id| sessions.get(id).is_none()));
+        // Using the oldest kept one makes the next oldest go first.
+        assert!(sessions.get(&ids[7]).is_some());
+        sessions
+            .insert_sized(Arc::new(Mutex::new(10)), 300)
+            .unwrap();
+        assert!(sessions.get(&ids[7]).is_some());
+        assert!(sessions.get(&ids[8]).is_none());
+        // One larger than the whole budget is refused and drops nothing.
+        let refused = sessions.insert_sized(Arc::new(Mutex::new(11)), 1001);
+        assert_eq!(
+            refused,
+            Err(OverBudget {
+                bytes: 1001,
+                budget: 1000
+            })
+        );
+        assert_eq!(sessions.len(), 3);
     }
 }

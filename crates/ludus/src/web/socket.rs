@@ -6,12 +6,14 @@
 
 use std::future::Future;
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::extract::WebSocketUpgrade;
 use axum::extract::ws::{Message, WebSocket};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use tokio::sync::mpsc;
+use tokio::time::Instant;
 
 use super::App;
 use super::protocol::{ErrorCode, Refusal};
@@ -27,7 +29,7 @@ pub fn refuse(code: ErrorCode, message: impl Into<String>, seq: Option<u64>) -> 
 /// Whether a WebSocket request comes from one of our own pages: browsers
 /// send `Origin`, and a page of another site must not play (or write files)
 /// through a server on the player's loopback.
-fn same_origin(headers: &HeaderMap) -> bool {
+pub fn same_origin(headers: &HeaderMap) -> bool {
     let Some(origin) = headers.get(header::ORIGIN) else {
         return true; // not a browser: tools and tests
     };
@@ -80,13 +82,80 @@ pub trait GameConnection: Clone + Default + Send + 'static {
     fn closed(&self);
 }
 
+/// When a silent socket is pinged and then closed (see
+/// [`super::SOCKET_IDLE_TIMEOUT`]): anything the page sends, pongs included,
+/// starts the wait again.
+pub struct Silence {
+    idle: Duration,
+    heard: Instant,
+    pinged: bool,
+}
+
+impl Silence {
+    pub fn new(idle: Duration) -> Silence {
+        Silence {
+            idle,
+            heard: Instant::now(),
+            pinged: false,
+        }
+    }
+
+    /// The page sent something.
+    pub fn heard(&mut self) {
+        self.heard = Instant::now();
+        self.pinged = false;
+    }
+
+    /// When to act: ping after half the idle time, give up at its end.
+    pub fn deadline(&self) -> Instant {
+        self.heard
+            + if self.pinged {
+                self.idle
+            } else {
+                self.idle / 2
+            }
+    }
+
+    /// The deadline passed: pings the page once (true: wait on), or says
+    /// that the socket is to be closed (false).
+    pub async fn lapsed(&mut self, socket: &mut WebSocket) -> bool {
+        if self.pinged {
+            return false;
+        }
+        self.pinged = true;
+        socket.send(Message::Ping(Default::default())).await.is_ok()
+    }
+}
+
+/// The next message from the page, or `None` once it went away or stayed
+/// silent too long.
+pub async fn next_message(
+    socket: &mut WebSocket,
+    silence: &mut Silence,
+) -> Option<Result<Message, axum::Error>> {
+    loop {
+        tokio::select! {
+            message = socket.recv() => {
+                silence.heard();
+                return message;
+            }
+            () = tokio::time::sleep_until(silence.deadline()) => {
+                if !silence.lapsed(socket).await {
+                    return None;
+                }
+            }
+        }
+    }
+}
+
 /// Serves one WebSocket until the page goes away.
 pub async fn serve<C: GameConnection>(mut socket: WebSocket, app: Arc<App>) {
     let (sender, mut results) = mpsc::unbounded_channel::<String>();
     let mut current = C::default();
+    let mut silence = Silence::new(app.limits.socket_idle);
     loop {
         let replies = tokio::select! {
-            message = socket.recv() => match message {
+            message = next_message(&mut socket, &mut silence) => match message {
                 Some(Ok(Message::Text(text))) => match C::parse(text.as_str()) {
                     Ok(request) => {
                         let (replies, now) = dispatch(&app, current, request, &sender).await;

@@ -29,6 +29,9 @@ use crate::store::{settings, snapshots, write_atomic};
 const THINK_LIMIT: Duration = Duration::from_secs(10);
 /// How long the editor's solvability check may think.
 const CHECK_LIMIT: Duration = Duration::from_secs(30);
+/// Estimated bytes per cell of the level being played: the level and the
+/// game's copy, box marks, the deadlock detector's tables, the drawn rows.
+const GAME_BYTES_PER_CELL: usize = 32;
 
 /// One game being played in a browser.
 pub struct SokobanGame {
@@ -51,14 +54,20 @@ pub struct SokobanGame {
     xsb: String,
     /// Cancel flag of the solver thinking for this game, if one is.
     thinking: Option<Arc<AtomicBool>>,
+    /// Data files moved aside while setting up, for the page (sent once).
+    warnings: Vec<String>,
 }
 
 impl SokobanGame {
     /// Level `index` of `set`, if it parsed.
     fn new(app: &App, set: Arc<LevelSet>, collection: Option<usize>, index: usize) -> Option<Self> {
         let level = set.collection.levels.get(index)?.as_ref().ok()?.clone();
-        let (settings, _) = settings::load(&app.data);
-        let (progress, _) = progress::load(&app.data);
+        let (settings, settings_warning) = settings::load(&app.data);
+        let (progress, progress_warning) = progress::load(&app.data);
+        let warnings = [settings_warning, progress_warning]
+            .into_iter()
+            .filter_map(|w| app.report(w))
+            .collect();
         let key = level.key();
         let record = progress.get(&key).cloned();
         let title = sokoban_flow::level_title(&set, index, &level);
@@ -77,6 +86,7 @@ impl SokobanGame {
             show_deadlocks: settings.sokoban.show_deadlocks,
             animation_ms: settings.sokoban.animation_ms,
             thinking: None,
+            warnings,
         })
     }
 
@@ -394,7 +404,8 @@ fn handle(
             };
         }
         Request::Next { unsolved, .. } => {
-            let (progress, _) = progress::load(&app.data);
+            let (progress, warning) = progress::load(&app.data);
+            g.warnings.extend(app.report(warning));
             let target = if unsolved {
                 sokoban_flow::next_unsolved(&g.set, g.index, &progress)
                     .or_else(|| sokoban_flow::neighbour_level(&g.set, g.index, true))
@@ -424,14 +435,17 @@ fn handle(
         Request::Cancel { .. } => g.cancel_thinking(),
         Request::Rewind { .. } => return rewind(app, &shared, &mut g, &session, seq, sender),
         Request::Replay { by_pushes, .. } => {
-            let (progress, _) = progress::load(&app.data);
+            let (progress, warning) = progress::load(&app.data);
+            g.warnings.extend(app.report(warning));
             return match sokoban_flow::replay_solution(&progress, g.game.level(), by_pushes) {
                 Some((lurd, label)) => {
                     let level = g.game.level();
                     let start = json!({ "player": level.player(), "boxes": level.boxes() });
                     let reply =
                         json!({ "type": "replay", "lurd": lurd, "label": label, "start": start });
-                    vec![with_seq(reply, seq)]
+                    let mut replies = vec![with_seq(reply, seq)];
+                    replies.extend(notices(&mut g));
+                    replies
                 }
                 None => refuse(
                     ErrorCode::NotFound,
@@ -507,7 +521,17 @@ fn start(
     index: usize,
     seq: Option<u64>,
 ) -> Replies {
-    let Some(game) = SokobanGame::new(app, set, collection, index) else {
+    // Weighed before the game (and its detector) is set up.
+    let bytes = session_bytes(&set, collection.is_none());
+    if bytes > app.limits.session_bytes {
+        let message = format!(
+            "these levels would take about {} KiB on the server; one game may take at most {} KiB",
+            bytes.div_ceil(1024),
+            app.limits.session_bytes / 1024
+        );
+        return refuse(ErrorCode::TooLarge, message, seq);
+    }
+    let Some(mut game) = SokobanGame::new(app, set, collection, index) else {
         return refuse(
             ErrorCode::NotFound,
             format!("no playable level {index}"),
@@ -517,11 +541,16 @@ fn start(
     if let Some((_, old)) = current.take() {
         lock(&old).cancel_thinking();
     }
+    let warnings = notices(&mut game);
     let game = Arc::new(Mutex::new(game));
-    let id = app.sokoban.insert(Arc::clone(&game));
-    let state = lock(&game).state(&id, seq, None);
+    let id = match app.sokoban.insert_sized(Arc::clone(&game), bytes) {
+        Ok(id) => id,
+        Err(e) => return refuse(ErrorCode::TooLarge, e.to_string(), seq),
+    };
+    let mut replies = vec![lock(&game).state(&id, seq, None)];
+    replies.extend(warnings);
     *current = Some((id, game));
-    vec![state]
+    replies
 }
 
 fn open_registry(
@@ -574,7 +603,59 @@ fn switch_level(
             s.sokoban.last_level = Some(level);
         });
     }
-    vec![g.state(session, seq, None)]
+    let mut replies = vec![g.state(session, seq, None)];
+    replies.extend(notices(g));
+    replies
+}
+
+/// The data files moved aside since the page last heard, as `notice` messages.
+fn notices(g: &mut SokobanGame) -> Vec<String> {
+    std::mem::take(&mut g.warnings)
+        .into_iter()
+        .map(|text| json!({ "type": "notice", "message": text }).to_string())
+        .collect()
+}
+
+/// Estimated bytes a parsed collection holds: each level's cells, boxes and texts.
+fn collection_bytes(collection: &sokoban::Collection) -> usize {
+    let texts = |meta: &sokoban::Metadata| {
+        let lines = meta.comments.iter().chain(&meta.solutions);
+        meta.title.as_ref().map_or(0, String::len)
+            + meta.author.as_ref().map_or(0, String::len)
+            + lines.map(|l| l.len() + size_of::<String>()).sum::<usize>()
+    };
+    let levels: usize = collection
+        .levels
+        .iter()
+        .map(|level| {
+            size_of::<Result<Level, sokoban::ParseError>>()
+                + match level {
+                    Ok(level) => {
+                        level.map().len() + size_of_val(level.boxes()) + texts(&level.meta)
+                    }
+                    Err(e) => e.to_string().len(),
+                }
+        })
+        .sum();
+    let notes: usize = collection.notes.iter().map(String::len).sum();
+    size_of::<sokoban::Collection>() + levels + notes
+}
+
+/// Estimated bytes one kept game of `set` holds: the set itself when only
+/// this game holds it (an upload), and its largest level being played.
+fn session_bytes(set: &LevelSet, owned: bool) -> usize {
+    let largest = set
+        .collection
+        .valid_levels()
+        .map(|(_, l)| l.map().len())
+        .max()
+        .unwrap_or(0);
+    let own = if owned {
+        collection_bytes(&set.collection)
+    } else {
+        0
+    };
+    size_of::<SokobanGame>() + own + largest * GAME_BYTES_PER_CELL
 }
 
 /// Levels from text (a file name chooses JSON or XSB/SOK parsing; the name
@@ -983,8 +1064,9 @@ fn save_level(app: &App, name: &str, text: &str, title: Option<&str>, seq: Optio
 /// Every collection with every level's board, solved mark and best, for
 /// the level browser (`GET /api/sokoban/collections`).
 pub fn collections(app: &App) -> Value {
-    let problems = app.reload_sets();
-    let (progress, _) = progress::load(&app.data);
+    let mut problems = app.reload_sets();
+    let (progress, warning) = progress::load(&app.data);
+    problems.extend(app.report(warning));
     let sets = app.sets();
     let list: Vec<Value> = sets
         .iter()
@@ -1021,7 +1103,8 @@ pub fn collections(app: &App) -> Value {
             })
         })
         .collect();
-    let (settings, _) = settings::load(&app.data);
+    let (settings, warning) = settings::load(&app.data);
+    problems.extend(app.report(warning));
     let last = settings.sokoban.last_collection.as_ref().and_then(|name| {
         let i = sets.iter().position(|s| &s.name == name)?;
         Some(json!({ "collection": i, "level": settings.sokoban.last_level.unwrap_or(0) }))

@@ -607,7 +607,8 @@ pub async fn connection(mut socket: WebSocket, app: Arc<App>) {
         board_sent: None,
         seen: None,
     };
-    while let Some(message) = socket.recv().await {
+    let mut silence = super::socket::Silence::new(app.limits.socket_idle);
+    while let Some(message) = super::socket::next_message(&mut socket, &mut silence).await {
         let replies = match message {
             Ok(Message::Text(text)) => match parse(text.as_str()) {
                 Ok(request) => dispatch(&app, &mut conn, request).await,

@@ -20,20 +20,29 @@ pub struct Server {
     /// `127.0.0.1:PORT`
     pub addr: String,
     pub data: tempfile::TempDir,
+    /// What the server wrote on stderr.
+    log: tempfile::NamedTempFile,
 }
 
 impl Server {
     pub fn start() -> Server {
+        Server::start_with(&[])
+    }
+
+    /// A server with more `serve` options (the hidden limits, for example).
+    pub fn start_with(options: &[&str]) -> Server {
         let data = tempfile::tempdir().unwrap();
         let levels = data.path().join("sokoban").join("levels");
         std::fs::create_dir_all(&levels).unwrap();
         std::fs::write(levels.join("web-test.sok"), FIXTURE).unwrap();
+        let log = tempfile::NamedTempFile::new().unwrap();
         let mut child = Command::new(env!("CARGO_BIN_EXE_ludus"))
             .arg("--data-dir")
             .arg(data.path())
             .args(["serve", "--port", "0"])
+            .args(options)
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(log.reopen().unwrap())
             .spawn()
             .unwrap();
         let mut line = String::new();
@@ -48,7 +57,34 @@ impl Server {
             .trim_start_matches("http://")
             .trim_end_matches('/')
             .to_string();
-        Server { child, addr, data }
+        Server {
+            child,
+            addr,
+            data,
+            log,
+        }
+    }
+
+    /// The server's stderr so far.
+    pub fn stderr(&self) -> String {
+        std::fs::read_to_string(self.log.path()).unwrap()
+    }
+
+    /// The port the server listens on.
+    pub fn port(&self) -> &str {
+        self.addr.rsplit_once(':').unwrap().1
+    }
+
+    /// Sends `request` as it is and reads until the server closes (at most
+    /// `within`): the response text, or `None` if the connection stayed open.
+    pub async fn raw(&self, request: &str, within: Duration) -> Option<String> {
+        let mut stream = TcpStream::connect(&self.addr).await.unwrap();
+        stream.write_all(request.as_bytes()).await.unwrap();
+        let mut raw = Vec::new();
+        match tokio::time::timeout(within, stream.read_to_end(&mut raw)).await {
+            Ok(_) => Some(String::from_utf8_lossy(&raw).into_owned()),
+            Err(_) => None,
+        }
     }
 
     /// GET `path` as raw bytes on the wire: status, headers (lower-case names), body.

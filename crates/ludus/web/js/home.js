@@ -83,6 +83,13 @@ async function main() {
       ? `Best: ${best.map((b) => `${b.mode} ${b.score.toLocaleString()}`).join(' · ')}`
       : 'No games yet. Marathon, Sprint, Ultra and Zen.';
     const x = summary.xiangqi;
+    // Data files that could not be read were moved aside: say so once.
+    for (const text of summary.warnings || []) {
+      const p = document.createElement('p');
+      p.className = 'message warn';
+      p.textContent = text;
+      document.querySelector('main').prepend(p);
+    }
     if (x.saved) $('status-xiangqi').innerHTML = `<b>${x.saved}</b> saved game${x.saved === 1 ? '' : 's'} · against Ludus ${x.won} won, ${x.lost} lost, ${x.drawn} drawn.`;
   } catch (e) {
     $('status-sokoban').textContent = `Progress unavailable: ${e}`;

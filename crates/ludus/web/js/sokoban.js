@@ -90,6 +90,8 @@ async function loadCollections() {
     return;
   }
   page.collections = data.collections;
+  // Level files that could not be read, data files moved aside: said once, here.
+  page.problems = data.problems || [];
   const select = $('collection');
   const chosen = page.collectionChosen ? page.collection : (data.last ? data.last.collection : 0);
   select.innerHTML = '';
@@ -116,7 +118,7 @@ function renderLevels() {
   list.innerHTML = '';
   if (!set) return;
   const solved = set.levels.filter((l) => l.solved).length;
-  $('collection-info').textContent = `${solved} of ${set.levels.length} solved`;
+  $('collection-info').textContent = [`${solved} of ${set.levels.length} solved`, ...(page.problems || [])].join(' · ');
   for (const level of set.levels) {
     const card = document.createElement('button');
     card.type = 'button';

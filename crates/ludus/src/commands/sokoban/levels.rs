@@ -10,7 +10,7 @@ use sokoban::{Level, verify};
 
 use super::Format;
 use crate::sokoban_library::LevelSet;
-use crate::store::{DataDir, progress};
+use crate::store::{DataDir, Warning, progress};
 
 pub(super) fn write_output(output: Option<&Path>, text: &str) -> Result<ExitCode> {
     match output {
@@ -218,9 +218,10 @@ pub fn convert(set: &LevelSet, to: Format) -> String {
 }
 
 /// The collection as .sok with the player's best solutions (by moves, then by
-/// pushes when different) under each solved level.
-pub fn export_solutions(data: &DataDir, set: &LevelSet) -> String {
-    let (progress, _) = progress::load(data);
+/// pushes when different) under each solved level, and the warning if the
+/// progress file could not be read (it was moved aside) for the caller to report.
+pub fn export_solutions(data: &DataDir, set: &LevelSet) -> (String, Option<Warning>) {
+    let (progress, warning) = progress::load(data);
     let levels: Vec<Level> = set
         .collection
         .valid_levels()
@@ -237,5 +238,6 @@ pub fn export_solutions(data: &DataDir, set: &LevelSet) -> String {
             level
         })
         .collect();
-    sok::write_sok(set.collection.title.as_deref(), &levels)
+    let text = sok::write_sok(set.collection.title.as_deref(), &levels);
+    (text, warning)
 }

@@ -126,7 +126,10 @@ pub fn run(data: DataDir, args: SokobanArgs) -> Result<ExitCode> {
                 Some(path) => LevelSet::load(&path)?,
                 None => LevelSet::builtin(),
             };
-            let text = export_solutions(&data, &set);
+            let (text, warning) = export_solutions(&data, &set);
+            if let Some(warning) = warning {
+                eprintln!("ludus: warning: {warning}");
+            }
             levels::write_output(output.as_deref(), &text)
         }
         Some(SokobanCommand::Solve(args)) => solve::solve(&args, &mut std::io::stdout()),

@@ -87,7 +87,8 @@ impl Browser {
         let Some(set) = self.sets.get(self.set) else {
             return;
         };
-        let text = crate::commands::sokoban::export_solutions(&ctx.data, set);
+        let (text, warning) = crate::commands::sokoban::export_solutions(&ctx.data, set);
+        ctx.warn(warning);
         let name: String = set
             .name
             .chars()

@@ -40,8 +40,9 @@ impl LevelSet {
 
     /// Reads a level file; JSON by extension, everything else as XSB/SOK text.
     pub fn load(path: &Path) -> anyhow::Result<LevelSet> {
-        let bytes = std::fs::read(path)
-            .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
+        let bytes =
+            crate::store::limits::read_file(path, crate::store::limits::MAX_LEVEL_FILE_BYTES)
+                .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
         // Old collections are often Latin-1; keep going with replacement characters.
         let text = String::from_utf8_lossy(&bytes);
         let collection =

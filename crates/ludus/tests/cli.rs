@@ -468,7 +468,11 @@ fn convert_keeps_authors_and_comments_in_every_format() {
             sokoban::parse_collection(&text)
         };
         let level = set.levels[0].as_ref().unwrap();
-        assert_eq!(level.meta.author.as_deref(), Some("Ada"), "{format}: {text}");
+        assert_eq!(
+            level.meta.author.as_deref(),
+            Some("Ada"),
+            "{format}: {text}"
+        );
         assert_eq!(level.meta.comments, ["the first one"], "{format}: {text}");
     }
 }
@@ -504,4 +508,31 @@ fn unreadable_solutions_and_empty_files_are_errors() {
         assert_eq!(out.status.code(), Some(1), "{command:?}");
         assert!(err.contains("no level could be read"), "{command:?}: {err}");
     }
+}
+
+#[test]
+fn endless_and_oversized_files_are_refused_at_their_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    for args in [
+        vec!["sokoban", "validate", "/dev/zero"],
+        vec!["tetris", "sim", "--seed", "1", "--script", "/dev/zero"],
+        vec!["xiangqi", "/dev/zero"],
+    ] {
+        let out = ludus_within(&args, dir.path(), 30);
+        let all = format!("{}{}", stdout(&out), String::from_utf8_lossy(&out.stderr));
+        assert_ne!(out.status.code(), Some(0), "{args:?}: {all}");
+        assert!(all.contains("larger than the limit"), "{args:?}: {all}");
+    }
+    let big = dir.path().join("big.sok");
+    std::fs::write(&big, vec![b'#'; (16 << 20) + 1]).unwrap();
+    let out = ludus_within(
+        &["sokoban", "validate", big.to_str().unwrap()],
+        dir.path(),
+        30,
+    );
+    assert!(
+        stdout(&out).contains("larger than the limit of 16 MiB"),
+        "{}",
+        stdout(&out)
+    );
 }

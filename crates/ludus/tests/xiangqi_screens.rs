@@ -313,10 +313,16 @@ fn stepping_through_a_loaded_record() {
     let mut app = App::new(DataDir::at(dir.path()), start).unwrap();
     let text = screen(&app);
     assert!(text.contains("famous.pgn: Hu vs Xu"), "{text}");
-    assert!(text.contains("At the start (of 2 moves): Red to move"), "{text}");
+    assert!(
+        text.contains("At the start (of 2 moves): Red to move"),
+        "{text}"
+    );
     press(&mut app, "]]");
     let text = screen(&app);
-    assert!(text.contains("After Black's move 1 of 2: Red to move"), "{text}");
+    assert!(
+        text.contains("After Black's move 1 of 2: Red to move"),
+        "{text}"
+    );
     assert!(text.contains("last move 马8进7"), "{text}");
     // No moves while looking at the past.
     type_move(&mut app, "h0g2");
@@ -337,7 +343,10 @@ fn a_finished_record_shows_its_past_positions_as_past() {
     }));
     let mut app = App::new(DataDir::at(dir.path()), start).unwrap();
     let text = screen(&app);
-    assert!(text.contains("At the start (of 1 move): Red to move"), "{text}");
+    assert!(
+        text.contains("At the start (of 1 move): Red to move"),
+        "{text}"
+    );
     assert!(!text.contains("Checkmate"), "{text}");
     code(&mut app, KeyCode::End, 1);
     assert!(screen(&app).contains("Checkmate: Red wins"));

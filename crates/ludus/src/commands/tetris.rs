@@ -1,7 +1,7 @@
 //! `ludus tetris …`: play (the menu, or a mode straight away), run a sim script, run the bot
 //! headless, watch a replay.
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -11,7 +11,7 @@ use clap::{Args, Subcommand, ValueEnum};
 use tetris::bot::{Bot, apply_move};
 use tetris::{Game, Mode, Settings, SoftDrop};
 
-use crate::store::{DataDir, tetris as store};
+use crate::store::{DataDir, limits, tetris as store};
 use crate::tui::tetris::game::GameScreen;
 use crate::tui::tetris::menu::Menu;
 use crate::tui::{self, Start};
@@ -121,13 +121,11 @@ pub fn run(data: DataDir, args: TetrisArgs) -> Result<ExitCode> {
 
 fn read_script(path: &Path) -> Result<String> {
     if path == Path::new("-") {
-        let mut text = String::new();
-        std::io::stdin()
-            .read_to_string(&mut text)
+        let bytes = limits::read_at_most(std::io::stdin(), limits::MAX_REPLAY_BYTES)
             .context("cannot read the script from standard input")?;
-        Ok(text)
+        String::from_utf8(bytes).context("the script on standard input is not UTF-8 text")
     } else {
-        std::fs::read_to_string(path)
+        limits::read_text(path, limits::MAX_REPLAY_BYTES)
             .with_context(|| format!("cannot read the script {}", path.display()))
     }
 }

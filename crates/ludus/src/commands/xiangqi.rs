@@ -112,8 +112,9 @@ fn session(dialect: Dialect) -> Result<ExitCode> {
 fn open_ui(data: DataDir, file: Option<PathBuf>, fen: Option<String>) -> Result<ExitCode> {
     let start = match (file, fen) {
         (Some(path), _) => {
-            let text = std::fs::read_to_string(&path)
-                .with_context(|| format!("cannot read {}", path.display()))?;
+            let text =
+                crate::store::limits::read_text(&path, crate::store::limits::MAX_RECORD_BYTES)
+                    .with_context(|| format!("cannot read {}", path.display()))?;
             let pgn = PgnGame::parse(&text).with_context(|| format!("{}", path.display()))?;
             let name = path
                 .file_name()

@@ -167,7 +167,7 @@ pub fn to_bytes<T: Document>(doc: &T) -> Result<Vec<u8>> {
 
 /// Parses a document, giving the problem as a message on failure. `Ok(None)`: missing.
 fn read<T: Document>(path: &Path) -> Result<Option<T>, String> {
-    let bytes = match fs::read(path) {
+    let bytes = match super::limits::read_file(path, super::limits::MAX_DOCUMENT_BYTES) {
         Ok(bytes) => bytes,
         Err(err) if err.kind() == io::ErrorKind::NotFound => return Ok(None),
         Err(err) => return Err(format!("cannot read: {err}")),

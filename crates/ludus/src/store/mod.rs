@@ -10,6 +10,7 @@
 pub mod atomic;
 pub mod data_dir;
 pub mod json_file;
+pub mod limits;
 pub mod progress;
 pub mod settings;
 pub mod snapshots;

@@ -140,7 +140,7 @@ pub fn save_replay(dir: &DataDir, replay: &Replay, date: u64) -> Result<PathBuf>
 /// Reads and checks a replay file: a damaged file, another format version, or inputs that
 /// no longer give the recorded result are refused with a message naming the file.
 pub fn read_replay(path: &Path) -> Result<Replay> {
-    let text = std::fs::read_to_string(path)
+    let text = super::limits::read_text(path, super::limits::MAX_REPLAY_BYTES)
         .with_context(|| format!("cannot read the replay {}", path.display()))?;
     let replay = Replay::from_json(&text)
         .with_context(|| format!("cannot play the replay {}", path.display()))?;
@@ -175,7 +175,7 @@ pub fn list_replays(dir: &DataDir) -> Vec<ReplayFile> {
                 .ok()
                 .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
                 .map_or(0, |d| d.as_secs());
-            let replay = std::fs::read_to_string(&path)
+            let replay = super::limits::read_text(&path, super::limits::MAX_REPLAY_BYTES)
                 .map_err(|e| e.to_string())
                 .and_then(|text| Replay::from_json(&text).map_err(|e| e.to_string()));
             ReplayFile {

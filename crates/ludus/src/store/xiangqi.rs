@@ -89,7 +89,7 @@ pub fn list_games(data: &DataDir) -> Vec<SavedGame> {
             let modified = std::fs::metadata(&path)
                 .and_then(|m| m.modified())
                 .unwrap_or(UNIX_EPOCH);
-            let record = std::fs::read_to_string(&path)
+            let record = super::limits::read_text(&path, super::limits::MAX_RECORD_BYTES)
                 .map_err(|e| e.to_string())
                 .and_then(|t| PgnGame::parse(&t).map_err(|e| e.to_string()));
             let name = path

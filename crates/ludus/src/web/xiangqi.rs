@@ -5,7 +5,6 @@
 //! [`crate::xiangqi_flow`], shared with the terminal UI; saved games go to
 //! the same folder through [`crate::store::xiangqi`].
 
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
@@ -13,13 +12,14 @@ use super::socket::{GameConnection, Replies, refuse};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use tokio::sync::{OwnedSemaphorePermit, mpsc};
-use xiangqi::engine::{Engine, SearchInfo};
+use xiangqi::engine::SearchInfo;
 use xiangqi::pgn::{MoveFormat, PgnGame};
 use xiangqi::{Color, FenError, Game, Position};
 
 use super::App;
 use super::protocol::{self, ErrorCode, Refusal, with_seq};
 use super::sessions::lock;
+use crate::protocol::engine::{EngineThread, Event, Job, SearchJob, Setting};
 use crate::session::xiangqi::{
     Answer, DrawAnswer, EngineOrder, Opponent, Refusal as Refused, SearchOrder, XiangqiSession,
 };
@@ -27,9 +27,6 @@ use crate::store::settings;
 use crate::store::xiangqi as saved;
 use crate::xiangqi_flow::{self as flow, CLOCKS, LEVELS, Notation, Purpose};
 
-/// Transposition table of one search's engine, in megabytes: an engine
-/// lives for one search, and at most one search runs per core.
-const HASH_MB: usize = 16;
 
 /// Every request type, for telling an unknown type from a malformed one.
 const KNOWN: [&str; 18] = [
@@ -244,12 +241,25 @@ impl Request {
 }
 
 /// One game being played in a browser: its [`XiangqiSession`], the id a
-/// reload finds it by, and the stop flags of the searches running for it.
+/// reload finds it by, the page its engine's answers go to, and the engine
+/// worker while a search runs.
 pub struct XiangqiGame {
     id: String,
     session: XiangqiSession,
-    /// Searches started and not yet stopped, by id.
-    searches: Vec<(u64, Arc<AtomicBool>)>,
+    /// The connection showing the game, where the engine's answers go.
+    page: Option<mpsc::UnboundedSender<String>>,
+    /// The engine worker, the same as the terminal's and the engine shells'
+    /// ([`EngineThread`]); it lives while a search is wanted, holding one of
+    /// the server's engine slots (one per core).
+    engine: Option<Engine>,
+    /// The request a hint answers.
+    hint_seq: Option<u64>,
+}
+
+/// A game's engine worker and the slot it holds.
+struct Engine {
+    thread: EngineThread,
+    _slot: OwnedSemaphorePermit,
 }
 
 impl XiangqiGame {
@@ -257,15 +267,24 @@ impl XiangqiGame {
         XiangqiGame {
             id: String::new(),
             session,
-            searches: Vec::new(),
+            page: None,
+            engine: None,
+            hint_seq: None,
         }
     }
 
-    /// Stops every search of this game (their answers are dropped by the session).
-    fn stop_searches(&mut self) {
-        for (_, stop) in self.searches.drain(..) {
-            stop.store(true, Ordering::Relaxed);
+    /// Nobody looks at the game any more: the clocks stop and the engine
+    /// worker goes (returned, to be dropped outside the game's lock: its
+    /// drop waits for the worker, whose events take the lock).
+    fn leave(&mut self) -> Option<Engine> {
+        self.session.pause();
+        self.session.take_orders();
+        self.page = None;
+        let engine = self.engine.take();
+        if let Some(e) = &engine {
+            e.thread.stop();
         }
+        engine
     }
 
     /// The whole visible state, sent after every change.
@@ -438,10 +457,8 @@ impl GameConnection for Current {
     /// The clocks stop until a page shows the game again.
     fn closed(&self) {
         if let Some(game) = self {
-            let mut g = lock(game);
-            g.session.pause();
-            g.session.take_orders();
-            g.stop_searches();
+            let engine = lock(game).leave();
+            drop(engine);
         }
     }
 }
@@ -663,10 +680,8 @@ fn start(
     sender: &mpsc::UnboundedSender<String>,
 ) -> Replies {
     if let Some(old) = current.take() {
-        let mut old = lock(&old);
-        old.session.pause();
-        old.session.take_orders();
-        old.stop_searches();
+        let engine = lock(&old).leave();
+        drop(engine);
     }
     g.session.tick(Instant::now());
     let placeholder = XiangqiSession::new(Game::new(), Opponent::Humans, None);
@@ -852,9 +867,9 @@ fn export(g: &XiangqiGame, format: RecordFormat, notation: Option<NotationName>)
 }
 
 /// Carries out what the session asked of the engine: a search for Ludus's
-/// move waits for a free slot (the game needs it); a hint is refused when
-/// every slot is busy. Thinking is streamed as `thinking` messages; the
-/// answer comes as a `state` (Ludus's move) or a `hint`.
+/// move waits for a free engine slot (the game needs it); a hint is refused
+/// when every slot is busy. Thinking is streamed as `thinking` messages; the
+/// answer comes as a `state` (Ludus's move) or a `hint` (see [`on_event`]).
 fn run_orders(
     app: &Arc<App>,
     shared: &Arc<Mutex<XiangqiGame>>,
@@ -862,35 +877,40 @@ fn run_orders(
     seq: Option<u64>,
     sender: &mpsc::UnboundedSender<String>,
 ) -> Replies {
+    g.page = Some(sender.clone());
     let mut replies = Vec::new();
     for order in g.session.take_orders() {
         match order {
-            EngineOrder::Cancel => g.stop_searches(),
-            // The search ends; the session still takes its answer.
-            EngineOrder::Hurry => {
-                for (_, stop) in &g.searches {
-                    stop.store(true, Ordering::Relaxed);
+            // The search ends; the session drops a cancelled one's answer.
+            EngineOrder::Cancel | EngineOrder::Hurry => {
+                if let Some(e) = &g.engine {
+                    e.thread.stop();
                 }
             }
             EngineOrder::Search(order) => {
-                let permit = match order.purpose {
-                    Purpose::Hint => match Arc::clone(&app.solver_slots).try_acquire_owned() {
-                        Ok(p) => Some(p),
-                        Err(_) => {
-                            g.session.cancel_search();
-                            g.session.take_orders();
-                            return refuse(
-                                ErrorCode::Busy,
-                                "the engine is busy; try again soon",
-                                seq,
-                            );
-                        }
-                    },
-                    Purpose::Move => None,
+                let slot = if g.engine.is_some() {
+                    None // the game's worker holds a slot already
+                } else {
+                    match order.purpose {
+                        Purpose::Hint => match Arc::clone(&app.solver_slots).try_acquire_owned()
+                        {
+                            Ok(slot) => Some(slot),
+                            Err(_) => {
+                                g.session.cancel_search();
+                                g.session.take_orders();
+                                return refuse(
+                                    ErrorCode::Busy,
+                                    "the engine is busy; try again soon",
+                                    seq,
+                                );
+                            }
+                        },
+                        Purpose::Move => None,
+                    }
                 };
-                g.stop_searches();
-                let stop = Arc::new(AtomicBool::new(false));
-                g.searches.push((order.id, Arc::clone(&stop)));
+                if order.purpose == Purpose::Hint {
+                    g.hint_seq = seq;
+                }
                 replies.push(with_seq(
                     json!({
                         "type": "thinking", "purpose": order.purpose,
@@ -898,29 +918,21 @@ fn run_orders(
                     }),
                     seq,
                 ));
-                let job = Job {
-                    order: *order,
-                    stop,
-                    seq,
-                };
-                let (slots, app, shared, sender) = (
-                    Arc::clone(&app.solver_slots),
-                    Arc::clone(app),
-                    Arc::clone(shared),
-                    sender.clone(),
-                );
+                if g.engine.is_some() || slot.is_some() {
+                    start_search(app, shared, g, *order, slot);
+                    continue;
+                }
+                // Ludus's own move waits for a slot, off the connection's task.
+                let (app, shared) = (Arc::clone(app), Arc::clone(shared));
                 tokio::spawn(async move {
-                    let permit = match permit {
-                        Some(p) => p,
-                        None => match slots.acquire_owned().await {
-                            Ok(p) => p,
-                            Err(_) => return, // the semaphore is never closed
-                        },
+                    let Ok(slot) = Arc::clone(&app.solver_slots).acquire_owned().await else {
+                        return; // the semaphore is never closed
                     };
-                    let _ = tokio::task::spawn_blocking(move || {
-                        run(job, permit, &app, &shared, &sender);
-                    })
-                    .await;
+                    let mut g = lock(&shared);
+                    let wanted = g.session.thinking().is_some_and(|t| t.id == order.id);
+                    if wanted {
+                        start_search(&app, &shared, &mut g, *order, Some(slot));
+                    }
                 });
             }
         }
@@ -928,70 +940,93 @@ fn run_orders(
     replies
 }
 
-/// One search, ready to run.
-struct Job {
-    order: SearchOrder,
-    stop: Arc<AtomicBool>,
-    seq: Option<u64>,
-}
-
-/// Runs a search on the blocking pool and hands its answer to the session,
-/// which drops it if the game moved on meanwhile (cancelled, undone).
-fn run(
-    job: Job,
-    permit: OwnedSemaphorePermit,
+/// Sends a search to the game's worker, starting the worker (with `slot`)
+/// if it has none; its events come back through [`on_event`].
+fn start_search(
     app: &Arc<App>,
     shared: &Arc<Mutex<XiangqiGame>>,
-    sender: &mpsc::UnboundedSender<String>,
+    g: &mut XiangqiGame,
+    order: SearchOrder,
+    slot: Option<OwnedSemaphorePermit>,
 ) {
-    let Job { order, stop, seq } = job;
-    // Cancelled while waiting for a slot.
-    if stop.load(Ordering::Relaxed) {
-        let g = lock(shared);
-        if g.session.thinking().is_none_or(|t| t.id != order.id) {
-            return;
-        }
-    }
-    let root = order.game.position().clone();
-    let ply = order.game.plies().len();
-    let mut engine = Engine::new(HASH_MB);
-    engine.set_skill_level(order.skill);
-    engine.set_book_seed(flow::engine_seed());
-    let started = Instant::now();
-    let elapsed = move || started.elapsed().as_millis() as u64;
-    let result = engine.search(&order.game, &order.limits, &stop, &elapsed, &mut |info| {
-        if !stop.load(Ordering::Relaxed) {
-            let _ = sender.send(thinking_info(order.purpose, &root, ply, info));
-        }
-    });
-    drop(permit);
-    let mut g = lock(shared);
-    g.searches.retain(|(id, _)| *id != order.id);
-    let was_thinking = g.session.thinking().is_some_and(|t| t.id == order.id);
-    match g.session.search_done(order.id, result, Instant::now()) {
-        Some(Answer::Hint {
-            best,
-            text,
-            score,
-            book,
-        }) => {
-            let hint = json!({
-                "type": "hint", "move": best.to_string(), "iccs": best.to_iccs(), "text": text,
-                "score": score, "book": book,
-            });
-            let _ = sender.send(with_seq(hint, seq));
-        }
-        // Ludus moved, or its flag fell while it thought.
-        Some(Answer::Moved { .. }) => {
-            for reply in run_orders(app, shared, &mut g, None, sender) {
-                let _ = sender.send(reply);
+    if g.engine.is_none() {
+        let Some(slot) = slot else { return };
+        let (events, mut received) = mpsc::unbounded_channel();
+        let thread = EngineThread::spawn(move |event| {
+            let _ = events.send(event);
+        });
+        thread.send(Job::Configure(Setting::Seed(flow::engine_seed())));
+        // Events are handled off the worker thread, so that dropping the
+        // worker (which waits for it) never happens on it.
+        let (app, game) = (Arc::clone(app), Arc::downgrade(shared));
+        tokio::spawn(async move {
+            while let Some(event) = received.recv().await {
+                let Some(shared) = game.upgrade() else { break };
+                on_event(&app, &shared, event);
             }
-            let _ = sender.send(g.state(None));
+        });
+        g.engine = Some(Engine {
+            thread,
+            _slot: slot,
+        });
+    }
+    if let Some(e) = &g.engine {
+        e.thread.send(Job::Configure(Setting::Skill(order.skill)));
+        e.thread.send(Job::Search(Box::new(SearchJob {
+            id: order.id,
+            game: order.game,
+            limits: order.limits,
+            hold: false,
+            started: Instant::now(),
+        })));
+    }
+}
+
+/// An event of a game's engine worker: progress goes to the page; an answer
+/// goes to the session, and what it changed to the page. The worker and
+/// its slot go once no search is wanted.
+fn on_event(app: &Arc<App>, shared: &Arc<Mutex<XiangqiGame>>, event: Event) {
+    let mut g = lock(shared);
+    let Some(page) = g.page.clone() else { return };
+    match event {
+        Event::Info { id, info } => {
+            if let Some(t) = g.session.thinking().filter(|t| t.id == id) {
+                let ply = g.session.game().plies().len();
+                let _ = page.send(thinking_info(t.purpose, &t.root, ply, &info));
+            }
         }
-        None if was_thinking => {
-            let _ = sender.send(g.state(None));
+        Event::Done { id, result, .. } => {
+            let was_thinking = g.session.thinking().is_some_and(|t| t.id == id);
+            match g.session.search_done(id, result, Instant::now()) {
+                Some(Answer::Hint {
+                    best,
+                    text,
+                    score,
+                    book,
+                }) => {
+                    let hint = json!({
+                        "type": "hint", "move": best.to_string(), "iccs": best.to_iccs(),
+                        "text": text, "score": score, "book": book,
+                    });
+                    let _ = page.send(with_seq(hint, g.hint_seq.take()));
+                }
+                // Ludus moved, or its flag fell while it thought.
+                Some(Answer::Moved { .. }) | None if was_thinking => {
+                    let more = run_orders(app, shared, &mut g, None, &page);
+                    let _ = page.send(g.state(None));
+                    for reply in more {
+                        let _ = page.send(reply);
+                    }
+                }
+                _ => {}
+            }
+            if g.session.thinking().is_none() {
+                let engine = g.engine.take();
+                drop(g);
+                drop(engine);
+            }
         }
-        None => {}
+        _ => {}
     }
 }
 

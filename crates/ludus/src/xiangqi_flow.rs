@@ -9,7 +9,7 @@ use xiangqi::engine::{Limits, MAX_SKILL, Score};
 use xiangqi::pgn::{MoveFormat, PgnGame};
 use xiangqi::{Color, EndReason, Game, GameResult, Move, Outcome, Position};
 
-use crate::protocol::engine::score_value;
+use crate::engine_worker::score_value;
 use crate::store::xiangqi as saved;
 
 /// A strength the engine plays at: a skill level and a budget per move.

@@ -11,7 +11,6 @@
 //! such as a new hash table is still being applied: then `readyok` follows
 //! when it is. `quit` stops everything and ends promptly in every state.
 
-pub mod engine;
 pub mod r#match;
 pub mod ucci;
 pub mod uci;
@@ -23,7 +22,7 @@ use std::time::Instant;
 use xiangqi::engine::{Limits, MAX_HASH_MB, MAX_SKILL};
 use xiangqi::{Game, Move, Position};
 
-use engine::{EngineThread, Event, Job, SearchJob, Setting};
+use crate::engine_worker::{EngineThread, Event, Job, SearchJob, Setting};
 
 /// Which protocol a session speaks (it can switch on `uci` / `ucci`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

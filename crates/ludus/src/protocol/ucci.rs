@@ -122,7 +122,7 @@ pub fn info_lines(info: &SearchInfo) -> Vec<String> {
 
 /// Whether to accept a draw offer given the engine's own score.
 pub fn accepts_draw(result: &SearchResult) -> bool {
-    super::engine::score_value(result.score) <= -100
+    crate::engine_worker::score_value(result.score) <= -100
 }
 
 /// `bestmove X [ponder Y] [draw]`, or `nobestmove`.

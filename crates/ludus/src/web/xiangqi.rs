@@ -19,14 +19,13 @@ use xiangqi::{Color, FenError, Game, Position};
 use super::App;
 use super::protocol::{self, ErrorCode, Refusal, with_seq};
 use super::sessions::lock;
-use crate::protocol::engine::{EngineThread, Event, Job, SearchJob, Setting};
+use crate::engine_worker::{EngineThread, Event, Job, SearchJob, Setting};
 use crate::session::xiangqi::{
     Answer, DrawAnswer, EngineOrder, Opponent, Refusal as Refused, SearchOrder, XiangqiSession,
 };
 use crate::store::settings;
 use crate::store::xiangqi as saved;
 use crate::xiangqi_flow::{self as flow, CLOCKS, LEVELS, Notation, Purpose};
-
 
 /// Every request type, for telling an unknown type from a malformed one.
 const KNOWN: [&str; 18] = [
@@ -892,8 +891,7 @@ fn run_orders(
                     None // the game's worker holds a slot already
                 } else {
                     match order.purpose {
-                        Purpose::Hint => match Arc::clone(&app.solver_slots).try_acquire_owned()
-                        {
+                        Purpose::Hint => match Arc::clone(&app.solver_slots).try_acquire_owned() {
                             Ok(slot) => Some(slot),
                             Err(_) => {
                                 g.session.cancel_search();

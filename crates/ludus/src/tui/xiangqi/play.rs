@@ -18,7 +18,7 @@ use xiangqi::{Color, Game, Move, Position, Square};
 
 use super::Notation;
 use super::board::{self, Marks};
-use crate::protocol::engine::{EngineThread, Event, Job, SearchJob, Setting};
+use crate::engine_worker::{EngineThread, Event, Job, SearchJob, Setting};
 use crate::session::xiangqi::{Answer, DrawAnswer, EngineOrder, Refusal, XiangqiSession};
 use crate::tui::app::{Action, Ctx, Screen};
 use crate::tui::widgets::{clock, key_hints, popup};

@@ -1,7 +1,7 @@
-//! The engine on a worker thread, shared by the protocols, the match runner's
-//! own tests and the terminal UI: jobs go in through a channel, events come out
-//! through a sink the owner chooses (formatted lines for UCI/UCCI, a channel the
-//! TUI polls). Each search and perft has its own stop flag, so stopping one
+//! The engine on a worker thread, the one every front end uses: the UCI and
+//! UCCI shells, the terminal UI and the web server. Jobs go in through a
+//! channel, events come out through a sink the owner chooses (formatted lines
+//! for UCI/UCCI, a channel the TUI polls, a task that answers the page). Each search and perft has its own stop flag, so stopping one
 //! never lets it run on into the next (nor stops the next); the clock is read
 //! here, never in the pure crate. Nothing here makes the owner wait for the
 //! worker except [`EngineThread::wait_idle`].

@@ -649,3 +649,34 @@ fn a_release_with_ctrl_held_still_lets_go() {
     screen.tick(ms(t0, 1_010), &mut ctx);
     assert_eq!(x_of(&screen), x);
 }
+
+#[test]
+fn the_game_pauses_while_the_terminal_is_too_small_to_show_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = app(dir.path(), |ctx| {
+        Box::new(GameScreen::player(MARATHON, 7, ctx))
+    });
+    let t0 = Instant::now();
+    app.tick(t0);
+    app.tick(ms(t0, 1_000));
+    assert!(screen(&app).contains("Time       0:01.0"));
+    // Shrunk below the game's size (the app itself still fits): no clock, no gravity.
+    let draw_at = |app: &App, w, h| {
+        let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
+        terminal.draw(|frame| app.draw(frame)).unwrap();
+        terminal.backend().to_string()
+    };
+    assert!(draw_at(&app, 60, 18).contains("Tetris needs a larger terminal"));
+    app.tick(ms(t0, 1_100));
+    app.tick(ms(t0, 30_000));
+    let back = screen(&app);
+    assert!(back.contains("Paused"), "{back}");
+    assert!(back.contains("Time       0:01.0"), "{back}");
+    // Too small even for the app's own message: the same.
+    app.on_key(key(KeyCode::Esc));
+    app.tick(ms(t0, 30_100));
+    draw_at(&app, 20, 6);
+    app.tick(ms(t0, 30_200));
+    app.tick(ms(t0, 60_000));
+    assert!(screen(&app).contains("Time       0:01.1"), "{}", screen(&app));
+}

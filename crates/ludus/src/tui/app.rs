@@ -22,6 +22,10 @@ pub struct Ctx {
     pub progress: Progress,
     /// Messages for the player (e.g. a corrupt file moved aside), shown until the next key.
     pub notices: Vec<String>,
+    /// Where the top screen was last drawn (`None` before the first draw;
+    /// empty when the terminal is too small for any screen): a game that
+    /// cannot be seen must not run on.
+    pub screen_area: Option<Rect>,
 }
 
 impl Ctx {
@@ -35,6 +39,7 @@ impl Ctx {
             settings,
             progress,
             notices,
+            screen_area: None,
         }
     }
 
@@ -101,6 +106,8 @@ pub struct App {
     quit: bool,
     /// The terminal size at the last draw, to know when it is too small.
     last_area: std::cell::Cell<Rect>,
+    /// The area the top screen was last drawn in (see [`Ctx::screen_area`]).
+    screen_area: std::cell::Cell<Option<Rect>>,
 }
 
 impl App {
@@ -125,6 +132,7 @@ impl App {
             screens,
             quit: false,
             last_area: std::cell::Cell::new(Rect::default()),
+            screen_area: std::cell::Cell::new(None),
         })
     }
 
@@ -187,6 +195,7 @@ impl App {
     }
 
     pub fn tick(&mut self, now: Instant) {
+        self.ctx.screen_area = self.screen_area.get();
         if let Some(screen) = self.screens.last_mut() {
             let action = screen.tick(now, &mut self.ctx);
             self.apply(action);
@@ -220,6 +229,8 @@ impl App {
         let area = frame.area();
         self.last_area.set(area);
         if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
+            // No screen is drawn: a zero-sized area tells games to pause.
+            self.screen_area.set(Some(Rect::new(area.x, area.y, 0, 0)));
             let text = vec![
                 Line::from("The terminal is too small."),
                 Line::from(format!(
@@ -241,6 +252,7 @@ impl App {
         ])
         .areas(area);
         if let Some(screen) = self.screens.last() {
+            self.screen_area.set(Some(main));
             screen.draw(frame, main, &self.ctx);
         }
         if notice_height > 0 {

@@ -48,6 +48,11 @@ const WIDTH: u16 = LEFT_WIDTH + 1 + FIELD_WIDTH + 1 + RIGHT_WIDTH;
 /// The visible rows and the bottom border; the top is open so spawning pieces show above.
 const MIN_HEIGHT: u16 = VISIBLE_HEIGHT as u16 + 1;
 
+/// Whether the game can be drawn in `area` (its key hints need no room).
+fn fits(area: Rect) -> bool {
+    area.width >= WIDTH && area.height >= MIN_HEIGHT
+}
+
 /// Game milliseconds from the event loop's instants.
 #[derive(Clone, Debug)]
 struct Clock {
@@ -969,6 +974,10 @@ impl Screen for GameScreen {
     }
 
     fn tick(&mut self, now: Instant, ctx: &mut Ctx) -> Action {
+        // Behind the "needs a larger terminal" message the game must not run on.
+        if ctx.screen_area.is_some_and(|area| !fits(area)) && self.running() {
+            self.pause();
+        }
         let running = self.running();
         let now_ms = self.clock.tick(now, running);
         self.now_ms = now_ms;
@@ -1007,7 +1016,7 @@ impl Screen for GameScreen {
         let hints_height = u16::from(area.height > MIN_HEIGHT + 2);
         let [main, hints] =
             Layout::vertical([Constraint::Min(0), Constraint::Length(hints_height)]).areas(area);
-        if main.width < WIDTH || main.height < MIN_HEIGHT {
+        if !fits(area) {
             let text = vec![
                 Line::from("Tetris needs a larger terminal:"),
                 Line::from(format!(

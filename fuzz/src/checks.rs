@@ -12,10 +12,10 @@ use sokoban::Level;
 use xiangqi::pgn::{MoveFormat, PgnGame};
 use xiangqi::{Game, Position};
 
-/// Longest game time (ms) a Tetris script or replay may reach here: the
-/// simulation runs every step up to it, and huge times hang before issue 32's
-/// fix to them (defect 11); the fuzzer should look elsewhere meanwhile.
-pub const MAX_GAME_MS: u64 = 120_000;
+/// Longest game time (ms) a Tetris script or replay may reach: the game's
+/// own limit, past which scripts and replays are refused (long holds and
+/// idle time cost constant time).
+pub const MAX_GAME_MS: u64 = tetris::MAX_GAME_TIME_MS;
 
 fn text(data: &[u8]) -> Option<&str> {
     std::str::from_utf8(data).ok()
@@ -354,7 +354,11 @@ pub fn web(data: &[u8]) {
     use ludus::web::{App, protocol, sokoban, tetris as web_tetris, xiangqi};
     let Some(text) = text(data) else { return };
     let dir = tempfile::tempdir().expect("a temporary directory");
-    let app = Arc::new(App::new(DataDir::at(dir.path())));
+    let app = Arc::new(App::new(
+        DataDir::at(dir.path()),
+        std::net::Ipv4Addr::LOCALHOST.into(),
+        ludus::web::Limits::default(),
+    ));
     let (sender, _results) = tokio::sync::mpsc::unbounded_channel::<String>();
     let mut soko = sokoban::Current::default();
     let mut xq = xiangqi::Current::default();

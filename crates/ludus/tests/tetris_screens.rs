@@ -678,5 +678,9 @@ fn the_game_pauses_while_the_terminal_is_too_small_to_show_it() {
     draw_at(&app, 20, 6);
     app.tick(ms(t0, 30_200));
     app.tick(ms(t0, 60_000));
-    assert!(screen(&app).contains("Time       0:01.1"), "{}", screen(&app));
+    assert!(
+        screen(&app).contains("Time       0:01.1"),
+        "{}",
+        screen(&app)
+    );
 }

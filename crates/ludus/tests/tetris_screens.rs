@@ -684,3 +684,18 @@ fn the_game_pauses_while_the_terminal_is_too_small_to_show_it() {
         screen(&app)
     );
 }
+
+#[test]
+fn at_80_by_24_the_footer_keeps_the_way_to_the_menu() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = app(dir.path(), |ctx| {
+        Box::new(GameScreen::player(MARATHON, 7, ctx))
+    });
+    let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
+    terminal.draw(|frame| app.draw(frame)).unwrap();
+    let shown = terminal.backend().to_string();
+    let footer = shown.lines().last().unwrap_or_default().to_owned();
+    assert!(footer.contains("q menu"), "{footer}");
+    assert!(footer.contains("? keys"), "{footer}");
+    assert!(!footer.contains('…'), "{footer}");
+}

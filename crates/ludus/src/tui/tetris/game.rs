@@ -140,7 +140,7 @@ pub struct GameScreen {
     /// The bot: its suggestion for the current piece (hint or demo), and the demo's player.
     hints: HintTracker,
     target: Option<Hint>,
-    banner: Option<(String, u64)>,
+    banner: Option<(Vec<String>, u64)>,
     /// Lines and last clear seen at the previous tick, to notice new clears.
     seen: (u32, Option<ClearReport>),
     now_ms: u64,
@@ -683,13 +683,15 @@ impl GameScreen {
         lines.push(row("PPS", format!("{:.2}", summary.pieces_per_second)));
         lines.push(row("Pieces", game.pieces().to_string()));
         lines.push(Line::raw(""));
-        if let Some((text, _)) = &self.banner {
-            lines.push(Line::styled(
-                text.clone(),
-                Style::default()
-                    .fg(Color::Yellow)
-                    .add_modifier(Modifier::BOLD),
-            ));
+        if let Some((texts, _)) = &self.banner {
+            for text in texts {
+                lines.push(Line::styled(
+                    text.clone(),
+                    Style::default()
+                        .fg(Color::Yellow)
+                        .add_modifier(Modifier::BOLD),
+                ));
+            }
         }
         if self.game().back_to_back() {
             lines.push(Line::styled("back-to-back", label));
@@ -716,35 +718,53 @@ impl GameScreen {
         lines
     }
 
-    fn hints_line(&self) -> Line<'static> {
+    /// The footer: as many keys as `width` holds, the way out and `?` (which
+    /// lists every key) first; an action without a key is left out.
+    fn hints_line(&self, width: u16) -> Line<'static> {
         match &self.driver {
             Driver::Play(_) => {
-                // The first key of each action: all of them would not fit; `?` lists all.
                 let k = |bind: Bind| self.keymap.first(bind);
-                let (left, right) = (
+                let moves = match (
                     k(Bind::Game(GameAction::Left)),
                     k(Bind::Game(GameAction::Right)),
-                );
-                let moves = if left.chars().count() == 1 && right.chars().count() == 1 {
-                    format!("{left}{right}")
-                } else {
-                    format!("{left} {right}")
+                ) {
+                    (Some(l), Some(r)) if l.chars().count() == 1 && r.chars().count() == 1 => {
+                        Some(format!("{l}{r}"))
+                    }
+                    (Some(l), Some(r)) => Some(format!("{l} {r}")),
+                    (l, r) => l.or(r),
                 };
+                // In the order shown, each with its rank when room is short (0 kept first).
                 let pairs = [
-                    ("?".to_owned(), "keys"),
-                    (moves, "move"),
-                    (k(Bind::Game(GameAction::SoftDrop)), "soft"),
-                    (k(Bind::Game(GameAction::HardDrop)), "drop"),
-                    (k(Bind::Game(GameAction::RotateCw)), "cw"),
-                    (k(Bind::Game(GameAction::RotateCcw)), "ccw"),
-                    (k(Bind::Game(GameAction::Rotate180)), "180"),
-                    (k(Bind::Game(GameAction::Hold)), "hold"),
-                    (k(Bind::Pause), "pause"),
-                    (k(Bind::Hint), "hint"),
-                    (k(Bind::Quit), "menu"),
+                    (Some("?".to_owned()), "keys", 0),
+                    (moves, "move", 2),
+                    (k(Bind::Game(GameAction::SoftDrop)), "soft", 5),
+                    (k(Bind::Game(GameAction::HardDrop)), "drop", 3),
+                    (k(Bind::Game(GameAction::RotateCw)), "cw", 4),
+                    (k(Bind::Game(GameAction::RotateCcw)), "ccw", 6),
+                    (k(Bind::Game(GameAction::Rotate180)), "180", 10),
+                    (k(Bind::Game(GameAction::Hold)), "hold", 7),
+                    (k(Bind::Pause), "pause", 8),
+                    (k(Bind::Hint), "hint", 9),
+                    (k(Bind::Quit), "menu", 1),
                 ];
-                let refs: Vec<(&str, &str)> = pairs.iter().map(|(k, w)| (k.as_str(), *w)).collect();
-                key_hints(&refs)
+                let bound: Vec<(String, &str, u8)> = pairs
+                    .into_iter()
+                    .filter_map(|(key, what, rank)| key.map(|key| (key, what, rank)))
+                    .collect();
+                let line_of = |max_rank: u8| {
+                    let refs: Vec<(&str, &str)> = bound
+                        .iter()
+                        .filter(|(_, _, rank)| *rank <= max_rank)
+                        .map(|(key, what, _)| (key.as_str(), *what))
+                        .collect();
+                    key_hints(&refs)
+                };
+                (0..=10u8)
+                    .rev()
+                    .map(line_of)
+                    .find(|line| line.width() <= usize::from(width))
+                    .unwrap_or_else(|| line_of(1))
             }
             Driver::Watch(_) => key_hints(&[
                 ("Space", "pause"),
@@ -930,32 +950,37 @@ fn speed_text(percent: u64) -> String {
     }
 }
 
-/// `T-SPIN DOUBLE`, `TETRIS`, with back-to-back, combo and perfect clear.
-fn banner_text(report: &ClearReport) -> String {
-    let lines = match report.lines {
+/// `T-SPIN DOUBLE`, `TETRIS`, with back-to-back, combo and perfect clear, a
+/// line each, so that none is cut in the narrow panel beside the matrix.
+fn banner_text(report: &ClearReport) -> Vec<String> {
+    let cleared = match report.lines {
         0 => "",
         1 => "SINGLE",
         2 => "DOUBLE",
         3 => "TRIPLE",
         _ => "TETRIS",
     };
-    let mut text = match report.t_spin {
-        TSpin::None => lines.to_owned(),
-        TSpin::Mini => format!("T-SPIN MINI {lines}"),
-        TSpin::Full => format!("T-SPIN {lines}"),
+    let mut lines = Vec::new();
+    match report.t_spin {
+        TSpin::None => {}
+        TSpin::Mini => lines.push("T-SPIN MINI".to_owned()),
+        TSpin::Full => lines.push("T-SPIN".to_owned()),
     }
-    .trim()
-    .to_owned();
-    if report.back_to_back {
-        text = format!("B2B {text}");
+    let cleared = if report.back_to_back && !cleared.is_empty() {
+        format!("B2B {cleared}")
+    } else {
+        cleared.to_owned()
+    };
+    if !cleared.is_empty() {
+        lines.push(cleared);
     }
     if report.combo > 0 {
-        text.push_str(&format!(" combo {}", report.combo));
+        lines.push(format!("combo {}", report.combo));
     }
     if report.perfect_clear {
-        text.push_str(" PERFECT CLEAR");
+        lines.push("PERFECT CLEAR".to_owned());
     }
-    text
+    lines
 }
 
 impl Screen for GameScreen {
@@ -1029,7 +1054,10 @@ impl Screen for GameScreen {
             return;
         }
         let field = self.draw_board(frame, main, ctx);
-        frame.render_widget(Paragraph::new(self.hints_line()).centered(), hints);
+        frame.render_widget(
+            Paragraph::new(self.hints_line(hints.width)).centered(),
+            hints,
+        );
         if self.help {
             self.draw_help(frame, main);
         } else if let Some(over) = &self.over {
@@ -1037,7 +1065,13 @@ impl Screen for GameScreen {
         } else if self.paused && self.is_player() {
             // Over the (hidden) field, leaving the figures beside it readable.
             let lines = vec![
-                key_hints(&[(&format!("{} Esc", self.keymap.first(Bind::Pause)), "resume")]),
+                key_hints(&[(
+                    &match self.keymap.first(Bind::Pause) {
+                        Some(key) => format!("{key} Esc"),
+                        None => "Esc".to_owned(),
+                    },
+                    "resume",
+                )]),
                 key_hints(&[("q", "menu")]),
                 key_hints(&[("?", "keys")]),
             ];
@@ -1053,5 +1087,29 @@ impl Screen for GameScreen {
 
     fn wants_key_releases(&self) -> bool {
         true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_banner_line_fits_beside_the_matrix() {
+        let report = ClearReport {
+            lines: 2,
+            t_spin: TSpin::Mini,
+            back_to_back: true,
+            combo: 12,
+            perfect_clear: true,
+            points: 0,
+        };
+        let lines = banner_text(&report);
+        assert_eq!(
+            lines,
+            ["T-SPIN MINI", "B2B DOUBLE", "combo 12", "PERFECT CLEAR"]
+        );
+        // The stats column is 17 columns wide (a 7-column name, a 10-column value).
+        assert!(lines.iter().all(|l| l.chars().count() <= 17), "{lines:?}");
     }
 }

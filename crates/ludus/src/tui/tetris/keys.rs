@@ -193,15 +193,16 @@ impl Keymap {
             .map(|&(_, bind)| bind)
     }
 
-    /// The first key of an action as shown to the player, or `-` when unbound.
-    pub fn first(&self, bind: Bind) -> String {
+    /// The first key of an action as shown to the player, if it has one.
+    pub fn first(&self, bind: Bind) -> Option<String> {
         self.map
             .iter()
             .find(|(_, b)| *b == bind)
-            .map_or_else(|| "-".to_owned(), |(key, _)| display(key))
+            .map(|(key, _)| display(key))
     }
 
-    /// The keys of an action as shown to the player (`↑ x`), or `-` when unbound.
+    /// The keys of an action as shown to the player (`↑ x`), or `(no key)`
+    /// when unbound (a `-` would read as the minus key).
     pub fn shown(&self, bind: Bind) -> String {
         let names: Vec<String> = self
             .map
@@ -210,12 +211,15 @@ impl Keymap {
             .map(|(key, _)| display(key))
             .collect();
         if names.is_empty() {
-            "-".to_owned()
+            NO_KEY.to_owned()
         } else {
             names.join(" ")
         }
     }
 }
+
+/// How an action without a key is shown.
+pub const NO_KEY: &str = "(no key)";
 
 /// A key the tracker considers held.
 #[derive(Clone, Debug, PartialEq)]
@@ -400,6 +404,21 @@ impl InputTracker {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_action_without_a_key_never_shows_as_the_minus_key() {
+        let keys = TetrisKeys {
+            rotate_180: Vec::new(),
+            ..TetrisKeys::default()
+        };
+        let keymap = Keymap::new(&keys);
+        assert_eq!(keymap.first(Bind::Game(Action::Rotate180)), None);
+        assert_eq!(keymap.shown(Bind::Game(Action::Rotate180)), NO_KEY);
+        assert_eq!(
+            keymap.first(Bind::Game(Action::HardDrop)).as_deref(),
+            Some("Space")
+        );
+    }
 
     #[test]
     fn default_keys_have_no_conflicts_and_show_as_documented() {

@@ -13,4 +13,5 @@ pub mod store;
 pub mod tetris_flow;
 pub mod tui;
 pub mod web;
+pub mod words;
 pub mod xiangqi_flow;

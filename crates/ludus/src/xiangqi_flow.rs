@@ -302,7 +302,7 @@ pub fn full_moves(start: &Position, plies: usize) -> usize {
 pub fn position_after(start: &Position, plies: usize, total_plies: usize) -> String {
     let total = full_moves(start, total_plies);
     if plies == 0 {
-        return format!("at the start (of {total} {})", plural(total, "move"));
+        return format!("at the start (of {})", crate::words::counted(total, "move"));
     }
     let mover = if (plies % 2 == 1) == (start.turn() == Color::Red) {
         Color::Red
@@ -312,15 +312,6 @@ pub fn position_after(start: &Position, plies: usize, total_plies: usize) -> Str
     let number = start.fullmoves() as usize - 1 + full_moves(start, plies);
     let last = start.fullmoves() as usize - 1 + total;
     format!("after {}'s move {number} of {last}", side_name(mover))
-}
-
-/// `word`, with an `s` unless `n` is one.
-pub fn plural(n: usize, word: &str) -> String {
-    if n == 1 {
-        word.to_string()
-    } else {
-        format!("{word}s")
-    }
 }
 
 /// Why the engine is searching.

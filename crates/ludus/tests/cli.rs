@@ -40,7 +40,7 @@ fn validate_reports_each_level_and_a_summary() {
         lines[2].ends_with(":16:7: level 3 (Pocket): warning: some floor can never be reached"),
         "{text}"
     );
-    assert_eq!(lines.last(), Some(&"3 levels: 1 ok, 1 warnings, 1 errors"));
+    assert_eq!(lines.last(), Some(&"3 levels: 1 ok, 1 warning, 1 error"));
 }
 
 #[test]

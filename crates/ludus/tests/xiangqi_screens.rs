@@ -288,7 +288,7 @@ fn save_and_load_a_game_as_pgn() {
     press(&mut app, "L");
     let list = screen(&app);
     assert!(list.contains("Saved Xiangqi games"), "{list}");
-    assert!(list.contains("Red vs Black, 4 moves, *"), "{list}");
+    assert!(list.contains("Red vs Black, 2 moves, *"), "{list}");
     code(&mut app, KeyCode::Enter, 1);
     let text = screen(&app);
     assert!(text.contains("2. 马二进三"), "{text}");

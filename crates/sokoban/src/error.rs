@@ -58,7 +58,12 @@ impl fmt::Display for ParseErrorKind {
             ParseErrorKind::TwoPlayers => write!(f, "the level has a second player"),
             ParseErrorKind::NoBoxes => write!(f, "the level has no boxes"),
             ParseErrorKind::BoxGoalMismatch { boxes, goals } => {
-                write!(f, "the level has {boxes} boxes but {goals} goals")
+                write!(
+                    f,
+                    "the level has {boxes} {} but {goals} {}",
+                    if *boxes == 1 { "box" } else { "boxes" },
+                    if *goals == 1 { "goal" } else { "goals" }
+                )
             }
             ParseErrorKind::TooLarge { width, height } => {
                 write!(f, "the board is {width}x{height}, larger than 256x256")

@@ -91,18 +91,18 @@ pub fn generate_levels(
                 }
                 Ok(_) => {}
                 Err(GenerateError::TooSmall) => bail!(
-                    "{}x{} is too small for {} boxes",
+                    "{}x{} is too small for {}",
                     args.size.0,
                     args.size.1,
-                    args.boxes
+                    crate::words::counted(args.boxes, "box")
                 ),
                 Err(_) => misses += 1,
             }
         }
         if misses > args.count * 4 + 16 {
             bail!(
-                "found only {} levels: try a larger size, fewer boxes or a lower --min-pushes",
-                found.len()
+                "found only {}: try a larger size, fewer boxes or a lower --min-pushes",
+                crate::words::counted(found.len(), "level")
             );
         }
     }

@@ -11,6 +11,7 @@ use sokoban::{Level, verify};
 use super::Format;
 use crate::sokoban_library::LevelSet;
 use crate::store::{DataDir, Warning, progress};
+use crate::words::counted;
 
 pub(super) fn write_output(output: Option<&Path>, text: &str) -> Result<ExitCode> {
     match output {
@@ -115,7 +116,10 @@ pub fn validate(files: &[PathBuf], out: &mut impl Write) -> Result<ExitCode> {
     let total = ok + warnings + errors;
     writeln!(
         out,
-        "{total} levels: {ok} ok, {warnings} warnings, {errors} errors"
+        "{}: {ok} ok, {}, {}",
+        counted(total, "level"),
+        counted(warnings, "warning"),
+        counted(errors, "error")
     )?;
     Ok(if errors > 0 {
         ExitCode::FAILURE
@@ -139,9 +143,9 @@ pub fn verify_command(
         .and_then(|i| set.collection.levels.get(i))
     else {
         bail!(
-            "{} has {} levels; there is no level {number}",
+            "{} has {}; there is no level {number}",
             file.display(),
-            set.len()
+            counted(set.len(), "level")
         );
     };
     let level = entry

@@ -262,9 +262,9 @@ pub fn solve(args: &SolveArgs, out: &mut impl Write) -> Result<ExitCode> {
             Some(Ok(level)) => vec![(n, level)],
             Some(Err(e)) => bail!("{}:{e}", args.file.display()),
             None => bail!(
-                "{} has {} levels; there is no level {n}",
+                "{} has {}; there is no level {n}",
                 args.file.display(),
-                set.len()
+                crate::words::counted(set.len(), "level")
             ),
         },
         None => {

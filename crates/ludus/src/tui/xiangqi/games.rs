@@ -95,10 +95,13 @@ impl Screen for Games {
         for (i, g) in self.games.iter().enumerate().skip(first).take(height) {
             let about = match &g.record {
                 Ok(r) => format!(
-                    "{} vs {}, {} moves, {}",
+                    "{} vs {}, {}, {}",
                     r.tag("Red").unwrap_or("?"),
                     r.tag("Black").unwrap_or("?"),
-                    r.moves.len(),
+                    crate::words::counted(
+                        crate::xiangqi_flow::full_moves(&r.start, r.moves.len()),
+                        "move"
+                    ),
                     r.result
                 ),
                 Err(e) => format!("unreadable: {e}"),

@@ -950,8 +950,14 @@ impl Screen for Play {
                 ),
                 Line::raw(""),
                 Line::from(format!(
-                    "{} plies played · result {}",
-                    self.session.game().plies().len(),
+                    "{} played · result {}",
+                    crate::words::counted(
+                        xiangqi_flow::full_moves(
+                            self.session.game().start_position(),
+                            self.session.game().plies().len()
+                        ),
+                        "move"
+                    ),
                     over.result
                 )),
                 Line::raw(""),

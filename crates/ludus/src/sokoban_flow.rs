@@ -41,7 +41,12 @@ pub struct Solved {
     /// The solver made some of the moves ("solve and show"), so nothing was
     /// recorded: the solve is not the player's.
     pub assisted: bool,
+    /// A play-test of a level in the editor: nothing is recorded.
+    pub play_test: bool,
 }
+
+/// What the front ends say after solving a play-test.
+pub const PLAY_TEST_SOLVE: &str = "A play-test: your progress is not recorded.";
 
 /// What the front ends say after a solve the solver made.
 pub const ASSISTED_SOLVE: &str = "The solver made these moves, so they are not counted as yours.";
@@ -49,29 +54,32 @@ pub const ASSISTED_SOLVE: &str = "The solver made these moves, so they are not c
 /// Records the solution `game` has reached (locked read-modify-write of
 /// `progress.json`, so two front ends solving at once both count), then
 /// reloads progress and says what record it set. A solve the solver made
-/// (see [`Game::is_assisted`]) is not recorded.
+/// (see [`Game::is_assisted`]) and a play-test in the editor are not recorded.
 pub fn record_solve(data: &DataDir, set: &LevelSet, index: usize, game: &Game) -> Solved {
     let level = game.level();
     let title = level_title(set, index, level);
     let mut problems = Vec::new();
     let assisted = game.is_assisted();
-    let new_best = if assisted {
+    let play_test = set.source == crate::sokoban_library::Source::PlayTest;
+    let new_best = if assisted || play_test {
         NewBest::default()
     } else {
         record(data, level, &title, game, &mut problems)
     };
     let (progress, warning) = progress::load(data);
     problems.extend(warning.map(|w| w.to_string()));
-    let all_solved = set
-        .collection
-        .valid_levels()
-        .all(|(_, l)| progress.is_solved(&l.key()));
+    let all_solved = !play_test
+        && set
+            .collection
+            .valid_levels()
+            .all(|(_, l)| progress.is_solved(&l.key()));
     Solved {
         new_best,
         progress,
         all_solved,
         problems,
         assisted,
+        play_test,
     }
 }
 
@@ -124,7 +132,8 @@ pub fn neighbour_level(set: &LevelSet, index: usize, forward: bool) -> Option<us
 }
 
 /// The solution a replay shows: the player's best (by moves or by pushes),
-/// else the one stored with the level; with a label saying which.
+/// with a label saying which. Never the solution stored with the level: on a
+/// level not solved yet that would give the answer away.
 pub fn replay_solution(
     progress: &Progress,
     level: &Level,
@@ -141,11 +150,7 @@ pub fn replay_solution(
     match best {
         Some(b) if by_pushes => Some((b.lurd.clone(), "your best by pushes")),
         Some(b) => Some((b.lurd.clone(), "your best by moves")),
-        None => level
-            .meta
-            .solutions
-            .first()
-            .map(|s| (s.clone(), "the stored solution")),
+        None => None,
     }
 }
 
@@ -200,16 +205,6 @@ pub fn before_last_push(game: &Game, undos: usize) -> Option<(Game, usize)> {
     }
 }
 
-/// A count with its noun, singular for one: "1 push", "3 pushes".
-pub fn counted(n: u32, one: &str, many: &str) -> String {
-    format!("{n} {}", noun(n, one, many))
-}
-
-/// The noun for a count: `one` for 1, `many` otherwise.
-pub fn noun<'a>(n: u32, one: &'a str, many: &'a str) -> &'a str {
-    if n == 1 { one } else { many }
-}
-
 /// One line telling the player what kind of deadlock was found.
 pub fn deadlock_text(kind: &DeadlockKind) -> &'static str {
     match kind {
@@ -231,13 +226,6 @@ mod tests {
             .unwrap_or_else(|e| panic!("{e}"));
         let lurd = level.meta.solutions.first().cloned().unwrap_or_default();
         (set, level, lurd)
-    }
-
-    #[test]
-    fn counts_agree_with_their_nouns() {
-        assert_eq!(counted(1, "move", "moves"), "1 move");
-        assert_eq!(counted(0, "push", "pushes"), "0 pushes");
-        assert_eq!(counted(12, "push", "pushes"), "12 pushes");
     }
 
     #[test]
@@ -282,10 +270,22 @@ mod tests {
         assert!(solved.assisted);
         assert!(!solved.new_best.any());
         assert!(!solved.progress.is_solved(&game.level().key()));
-        assert!(
-            replay_solution(&solved.progress, game.level(), false)
-                .is_none_or(|(_, label)| label == "the stored solution")
-        );
+        // Nor is the level's stored solution shown in its place.
+        assert!(!game.level().meta.solutions.is_empty());
+        assert_eq!(replay_solution(&solved.progress, game.level(), false), None);
+    }
+
+    #[test]
+    fn a_play_test_is_not_recorded() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let data = DataDir::at(dir.path());
+        let (_, level, lurd) = first_level();
+        let set = LevelSet::single("Play-test", level.clone());
+        let mut game = Game::new(level);
+        game.play_lurd(&lurd).unwrap_or_else(|e| panic!("{e}"));
+        let solved = record_solve(&data, &set, 0, &game);
+        assert!(solved.play_test && !solved.all_solved && !solved.new_best.any());
+        assert!(!solved.progress.is_solved(&game.level().key()));
     }
 
     #[test]

@@ -22,8 +22,10 @@ pub struct LevelSet {
 pub enum Source {
     Builtin,
     File(PathBuf),
-    /// A level being made in the editor.
-    Editor,
+    /// Levels sent from a page (a file of the player's, not saved here).
+    Upload,
+    /// A level being made in the editor, play-tested: nothing is recorded.
+    PlayTest,
 }
 
 impl LevelSet {
@@ -67,7 +69,7 @@ impl LevelSet {
         };
         LevelSet {
             name: name.to_string(),
-            source: Source::Editor,
+            source: Source::PlayTest,
             collection,
         }
     }
@@ -85,7 +87,8 @@ impl LevelSet {
         match &self.source {
             Source::Builtin => "built in".to_string(),
             Source::File(p) => p.display().to_string(),
-            Source::Editor => "editor".to_string(),
+            Source::Upload => "uploaded".to_string(),
+            Source::PlayTest => "play-test".to_string(),
         }
     }
 }

@@ -208,9 +208,14 @@ fn replay_of_the_best_solution_plays_pauses_and_steps() {
     use std::time::{Duration, Instant};
     let dir = tempfile::tempdir().unwrap();
     let mut app = playing(dir.path(), 2);
+    // Not solved yet: v does not give the level's stored solution away.
     press(&mut app, "v");
-    assert!(screen(&app, 80, 24).contains("Replaying the stored solution: step 0/7"));
-    press_code(&mut app, KeyCode::Esc);
+    let shown = screen(&app, 80, 24);
+    assert!(
+        shown.contains("No solution of yours to replay yet"),
+        "{shown}"
+    );
+    assert!(!shown.contains("Replaying"), "{shown}");
     press(&mut app, "wwdswds");
     press_code(&mut app, KeyCode::Esc); // close the solved dialog
     press(&mut app, "v");
@@ -319,6 +324,20 @@ fn an_unsolvable_position_rewinds_to_the_last_solvable_one() {
 }
 
 #[test]
+fn esc_during_solve_and_show_stops_where_it_is() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = playing(dir.path(), 2);
+    press(&mut app, "A");
+    // The solution starts playing; Esc stops it part way.
+    let shown = tick_until(&mut app, |s| s.contains("The solver's solution"));
+    assert!(!shown.contains("Solved"), "{shown}");
+    press_code(&mut app, KeyCode::Esc);
+    let shown = screen(&app, 80, 24);
+    assert!(shown.contains("Stopped."), "{shown}");
+    assert!(!shown.contains("Solved by the solver"), "{shown}");
+}
+
+#[test]
 fn esc_stops_the_solver() {
     let dir = tempfile::tempdir().unwrap();
     let mut app = playing(dir.path(), 2);
@@ -362,7 +381,17 @@ fn the_editor_draws_checks_saves_and_play_tests_a_level() {
 
     press(&mut app, "p"); // play-test: the play screen on this level
     press(&mut app, "ddd");
-    assert!(screen(&app, 100, 24).contains("Solved!"));
+    let shown = screen(&app, 100, 24);
+    assert!(
+        shown.contains("A play-test: your progress is not recorded."),
+        "{shown}"
+    );
+    assert!(!shown.contains("You have solved every level"), "{shown}");
+    let progress = std::fs::read_to_string(dir.path().join("sokoban/progress.json"));
+    assert!(
+        progress.as_ref().is_err() || !progress.as_ref().unwrap().contains("\"lurd\""),
+        "{progress:?}"
+    );
     press(&mut app, "q");
     press(&mut app, "q");
     let browser = screen(&app, 100, 24);

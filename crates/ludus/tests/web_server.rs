@@ -800,3 +800,26 @@ async fn a_corrupt_progress_file_is_reported_to_the_page_and_on_stderr() {
     let problems = list["problems"].to_string();
     assert!(problems.contains("progress.json"), "{problems}");
 }
+
+#[tokio::test]
+async fn a_play_test_from_the_editor_records_nothing() {
+    let server = Server::start();
+    let mut client = server.socket().await;
+    let state = client
+        .ask(
+            json!({"type": "upload", "text": "#####\n#@$.#\n#####", "name": "mine.sok",
+                   "play_test": true}),
+            "state",
+        )
+        .await;
+    assert_eq!(state["moves"], 0);
+    let last = client
+        .ask(json!({"type": "move", "dir": "right"}), "state")
+        .await;
+    assert_eq!(last["solved"], true, "{last}");
+    let solved = client.until("solved").await;
+    assert_eq!(solved["play_test"], true);
+    assert_eq!(solved["first_solve"], false);
+    assert_eq!(solved["all_solved"], false);
+    assert!(!server.data.path().join("sokoban/progress.json").exists());
+}

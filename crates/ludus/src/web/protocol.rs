@@ -105,6 +105,9 @@ pub enum Request {
         name: Option<String>,
         #[serde(default)]
         level: Option<usize>,
+        /// A level from the editor, play-tested: solving it records nothing.
+        #[serde(default)]
+        play_test: bool,
     },
     Move {
         #[serde(default)]

@@ -172,6 +172,7 @@ impl SokobanGame {
             "pushes_record": solved.new_best.pushes_record,
             "all_solved": solved.all_solved,
             "assisted": solved.assisted,
+            "play_test": solved.play_test,
             "next": next,
             "problems": solved.problems,
         })
@@ -319,8 +320,19 @@ fn handle(
             };
         }
         Request::Upload {
-            text, name, level, ..
-        } => return upload(app, current, &text, name.as_deref(), level, seq),
+            text,
+            name,
+            level,
+            play_test,
+            ..
+        } => {
+            let source = if play_test {
+                Source::PlayTest
+            } else {
+                Source::Upload
+            };
+            return upload(app, current, &text, name.as_deref(), level, source, seq);
+        }
         Request::Validate { text, .. } => return vec![with_seq(validation(&text), seq)],
         Request::Check { text, .. } => return check(app, &text, seq, sender),
         Request::Parse { text, name, .. } => return parse_levels(&text, name.as_deref(), seq),
@@ -671,6 +683,7 @@ fn upload(
     text: &str,
     name: Option<&str>,
     level: Option<usize>,
+    source: Source,
     seq: Option<u64>,
 ) -> Replies {
     let collection = match read_levels(text, name) {
@@ -698,7 +711,7 @@ fn upload(
         .unwrap_or_else(|| "Uploaded".into());
     let set = Arc::new(LevelSet {
         name: set_name.chars().take(80).collect(),
-        source: Source::Editor,
+        source,
         collection,
     });
     start(app, current, set, None, index, seq)
@@ -939,8 +952,8 @@ fn check(
                 "type": "checked", "outcome": "solvable", "moves": s.moves, "pushes": s.pushes,
                 "message": format!(
                     "Solvable: the solver found {}, {}.",
-                    sokoban_flow::counted(s.moves, "move", "moves"),
-                    sokoban_flow::counted(s.pushes, "push", "pushes")
+                    crate::words::counted(s.moves as usize, "move"),
+                    crate::words::counted(s.pushes as usize, "push")
                 ),
             }),
             Outcome::Unsolvable => json!({

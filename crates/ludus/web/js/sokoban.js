@@ -161,7 +161,7 @@ async function openLevel(collection, level) {
 }
 
 async function playTest(text, title) {
-  const reply = await socket.send({ type: 'upload', text, name: `${title || 'play-test'}.sok` });
+  const reply = await socket.send({ type: 'upload', text, name: `${title || 'play-test'}.sok`, play_test: true });
   if (reply.type === 'error') return reply;
   page.fromEditor = true;
   show('play');
@@ -283,6 +283,7 @@ function onSolved(msg) {
   sound('solved');
   const records = [];
   if (msg.assisted) records.push('The solver made these moves, so they are not counted as yours.');
+  else if (msg.play_test) records.push('A play-test: your progress is not recorded.');
   else if (msg.first_solve) records.push('First solve of this level!');
   else {
     if (msg.moves_record) records.push('New best by moves!');

@@ -15,7 +15,6 @@ use sokoban::Game;
 use super::board::BoardView;
 use super::editor::Editor;
 use super::play::Play;
-use crate::sokoban_flow;
 use crate::sokoban_library::{LevelSet, registry};
 use crate::tui::app::{Action, Ctx, Screen};
 use crate::tui::widgets::{highlight, key_hints};
@@ -227,7 +226,7 @@ impl Browser {
                     "{}x{}, {}",
                     level.width(),
                     level.height(),
-                    sokoban_flow::counted(boxes, "box", "boxes")
+                    crate::words::counted(boxes as usize, "box")
                 );
                 frame.render_widget(
                     Paragraph::new(text)

@@ -17,7 +17,6 @@ use sokoban::solver::Outcome;
 use sokoban::{Level, ParseError};
 
 use super::play::Play;
-use crate::sokoban_flow;
 use crate::sokoban_library::LevelSet;
 use crate::sokoban_solver::{self, SolveJob};
 use crate::store::write_atomic;
@@ -414,8 +413,8 @@ impl Screen for Editor {
             self.status = Some(match report.outcome {
                 Outcome::Solved(s) => format!(
                     "Solvable: {}, {}{} ({:.1} s).",
-                    sokoban_flow::counted(s.pushes, "push", "pushes"),
-                    sokoban_flow::counted(s.moves, "move", "moves"),
+                    crate::words::counted(s.pushes as usize, "push"),
+                    crate::words::counted(s.moves as usize, "move"),
                     if s.optimal { ", optimal" } else { "" },
                     report.elapsed.as_secs_f64()
                 ),

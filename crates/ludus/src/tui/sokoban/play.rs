@@ -16,7 +16,7 @@ use sokoban::{Direction, Game, Level, path};
 
 use super::board::BoardView;
 use crate::sokoban_flow;
-use crate::sokoban_library::LevelSet;
+use crate::sokoban_library::{LevelSet, Source};
 use crate::sokoban_solver::{self, SolveJob};
 use crate::store::progress::NewBest;
 use crate::store::snapshots;
@@ -288,7 +288,8 @@ impl Play {
         let Some((lurd, label)) =
             sokoban_flow::replay_solution(&ctx.progress, self.game.level(), by_pushes)
         else {
-            self.message = Some("No solution to replay yet: solve the level first.".into());
+            self.message =
+                Some("No solution of yours to replay yet: solve the level first.".into());
             return;
         };
         match sokoban::lurd::parse(&lurd) {
@@ -354,15 +355,15 @@ impl Play {
                 self.message = Some(format!(
                     "Hint: the next push (a solution needs {} more {}).",
                     s.pushes,
-                    sokoban_flow::noun(s.pushes, "push", "pushes")
+                    crate::words::plural(s.pushes as usize, "push")
                 ));
             }
             (Purpose::Show, Outcome::Solved(s)) => {
                 self.queue.extend(steps(&s, true));
                 self.message = Some(format!(
                     "The solver's solution: {}, {}.",
-                    sokoban_flow::counted(s.moves, "move", "moves"),
-                    sokoban_flow::counted(s.pushes, "push", "pushes")
+                    crate::words::counted(s.moves as usize, "move"),
+                    crate::words::counted(s.pushes as usize, "push")
                 ));
             }
             (Purpose::Hint | Purpose::Show, Outcome::Unsolvable) => {
@@ -560,7 +561,13 @@ impl Play {
 
 impl Screen for Play {
     fn on_key(&mut self, key: KeyEvent, ctx: &mut Ctx) -> Action {
-        // A key during an animation finishes it at once.
+        // Esc stops an animation where it is (the steps made stay: u undoes
+        // them); any other key finishes it at once.
+        if !self.queue.is_empty() && key.code == KeyCode::Esc {
+            self.queue.clear();
+            self.message = Some("Stopped. u undoes the steps shown so far.".into());
+            return Action::None;
+        }
         if !self.queue.is_empty() {
             while let Some((d, by_solver)) = self.queue.pop_front() {
                 self.step(d, by_solver, ctx);
@@ -802,6 +809,8 @@ impl Screen for Play {
                 ];
                 if *assisted {
                     lines.push(Line::from(sokoban_flow::ASSISTED_SOLVE));
+                } else if self.set.source == Source::PlayTest {
+                    lines.push(Line::from(sokoban_flow::PLAY_TEST_SOLVE));
                 } else if new_best.first_solve {
                     lines.push(
                         Line::from("First solve of this level!")

@@ -453,3 +453,36 @@ fn best_solutions_export_as_sok_under_each_level() {
     );
     assert_eq!(levels[1].meta.solutions, ["uurDurD"], "{text}");
 }
+
+#[test]
+fn the_level_list_scrolls_only_when_the_selection_leaves_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let start = Start::Sokoban {
+        files: Vec::new(),
+        level: None,
+    };
+    let mut app = App::new(DataDir::at(dir.path()), start).unwrap();
+    let row_of = |shown: &str, number: &str| {
+        shown
+            .lines()
+            .position(|l| l.contains(&format!("│ {number} ")))
+            .unwrap_or_else(|| panic!("level {number} not shown: {shown}"))
+    };
+    for _ in 0..40 {
+        press_code(&mut app, KeyCode::Down);
+        screen(&app, 80, 24);
+    }
+    let before = screen(&app, 80, 24);
+    press_code(&mut app, KeyCode::Up);
+    let after = screen(&app, 80, 24);
+    assert_eq!(row_of(&before, "41"), row_of(&after, "41"), "{after}");
+    // At 80 columns the footer keeps its way back.
+    assert!(
+        after
+            .lines()
+            .last()
+            .unwrap_or_default()
+            .contains("Esc back"),
+        "{after}"
+    );
+}

@@ -1,6 +1,7 @@
 //! The collection browser: collections on the left, their levels with
 //! solved marks and best scores, and a preview of the chosen level.
 
+use std::cell::Cell;
 use std::path::PathBuf;
 use std::rc::Rc;
 
@@ -26,6 +27,10 @@ pub struct Browser {
     set: usize,
     /// The chosen level in each set.
     chosen: Vec<usize>,
+    /// The first row shown of each list, kept between draws so that the
+    /// lists scroll only when the selection would leave them.
+    sets_offset: Cell<usize>,
+    levels_offset: Cell<usize>,
 }
 
 impl Browser {
@@ -40,6 +45,8 @@ impl Browser {
             chosen: vec![0; sets.len()],
             sets,
             set: 0,
+            sets_offset: Cell::new(0),
+            levels_offset: Cell::new(0),
         };
         // Come back to where the player was, unless files were named.
         let last = &ctx.settings.sokoban;
@@ -136,8 +143,11 @@ impl Browser {
             )
             .highlight_style(Style::default().bg(Color::Rgb(60, 60, 90)))
             .highlight_symbol("▶");
-        let mut state = ListState::default().with_selected(Some(self.set));
+        let mut state = ListState::default()
+            .with_offset(self.sets_offset.get())
+            .with_selected(Some(self.set));
         frame.render_stateful_widget(list, area, &mut state);
+        self.sets_offset.set(state.offset());
     }
 
     fn draw_levels(&self, frame: &mut Frame, area: Rect, ctx: &Ctx) {
@@ -189,7 +199,14 @@ impl Browser {
                 .style(style)
             })
             .collect();
-        let title = format!(" {} — {} ", set.name, set.origin());
+        // The origin (a path can be long) only where it fits beside the name.
+        let origin = set.origin();
+        let title = if set.name.chars().count() + origin.chars().count() + 5 <= width {
+            format!(" {} — {origin} ", set.name)
+        } else {
+            let name: String = set.name.chars().take(width.max(4)).collect();
+            format!(" {name} ")
+        };
         let list = List::new(items)
             .block(
                 Block::bordered()
@@ -201,8 +218,11 @@ impl Browser {
                     .bg(Color::Rgb(60, 60, 90))
                     .add_modifier(Modifier::BOLD),
             );
-        let mut state = ListState::default().with_selected(Some(self.current()));
+        let mut state = ListState::default()
+            .with_offset(self.levels_offset.get())
+            .with_selected(Some(self.current()));
         frame.render_stateful_widget(list, area, &mut state);
+        self.levels_offset.set(state.offset());
     }
 
     fn draw_preview(&self, frame: &mut Frame, area: Rect) {
@@ -320,10 +340,12 @@ impl Screen for Browser {
             ])),
             header,
         );
+        // Narrow terminals (80 columns) give the level list the room first.
+        let (sets_width, preview) = if body.width < 100 { (22, 28) } else { (26, 40) };
         let [sets_area, levels_area, preview_area] = Layout::horizontal([
-            Constraint::Length(26),
+            Constraint::Length(sets_width),
             Constraint::Min(30),
-            Constraint::Percentage(40),
+            Constraint::Percentage(preview),
         ])
         .areas(body);
         self.draw_sets(frame, sets_area, ctx);
@@ -333,8 +355,9 @@ impl Screen for Browser {
             ("↑↓", "level"),
             ("←→", "collection"),
             ("Enter", "play"),
-            ("e", "export solutions"),
-            ("N/E", "new/edit level"),
+            ("e", "export"),
+            ("N", "new"),
+            ("E", "edit"),
             ("Esc", "back"),
         ]);
         frame.render_widget(Paragraph::new(hints), footer);

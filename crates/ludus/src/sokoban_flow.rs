@@ -18,13 +18,16 @@ pub fn now_unix() -> u64 {
         .map_or(0, |d| d.as_secs())
 }
 
-/// The title progress is recorded under: the level's own, or "<set> #<n>".
+/// The title progress is recorded under: the level's own, or "<set> #<n>"
+/// (the set's name alone for a set of one level: an upload, a play-test).
 pub fn level_title(set: &LevelSet, index: usize, level: &Level) -> String {
-    level
-        .meta
-        .title
-        .clone()
-        .unwrap_or_else(|| format!("{} #{}", set.name, index + 1))
+    level.meta.title.clone().unwrap_or_else(|| {
+        if set.len() == 1 {
+            set.name.clone()
+        } else {
+            format!("{} #{}", set.name, index + 1)
+        }
+    })
 }
 
 /// The outcome of recording a solve.
@@ -273,6 +276,13 @@ mod tests {
         // Nor is the level's stored solution shown in its place.
         assert!(!game.level().meta.solutions.is_empty());
         assert_eq!(replay_solution(&solved.progress, game.level(), false), None);
+    }
+
+    #[test]
+    fn a_lone_untitled_level_takes_its_sets_name() {
+        let level = Level::from_xsb("#####\n#@$.#\n#####").unwrap_or_else(|e| panic!("{e}"));
+        let set = LevelSet::single("My level", level.clone());
+        assert_eq!(level_title(&set, 0, &level), "My level");
     }
 
     #[test]

@@ -486,3 +486,39 @@ fn the_level_list_scrolls_only_when_the_selection_leaves_it() {
         "{after}"
     );
 }
+
+#[test]
+fn saving_a_new_level_never_replaces_another_and_edits_clear_saved() {
+    let dir = tempfile::tempdir().unwrap();
+    let draw_and_save = |app: &mut App| {
+        press(app, "N");
+        press_code(app, KeyCode::Down);
+        press_code(app, KeyCode::Right);
+        press(app, "6");
+        press_code(app, KeyCode::Right);
+        press_code(app, KeyCode::Right);
+        press(app, "4");
+        press_code(app, KeyCode::Right);
+        press_code(app, KeyCode::Right);
+        press(app, "3");
+        press(app, "S");
+    };
+    let start = || Start::Sokoban {
+        files: vec![data("solved.sok")],
+        level: None,
+    };
+    let mut app = App::new(DataDir::at(dir.path()), start()).unwrap();
+    draw_and_save(&mut app);
+    assert!(screen(&app, 100, 24).contains("Saved to"));
+    // Any edit after the save: the line no longer says it is saved.
+    press_code(&mut app, KeyCode::Left);
+    press(&mut app, "1");
+    assert!(!screen(&app, 100, 24).contains("Saved to"));
+    // A second new level with the same title gets a file of its own.
+    let mut other = App::new(DataDir::at(dir.path()), start()).unwrap();
+    draw_and_save(&mut other);
+    let files = std::fs::read_dir(dir.path().join("sokoban/levels"))
+        .unwrap()
+        .count();
+    assert_eq!(files, 2);
+}

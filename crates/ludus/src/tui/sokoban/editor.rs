@@ -153,8 +153,16 @@ impl Editor {
     /// Cells with problems, and one line describing each problem.
     fn problems(&self) -> (Vec<(usize, usize)>, Vec<String>, bool) {
         match self.parse() {
+            // Only errors about one cell are marked on the board (a missing
+            // player is nowhere, not on the top-left wall).
             Err(e) => (
-                vec![(e.column.saturating_sub(1), e.line.saturating_sub(1))],
+                match e.kind {
+                    sokoban::ParseErrorKind::IllegalCharacter(_)
+                    | sokoban::ParseErrorKind::TwoPlayers => {
+                        vec![(e.column.saturating_sub(1), e.line.saturating_sub(1))]
+                    }
+                    _ => Vec::new(),
+                },
                 vec![e.kind.to_string()],
                 false,
             ),
@@ -194,6 +202,8 @@ impl Editor {
         self.cells[y * self.width + x] = tool;
         self.dirty = true;
         self.check = None;
+        // "Saved to …" is no longer true.
+        self.status = None;
     }
 
     fn move_cursor(&mut self, dx: isize, dy: isize) {
@@ -217,6 +227,7 @@ impl Editor {
         (self.width, self.height, self.cells) = (width, height, cells);
         self.move_cursor(0, 0);
         self.dirty = true;
+        self.status = None;
     }
 
     fn save(&mut self, ctx: &mut Ctx) {
@@ -227,15 +238,21 @@ impl Editor {
                 return;
             }
         };
-        let result = ctx.data.ensure_sokoban_levels().and_then(|dir| {
-            let path = self
-                .path
-                .clone()
-                .unwrap_or_else(|| dir.join(format!("{}.sok", slug(&self.title))));
-            let text =
-                sokoban::format::sok::write_sok(Some(&self.title), std::slice::from_ref(&level));
-            write_atomic(&path, text.as_bytes()).map(|()| path)
-        });
+        let text = sokoban::format::sok::write_sok(Some(&self.title), std::slice::from_ref(&level));
+        // The first save takes a free name (another level may have this
+        // title); later saves replace the level's own file.
+        let result = ctx
+            .data
+            .ensure_sokoban_levels()
+            .and_then(|dir| match &self.path {
+                Some(path) => write_atomic(path, text.as_bytes()).map(|()| path.clone()),
+                None => crate::store::atomic::write_new(
+                    &dir,
+                    &slug(&self.title),
+                    "sok",
+                    text.as_bytes(),
+                ),
+            });
         self.status = Some(match result {
             Ok(path) => {
                 self.dirty = false;
@@ -593,6 +610,18 @@ impl Editor {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_missing_player_marks_no_cell() {
+        let level = Level::from_xsb("#####\n#@$.#\n#####").unwrap();
+        let mut editor = Editor::from_level(&level);
+        for c in editor.cells.iter_mut().filter(|c| **c == '@') {
+            *c = '-';
+        }
+        let (cells, lines, ok) = editor.problems();
+        assert!(!ok && cells.is_empty(), "{cells:?}");
+        assert_eq!(lines, ["the level has no player"]);
+    }
 
     #[test]
     fn slugs_are_file_names() {

@@ -823,3 +823,19 @@ async fn a_play_test_from_the_editor_records_nothing() {
     assert_eq!(solved["all_solved"], false);
     assert!(!server.data.path().join("sokoban/progress.json").exists());
 }
+
+#[tokio::test]
+async fn a_trailing_slash_finds_the_page_and_a_404_leads_home() {
+    let server = Server::start();
+    let (status, _, body) = server.get("/sokoban/").await;
+    assert_eq!(status, 200);
+    assert!(String::from_utf8_lossy(&body).contains("<html"));
+    let (status, headers, body) = server.get("/no-such-page").await;
+    assert_eq!(status, 404);
+    assert!(
+        header(&headers, "content-type")
+            .unwrap_or_default()
+            .contains("text/html")
+    );
+    assert!(String::from_utf8_lossy(&body).contains("<a href=\"/\">Back to the games</a>"));
+}

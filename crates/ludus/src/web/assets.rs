@@ -14,7 +14,9 @@ struct Files;
 /// `sokoban.html`. Paths with `..`, backslashes or percent escapes never
 /// name an asset (embedded names hold none), so they are 404s.
 fn lookup(path: &str) -> Option<(String, rust_embed::EmbeddedFile)> {
+    // `/sokoban/` is the page `/sokoban`, as a typed address often ends.
     let path = path.trim_start_matches('/');
+    let path = path.strip_suffix('/').unwrap_or(path);
     if path.split('/').any(|part| part == ".." || part == ".") || path.contains(['\\', '%', '\0']) {
         return None;
     }
@@ -28,6 +30,14 @@ fn lookup(path: &str) -> Option<(String, rust_embed::EmbeddedFile)> {
     let file = Files::get(&name)?;
     Some((name, file))
 }
+
+/// What a path that names no page gets: a way back to the games.
+const NOT_FOUND_PAGE: &str = "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
+<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
+<title>Not found · Ludus</title><link rel=\"stylesheet\" href=\"/css/ludus.css\"></head>\
+<body><main><h1>Not found</h1><p>Ludus has no page at this address.</p>\
+<p><a href=\"/\">Back to the games</a> · <a href=\"/sokoban\">Sokoban</a> · \
+<a href=\"/tetris\">Tetris</a> · <a href=\"/xiangqi\">Xiangqi</a></p></main></body></html>\n";
 
 /// Serves an embedded file, with its content type; 404 for anything else.
 pub async fn serve(uri: Uri) -> Response {
@@ -49,8 +59,8 @@ pub async fn serve(uri: Uri) -> Response {
         }
         None => (
             StatusCode::NOT_FOUND,
-            [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
-            "not found\n",
+            [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
+            NOT_FOUND_PAGE,
         )
             .into_response(),
     }
@@ -64,6 +74,8 @@ mod tests {
     fn names() {
         assert!(lookup("/").is_some());
         assert!(lookup("/sokoban").is_some());
+        assert!(lookup("/sokoban/").is_some());
+        assert!(lookup("/sokoban//").is_none());
         assert!(lookup("/../Cargo.toml").is_none());
         assert!(lookup("/css/../index.html").is_none());
         assert!(lookup("/%2e%2e/Cargo.toml").is_none());

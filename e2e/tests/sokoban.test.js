@@ -67,6 +67,13 @@ test('solve a level with the keyboard', async () => {
   assert.match(await page.textContent('#solved-records'), /First solve/);
   assert.equal(await page.textContent('#moves'), '5');
   await shot(page, 'solved');
+  // u in the dialog undoes one move, not two.
+  await page.keyboard.press('u');
+  await page.waitForFunction(() => window.__ludus.state.moves === 4);
+  await page.waitForTimeout(200);
+  assert.equal(await page.evaluate(() => window.__ludus.state.moves), 4);
+  await page.keyboard.press('d');
+  await expectShown(page, '#solved-dialog[open]');
   // Enter goes on to the next level.
   await page.keyboard.press('Enter');
   await page.waitForFunction(() => window.__ludus.state.level === 2);

@@ -308,7 +308,8 @@ $('solved-again').onclick = () => { $('solved-dialog').close(); socket.send({ ty
 $('solved-levels').onclick = () => { $('solved-dialog').close(); show('levels'); };
 $('solved-dialog').addEventListener('keydown', (e) => {
   if (e.key === 'Enter' && !$('solved-next').disabled) { e.preventDefault(); $('solved-next').click(); }
-  if (e.key === 'u' || e.key === 'z' || e.key === 'Backspace') { e.preventDefault(); $('solved-dialog').close(); act('undo'); }
+  // Handled here only: once the dialog closes, the page's own handler would undo again.
+  if (e.key === 'u' || e.key === 'z' || e.key === 'Backspace') { e.preventDefault(); e.stopPropagation(); $('solved-dialog').close(); act('undo'); }
 });
 
 // ---------- animation ----------

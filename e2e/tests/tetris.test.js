@@ -111,6 +111,10 @@ test('play Tetris in the browser: clear a line, pause, reload, top out, replay',
     await page.waitForFunction((n) => !window.__ludus.state.playing || window.__ludus.state.pieces > n, n);
   }
   await page.waitForSelector('#over-dialog[open]');
+  // Space still pressed for a hard drop does not start a new game unseen.
+  await page.keyboard.press('Space');
+  await page.waitForTimeout(300);
+  assert.ok(await page.isVisible('#over-dialog[open]'));
   assert.match(await page.textContent('#over-rank'), /new best/i);
   assert.equal(await page.locator('#over-table tr.mine').count(), 1);
   await page.keyboard.press('s');

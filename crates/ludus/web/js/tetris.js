@@ -620,7 +620,14 @@ function showOver(msg) {
   $('over-table').append(scoreTable(msg.mode, msg.table.slice(0, 10), msg.rank));
   $('over-note').textContent = msg.error || (msg.replay ? `Replay saved: ${msg.replay}` : '');
   // Let the last lock be seen before the dialog covers the matrix.
-  setTimeout(() => { if (page.over === msg && !$('over-dialog').open && page.view === 'play') $('over-dialog').showModal(); }, 400);
+  // The dialog itself takes the focus, not its first button: a player still
+  // pressing Space (hard drop) must not start a new game unseen.
+  setTimeout(() => {
+    if (page.over === msg && !$('over-dialog').open && page.view === 'play') {
+      $('over-dialog').showModal();
+      $('over-dialog').focus();
+    }
+  }, 400);
 }
 
 function newGame(mode, same = false) {
@@ -652,6 +659,7 @@ $('over-dialog').addEventListener('cancel', (e) => { e.preventDefault(); $('over
 $('over-dialog').addEventListener('keydown', (e) => {
   const keys = { Enter: 'over-new', r: 'over-same', s: 'over-save', w: 'over-watch', q: 'over-menu' };
   if (keys[e.key]) { e.preventDefault(); $(keys[e.key]).click(); }
+  else if (e.key === ' ' && e.target === $('over-dialog')) e.preventDefault();
 });
 
 // ---------- mode picker and high scores ----------

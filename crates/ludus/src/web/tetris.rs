@@ -34,23 +34,6 @@ pub const BOARD_ROWS: i8 = 22;
 /// Replays listed at most (newest first).
 const MAX_LISTED: usize = 200;
 
-/// Every request type of `/ws/tetris`.
-const KNOWN: [&str; 13] = [
-    "new",
-    "resume",
-    "input",
-    "tick",
-    "pause",
-    "hint",
-    "end",
-    "scores",
-    "replays",
-    "save_replay",
-    "watch",
-    "watch_to",
-    "ping",
-];
-
 /// A request from the Tetris page.
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
@@ -159,7 +142,7 @@ impl Request {
 
 /// Reads one text message into a Tetris request, or says why not.
 pub fn parse(text: &str) -> Result<Request, Refusal> {
-    protocol::parse_as(text, &KNOWN)
+    protocol::parse_as(text)
 }
 
 /// A page's time for the game now at `game_ms`, clamped: never backwards, at

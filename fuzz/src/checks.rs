@@ -439,7 +439,7 @@ pub fn store(data: &[u8]) {
             let _ = snapshots::list(&data_dir);
             if let Ok((Some(snapshot), None)) = snapshots::load(&data_dir, key) {
                 if let Ok(level) = Level::from_xsb(&snapshot.level_xsb) {
-                    let _ = ludus::sokoban_flow::restore_snapshot(&level, &snapshot);
+                    let _ = ludus::session::sokoban::restore_snapshot(&level, &snapshot);
                 }
                 check_resave(&path, &snapshot);
             }

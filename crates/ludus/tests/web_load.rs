@@ -94,7 +94,7 @@ async fn two_hundred_games_at_once() {
     let pace = Duration::from_millis(env_or("LUDUS_LOAD_PACE_MS", 20) as u64);
     let server = Arc::new(Server::start());
     let barrier = Arc::new(Barrier::new(games));
-    let builtin = ludus::sokoban_library::LevelSet::builtin();
+    let builtin = ludus::session::sokoban::library::LevelSet::builtin();
     let playable: Arc<Vec<usize>> = Arc::new(
         builtin
             .collection

@@ -3,4 +3,6 @@
 //! the web server turn input into a session's commands and draw its state;
 //! they decide nothing about the game themselves.
 
+pub mod sokoban;
+pub mod tetris;
 pub mod xiangqi;

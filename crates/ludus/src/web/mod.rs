@@ -27,7 +27,7 @@ use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
 use serde_json::{Value, json};
 
-use crate::sokoban_library::{LevelSet, registry};
+use crate::session::sokoban::library::{LevelSet, registry};
 use crate::store::{DataDir, Warning, progress};
 use sessions::Sessions;
 

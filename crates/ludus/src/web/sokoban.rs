@@ -2,7 +2,7 @@
 //! in [`Sessions`] so a reload reconnects; every request validated, every
 //! reply JSON (see `docs/web-protocol.md`). Game flow that the terminal UI
 //! shares (recording a solve, the next level, replays, snapshots) comes from
-//! [`crate::sokoban_flow`].
+//! [`crate::session::sokoban`].
 
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -19,9 +19,9 @@ use tokio::sync::mpsc;
 use super::App;
 use super::protocol::{self, Dir, ErrorCode, Format, Refusal, Request, with_seq};
 use super::sessions::lock;
-use crate::sokoban_flow;
-use crate::sokoban_library::{LevelSet, Source, parse_text};
-use crate::sokoban_solver::{Report, solve_blocking};
+use crate::session::sokoban as flow;
+use crate::session::sokoban::library::{LevelSet, Source, parse_text};
+use crate::session::sokoban::solver_job::{Report, solve_blocking};
 use crate::store::progress::{self, LevelProgress};
 use crate::store::{settings, snapshots, write_atomic};
 
@@ -70,7 +70,7 @@ impl SokobanGame {
             .collect();
         let key = level.key();
         let record = progress.get(&key).cloned();
-        let title = sokoban_flow::level_title(&set, index, &level);
+        let title = flow::level_title(&set, index, &level);
         Some(SokobanGame {
             key,
             title,
@@ -139,7 +139,7 @@ impl SokobanGame {
             can_undo: game.can_undo(),
             can_redo: game.can_redo(),
             deadlock: self.deadlock.as_ref().map(|d| DeadlockView {
-                message: sokoban_flow::deadlock_text(&d.kind),
+                message: flow::deadlock_text(&d.kind),
                 boxes: &d.boxes,
             }),
             best: self.record.as_ref().map(|r| Best {
@@ -159,10 +159,10 @@ impl SokobanGame {
 
     /// Records a solve and tells the page what it achieved.
     fn on_solved(&mut self, app: &App) -> Value {
-        let solved = sokoban_flow::record_solve(&app.data, &self.set, self.index, &self.game);
+        let solved = flow::record_solve(&app.data, &self.set, self.index, &self.game);
         self.record = solved.progress.get(&self.key).cloned();
-        let next = sokoban_flow::next_unsolved(&self.set, self.index, &solved.progress)
-            .or_else(|| sokoban_flow::neighbour_level(&self.set, self.index, true));
+        let next = flow::next_unsolved(&self.set, self.index, &solved.progress)
+            .or_else(|| flow::neighbour_level(&self.set, self.index, true));
         json!({
             "type": "solved",
             "moves": self.game.moves(),
@@ -419,10 +419,10 @@ fn handle(
             let (progress, warning) = progress::load(&app.data);
             g.warnings.extend(app.report(warning));
             let target = if unsolved {
-                sokoban_flow::next_unsolved(&g.set, g.index, &progress)
-                    .or_else(|| sokoban_flow::neighbour_level(&g.set, g.index, true))
+                flow::next_unsolved(&g.set, g.index, &progress)
+                    .or_else(|| flow::neighbour_level(&g.set, g.index, true))
             } else {
-                sokoban_flow::neighbour_level(&g.set, g.index, true)
+                flow::neighbour_level(&g.set, g.index, true)
             };
             let Some(target) = target else {
                 return refuse(ErrorCode::NotFound, "this is the last level", seq);
@@ -430,7 +430,7 @@ fn handle(
             return switch_level(app, &mut g, &session, target, seq);
         }
         Request::Prev { .. } => {
-            let Some(target) = sokoban_flow::neighbour_level(&g.set, g.index, false) else {
+            let Some(target) = flow::neighbour_level(&g.set, g.index, false) else {
                 return refuse(ErrorCode::NotFound, "this is the first level", seq);
             };
             return switch_level(app, &mut g, &session, target, seq);
@@ -449,7 +449,7 @@ fn handle(
         Request::Replay { by_pushes, .. } => {
             let (progress, warning) = progress::load(&app.data);
             g.warnings.extend(app.report(warning));
-            return match sokoban_flow::replay_solution(&progress, g.game.level(), by_pushes) {
+            return match flow::replay_solution(&progress, g.game.level(), by_pushes) {
                 Some((lurd, label)) => {
                     let level = g.game.level();
                     let start = json!({ "player": level.player(), "boxes": level.boxes() });
@@ -467,7 +467,7 @@ fn handle(
             };
         }
         Request::SaveSnapshot { .. } => {
-            let snapshot = sokoban_flow::snapshot_of(&g.game);
+            let snapshot = flow::snapshot_of(&g.game);
             let text = match snapshots::save(&app.data, &snapshot) {
                 Ok(_) => format!("Snapshot saved at move {}.", g.game.moves()),
                 Err(e) => return refuse(ErrorCode::Internal, format!("{e:#}"), seq),
@@ -478,7 +478,7 @@ fn handle(
             let key = g.game.level().key();
             match snapshots::load(&app.data, &key) {
                 Ok((Some(snapshot), _)) => {
-                    match sokoban_flow::restore_snapshot(g.game.level(), &snapshot) {
+                    match flow::restore_snapshot(g.game.level(), &snapshot) {
                         Ok(game) => {
                             g.cancel_thinking();
                             g.game = game;
@@ -783,11 +783,11 @@ fn rewind(
     tokio::task::spawn_blocking(move || {
         let mut undos = 0;
         let found = loop {
-            let Some((earlier, count)) = sokoban_flow::before_last_push(&start, undos) else {
+            let Some((earlier, count)) = flow::before_last_push(&start, undos) else {
                 break Err("No earlier position to go back to.");
             };
             let level = earlier.position_as_level();
-            let limit = Some(sokoban_flow::REWIND_LIMIT);
+            let limit = Some(flow::REWIND_LIMIT);
             match solve_blocking(&level, &Options::default(), limit, &cancel).outcome {
                 Outcome::Solved(_) => break Ok(count),
                 Outcome::Unsolvable => undos = count,
@@ -1098,7 +1098,7 @@ pub fn collections(app: &App) -> Value {
                         };
                         json!({
                             "index": n,
-                            "title": sokoban_flow::level_title(set, n, level),
+                            "title": flow::level_title(set, n, level),
                             "xsb": level.to_xsb(),
                             "solved": record.is_some_and(|r| r.solved.is_some()),
                             "best_moves": counts(record.and_then(|r| r.best_by_moves.as_ref())),

@@ -21,9 +21,9 @@ use super::App;
 use super::protocol::{self, ErrorCode, Refusal, with_seq};
 use super::sessions::lock;
 use super::socket::{Replies, refuse};
+use crate::session::tetris::{HintTracker, MODES, mode_title, random_seed};
 use crate::store::settings::{self, TetrisKeys};
 use crate::store::tetris::{self as store, ScoreEntry};
-use crate::tetris_flow::{HintTracker, MODES, mode_title, random_seed};
 
 /// The most game time one message may add: a page claiming more (a stalled
 /// tab, a bad clock, a hostile client) gets this much, so one message is

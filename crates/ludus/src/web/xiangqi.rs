@@ -2,7 +2,7 @@
 //! in [`Sessions`] so a reload reconnects; every request validated, every
 //! reply JSON (see `docs/web-protocol.md`). Strengths, notations, endings,
 //! take-backs, draw offers and the saved record come from
-//! [`crate::xiangqi_flow`], shared with the terminal UI; saved games go to
+//! [`crate::session::xiangqi::flow`], shared with the terminal UI; saved games go to
 //! the same folder through [`crate::store::xiangqi`].
 
 use std::sync::{Arc, Mutex};
@@ -20,12 +20,12 @@ use super::App;
 use super::protocol::{self, ErrorCode, Refusal, with_seq};
 use super::sessions::lock;
 use crate::engine_worker::{EngineThread, Event, Job, SearchJob, Setting};
+use crate::session::xiangqi::flow::{self as flow, CLOCKS, LEVELS, Notation, Purpose};
 use crate::session::xiangqi::{
     Answer, DrawAnswer, EngineOrder, Opponent, Refusal as Refused, SearchOrder, XiangqiSession,
 };
 use crate::store::settings;
 use crate::store::xiangqi as saved;
-use crate::xiangqi_flow::{self as flow, CLOCKS, LEVELS, Notation, Purpose};
 
 /// A side in a request or reply.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

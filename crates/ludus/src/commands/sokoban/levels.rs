@@ -9,7 +9,7 @@ use sokoban::format::{json, sok};
 use sokoban::{Level, verify};
 
 use super::Format;
-use crate::sokoban_library::LevelSet;
+use crate::session::sokoban::library::LevelSet;
 use crate::store::{DataDir, Warning, progress};
 use crate::words::counted;
 

@@ -12,7 +12,7 @@ use clap::{Args, Subcommand, ValueEnum};
 
 pub use levels::{convert, export_solutions, validate, verify_command};
 
-use crate::sokoban_library::LevelSet;
+use crate::session::sokoban::library::LevelSet;
 use crate::store::DataDir;
 use crate::tui::{self, Start};
 

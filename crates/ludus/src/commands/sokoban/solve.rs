@@ -15,8 +15,8 @@ use serde::Serialize;
 use sokoban::Level;
 use sokoban::solver::{self, Outcome};
 
-use crate::sokoban_library::{LEVEL_EXTENSIONS, LevelSet};
-use crate::sokoban_solver::{Report, solve_blocking};
+use crate::session::sokoban::library::{LEVEL_EXTENSIONS, LevelSet};
+use crate::session::sokoban::solver_job::{Report, solve_blocking};
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
 pub enum Mode {
@@ -199,7 +199,7 @@ fn thread_pool(jobs: Option<usize>) -> Result<rayon::ThreadPool> {
 /// Threads for each level: the cores that levels solved side by side leave
 /// over (one level on two cores gets both).
 fn threads_per_level(jobs: usize, levels: usize) -> usize {
-    let cores = crate::sokoban_solver::cores();
+    let cores = crate::session::sokoban::solver_job::cores();
     let side_by_side = jobs.min(levels).max(1);
     (cores / side_by_side).max(1)
 }

@@ -16,7 +16,7 @@ use sokoban::Game;
 use super::board::BoardView;
 use super::editor::Editor;
 use super::play::Play;
-use crate::sokoban_library::{LevelSet, registry};
+use crate::session::sokoban::library::{LevelSet, registry};
 use crate::tui::app::{Action, Ctx, Screen};
 use crate::tui::widgets::{highlight, key_hints};
 

@@ -17,8 +17,8 @@ use sokoban::solver::Outcome;
 use sokoban::{Level, ParseError};
 
 use super::play::Play;
-use crate::sokoban_library::LevelSet;
-use crate::sokoban_solver::{self, SolveJob};
+use crate::session::sokoban::library::LevelSet;
+use crate::session::sokoban::solver_job::{self, SolveJob};
 use crate::store::write_atomic;
 use crate::tui::app::{Action, Ctx, Screen};
 use crate::tui::clipboard;
@@ -288,7 +288,7 @@ impl Editor {
             Ok(level) if sokoban::validate(&level).is_ok() => {
                 self.check = Some(SolveJob::start(
                     level,
-                    sokoban_solver::for_one_player(),
+                    solver_job::for_one_player(),
                     Some(std::time::Duration::from_secs(30)),
                 ));
                 self.status = None;

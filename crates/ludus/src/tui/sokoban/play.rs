@@ -15,9 +15,9 @@ use sokoban::solver::{self, Deadlock, DeadlockDetector, Outcome};
 use sokoban::{Direction, Game, Level, path};
 
 use super::board::BoardView;
-use crate::sokoban_flow;
-use crate::sokoban_library::{LevelSet, Source};
-use crate::sokoban_solver::{self, SolveJob};
+use crate::session::sokoban as flow;
+use crate::session::sokoban::library::{LevelSet, Source};
+use crate::session::sokoban::solver_job::{self, SolveJob};
 use crate::store::progress::NewBest;
 use crate::store::snapshots;
 use crate::tui::app::{Action, Ctx, Screen};
@@ -174,7 +174,7 @@ impl Play {
 
     /// The next level not yet solved after this one (wrapping), if any.
     fn next_unsolved(&self, ctx: &Ctx) -> Option<usize> {
-        sokoban_flow::next_unsolved(&self.set, self.index, &ctx.progress)
+        flow::next_unsolved(&self.set, self.index, &ctx.progress)
     }
 
     fn step(&mut self, dir: Direction, by_solver: bool, ctx: &mut Ctx) {
@@ -209,7 +209,7 @@ impl Play {
 
     fn on_solved(&mut self, ctx: &mut Ctx) {
         self.queue.clear();
-        let solved = sokoban_flow::record_solve(&ctx.data, &self.set, self.index, &self.game);
+        let solved = flow::record_solve(&ctx.data, &self.set, self.index, &self.game);
         ctx.notices.extend(solved.problems);
         ctx.progress = solved.progress;
         self.mode = Mode::Solved {
@@ -248,7 +248,7 @@ impl Play {
     }
 
     fn save_snapshot(&mut self, ctx: &mut Ctx) {
-        let snapshot = sokoban_flow::snapshot_of(&self.game);
+        let snapshot = flow::snapshot_of(&self.game);
         self.message = Some(match snapshots::save(&ctx.data, &snapshot) {
             Ok(w) => {
                 ctx.warn(w);
@@ -264,7 +264,7 @@ impl Play {
         self.message = Some(match loaded {
             Ok((Some(snapshot), w)) => {
                 ctx.warn(w);
-                match sokoban_flow::restore_snapshot(self.game.level(), &snapshot) {
+                match flow::restore_snapshot(self.game.level(), &snapshot) {
                     Ok(game) => {
                         self.game = game;
                         self.after_history_change(ctx);
@@ -286,7 +286,7 @@ impl Play {
 
     fn start_replay(&mut self, by_pushes: bool, ctx: &Ctx) {
         let Some((lurd, label)) =
-            sokoban_flow::replay_solution(&ctx.progress, self.game.level(), by_pushes)
+            flow::replay_solution(&ctx.progress, self.game.level(), by_pushes)
         else {
             self.message =
                 Some("No solution of yours to replay yet: solve the level first.".into());
@@ -316,11 +316,11 @@ impl Play {
             return;
         }
         let limit = if matches!(purpose, Purpose::Rewind { .. }) {
-            sokoban_flow::REWIND_LIMIT
+            flow::REWIND_LIMIT
         } else {
             THINK_LIMIT
         };
-        let job = SolveJob::from_game(&self.game, sokoban_solver::for_one_player(), Some(limit));
+        let job = SolveJob::from_game(&self.game, solver_job::for_one_player(), Some(limit));
         self.queue.clear();
         self.mode = Mode::Thinking { job, purpose };
     }
@@ -328,14 +328,14 @@ impl Play {
     /// Looks for the last solvable position: the one just before the latest
     /// push at least `undos` steps back.
     fn rewind_from(&mut self, undos: usize) {
-        let Some((earlier, count)) = sokoban_flow::before_last_push(&self.game, undos) else {
+        let Some((earlier, count)) = flow::before_last_push(&self.game, undos) else {
             self.message = Some("No earlier position to go back to.".into());
             return;
         };
         let job = SolveJob::from_game(
             &earlier,
-            sokoban_solver::for_one_player(),
-            Some(sokoban_flow::REWIND_LIMIT),
+            solver_job::for_one_player(),
+            Some(flow::REWIND_LIMIT),
         );
         self.mode = Mode::Thinking {
             job,
@@ -808,9 +808,9 @@ impl Screen for Play {
                     Line::raw(""),
                 ];
                 if *assisted {
-                    lines.push(Line::from(sokoban_flow::ASSISTED_SOLVE));
+                    lines.push(Line::from(flow::ASSISTED_SOLVE));
                 } else if self.set.source == Source::PlayTest {
-                    lines.push(Line::from(sokoban_flow::PLAY_TEST_SOLVE));
+                    lines.push(Line::from(flow::PLAY_TEST_SOLVE));
                 } else if new_best.first_solve {
                     lines.push(
                         Line::from("First solve of this level!")
@@ -889,5 +889,5 @@ fn direction_of(key: KeyEvent) -> Option<Direction> {
 }
 
 fn deadlock_text(d: &Deadlock) -> String {
-    format!("{} Undo with u.", sokoban_flow::deadlock_text(&d.kind))
+    format!("{} Undo with u.", flow::deadlock_text(&d.kind))
 }

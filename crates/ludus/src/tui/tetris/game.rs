@@ -24,8 +24,8 @@ use tetris::{
 use super::board::{MATRIX_WIDTH, MatrixView, render_piece};
 use super::keys::{BINDS, Bind, InputTracker, Keymap, key_name, physical};
 use super::thousands;
+use crate::session::tetris::{Hint, HintTracker, mode_title, random_seed};
 use crate::store::tetris::{self as store, Recorded, ScoreEntry};
-use crate::tetris_flow::{Hint, HintTracker, mode_title, random_seed};
 use crate::tui::app::{Action, Ctx, Screen};
 use crate::tui::widgets::{centered, key_hints, popup};
 

@@ -16,9 +16,9 @@ use super::replays::Replays;
 use super::scores::Scores;
 use super::settings::TetrisSettingsScreen;
 use super::thousands;
+use crate::session::tetris::{MODES, mode_title, random_seed};
 use crate::store::Warning;
 use crate::store::tetris::{self as store, HighScores};
-use crate::tetris_flow::{MODES, mode_title, random_seed};
 use crate::tui::app::{Action, Ctx, Screen};
 use crate::tui::widgets::{MenuKey, centered, key_hints, menu_key};
 

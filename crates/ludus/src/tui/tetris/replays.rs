@@ -10,8 +10,8 @@ use ratatui::widgets::{Block, BorderType, Paragraph};
 
 use super::game::{GameScreen, time_text};
 use super::thousands;
+use crate::session::tetris::mode_title;
 use crate::store::tetris::{self as store, ReplayFile};
-use crate::tetris_flow::mode_title;
 use crate::tui::app::{Action, Ctx, Screen};
 use crate::tui::widgets::{centered, key_hints};
 

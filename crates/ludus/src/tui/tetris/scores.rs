@@ -8,8 +8,8 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Paragraph};
 
 use super::game::score_row;
+use crate::session::tetris::{MODES, mode_title};
 use crate::store::tetris::{self as store, HighScores, TABLE_SIZE};
-use crate::tetris_flow::{MODES, mode_title};
 use crate::tui::app::{Action, Ctx, Screen};
 use crate::tui::widgets::{centered, key_hints};
 

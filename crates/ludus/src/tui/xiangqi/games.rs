@@ -99,7 +99,7 @@ impl Screen for Games {
                     r.tag("Red").unwrap_or("?"),
                     r.tag("Black").unwrap_or("?"),
                     crate::words::counted(
-                        crate::xiangqi_flow::full_moves(&r.start, r.moves.len()),
+                        crate::session::xiangqi::flow::full_moves(&r.start, r.moves.len()),
                         "move"
                     ),
                     r.result

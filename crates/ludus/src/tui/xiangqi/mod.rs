@@ -13,7 +13,7 @@ use super::app::{Ctx, Screen};
 use play::{Opponent, Play};
 
 // Strengths, clocks and notations are shared with the browser.
-pub use crate::xiangqi_flow::{Budget, CLOCKS, LEVELS, Level, Notation, clock, level};
+pub use crate::session::xiangqi::flow::{Budget, CLOCKS, LEVELS, Level, Notation, clock, level};
 
 /// The set-up screen (new game against the engine or two players, saved games).
 pub fn setup(ctx: &mut Ctx) -> Box<dyn Screen> {

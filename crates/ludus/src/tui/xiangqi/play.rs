@@ -19,10 +19,10 @@ use xiangqi::{Color, Game, Move, Position, Square};
 use super::Notation;
 use super::board::{self, Marks};
 use crate::engine_worker::{EngineThread, Event, Job, SearchJob, Setting};
+use crate::session::xiangqi::flow::{self, Clocks, Purpose, score_text, side_name};
 use crate::session::xiangqi::{Answer, DrawAnswer, EngineOrder, Refusal, XiangqiSession};
 use crate::tui::app::{Action, Ctx, Screen};
 use crate::tui::widgets::{clock, key_hints, popup};
-use crate::xiangqi_flow::{self, Clocks, Purpose, score_text, side_name};
 
 /// Every key of the play screen, for the help overlay (and the README).
 pub const KEYS: [(&str, &str); 17] = [
@@ -101,7 +101,7 @@ pub struct Play {
 /// about `width` columns (stops at anything illegal).
 fn chinese_line(pos: &Position, moves: &[Move], max: usize, width: usize) -> String {
     let mut words: Vec<String> = Vec::new();
-    for word in xiangqi_flow::chinese_words(pos, moves, max) {
+    for word in flow::chinese_words(pos, moves, max) {
         let used: usize = words.iter().map(|w| unicode_width(w) + 1).sum();
         if !words.is_empty() && used + unicode_width(&word) > width {
             break;
@@ -224,7 +224,7 @@ impl Play {
                 let _ = tx.send(e);
             });
             // Different games from the same position, without an RNG of the engine's own.
-            thread.send(Job::Configure(Setting::Seed(xiangqi_flow::engine_seed())));
+            thread.send(Job::Configure(Setting::Seed(flow::engine_seed())));
             Worker { thread, events }
         })
     }
@@ -568,7 +568,7 @@ impl Play {
         }
         if let Some(n) = self.view {
             let game = self.session.game();
-            let at = xiangqi_flow::position_after(game.start_position(), n, game.plies().len());
+            let at = flow::position_after(game.start_position(), n, game.plies().len());
             text = format!("{}{}: {text}", at[..1].to_uppercase(), &at[1..]);
         }
         let mut spans = vec![Span::styled(
@@ -952,7 +952,7 @@ impl Screen for Play {
                 Line::from(format!(
                     "{} played · result {}",
                     crate::words::counted(
-                        xiangqi_flow::full_moves(
+                        flow::full_moves(
                             self.session.game().start_position(),
                             self.session.game().plies().len()
                         ),

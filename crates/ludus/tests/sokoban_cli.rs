@@ -419,17 +419,17 @@ fn a_closed_output_pipe_is_one_line_not_a_panic() {
     let dir = tempfile::tempdir().unwrap();
     let script = dir.path().join("script.txt");
     std::fs::write(&script, "0 hard_drop\n").unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ludus"))
+    // A pipe whose reading end is closed before ludus starts, as `| head -0`.
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let out = Command::new(env!("CARGO_BIN_EXE_ludus"))
         .args(["tetris", "sim", "--seed", "1", "--script"])
         .arg(&script)
         .env("LUDUS_DATA_DIR", dir.path())
-        .stdout(std::process::Stdio::piped())
+        .stdout(writer)
         .stderr(std::process::Stdio::piped())
-        .spawn()
+        .output()
         .unwrap();
-    // Close the reading end at once, as `| head -0` would.
-    drop(child.stdout.take());
-    let out = child.wait_with_output().unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(!err.contains("panicked"), "{err}");

@@ -8,6 +8,8 @@
 //! engine's answers through [`XiangqiSession::search_info`] and
 //! [`XiangqiSession::search_done`]. Time is passed in, never read here.
 
+pub mod flow;
+
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -17,7 +19,7 @@ use xiangqi::pgn::PgnGame;
 use xiangqi::{Color, Game, Move, Outcome, Position};
 
 use crate::store::DataDir;
-use crate::xiangqi_flow::{self as flow, Clocks, LEVELS, Purpose, side_name};
+use flow::{Clocks, LEVELS, Purpose, side_name};
 
 /// Longest player name kept from a record (names are shown on one line).
 pub const MAX_NAME_CHARS: usize = 80;

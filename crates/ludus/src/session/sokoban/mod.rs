@@ -3,10 +3,13 @@
 //! replay shows, snapshots, and the words for a deadlock. Front ends only
 //! decide how to show the results.
 
+pub mod library;
+pub mod solver_job;
+
 use sokoban::solver::DeadlockKind;
 use sokoban::{Game, Level, ReplayError};
 
-use crate::sokoban_library::LevelSet;
+use crate::session::sokoban::library::LevelSet;
 use crate::store::DataDir;
 use crate::store::progress::{self, NewBest, Progress};
 use crate::store::snapshots::{History, Snapshot};
@@ -63,7 +66,7 @@ pub fn record_solve(data: &DataDir, set: &LevelSet, index: usize, game: &Game) -
     let title = level_title(set, index, level);
     let mut problems = Vec::new();
     let assisted = game.is_assisted();
-    let play_test = set.source == crate::sokoban_library::Source::PlayTest;
+    let play_test = set.source == crate::session::sokoban::library::Source::PlayTest;
     let new_best = if assisted || play_test {
         NewBest::default()
     } else {

@@ -144,6 +144,16 @@ async fn illegal_moves_and_malformed_messages_are_answered_and_the_socket_lives(
     let state = client
         .ask(json!({"type": "move", "move": "H8+7"}), "state")
         .await;
+    assert_eq!(state["moves"][1]["chinese"], "馬8進7");
+    // Simplified characters, when the player asks for them.
+    let switched = client
+        .ask(
+            json!({"type": "characters", "characters": "simplified"}),
+            "options",
+        )
+        .await;
+    assert_eq!(switched["characters"], "simplified");
+    let state = client.until("state").await;
     assert_eq!(state["moves"][1]["chinese"], "马8进7");
     assert_eq!(
         client.ask(json!({"type": "ping"}), "pong").await["type"],

@@ -100,7 +100,7 @@ fn typed_moves_in_any_notation_and_the_move_list() {
     let text = screen(&app);
     assert_snapshot!("move_list_chinese", text);
     assert!(text.contains("1. 炮二平五"), "{text}");
-    assert!(text.contains("2. 马二进三"), "{text}");
+    assert!(text.contains("2. 傌二進三"), "{text}");
     press(&mut app, "n");
     let text = screen(&app);
     assert!(text.contains("Moves (WXF; n switches)"), "{text}");
@@ -183,7 +183,7 @@ fn thinking_line_against_the_engine() {
         text.contains("Ludus: depth 7 · Red +0.35 · 493 kN/s"),
         "{text}"
     );
-    assert!(text.contains("马8进7 马二进三 车9平8"), "{text}");
+    assert!(text.contains("馬8進7 傌二進三 車9平8"), "{text}");
 }
 
 #[test]
@@ -291,7 +291,7 @@ fn save_and_load_a_game_as_pgn() {
     assert!(list.contains("Red vs Black, 2 moves, *"), "{list}");
     code(&mut app, KeyCode::Enter, 1);
     let text = screen(&app);
-    assert!(text.contains("2. 马二进三"), "{text}");
+    assert!(text.contains("2. 傌二進三"), "{text}");
     assert!(text.contains("Red to move"), "{text}");
     // Continue and save again: the same file is rewritten.
     type_move(&mut app, "b0c2");
@@ -323,7 +323,7 @@ fn stepping_through_a_loaded_record() {
         text.contains("After Black's move 1 of 2: Red to move"),
         "{text}"
     );
-    assert!(text.contains("last move 马8进7"), "{text}");
+    assert!(text.contains("last move 馬8進7"), "{text}");
     // No moves while looking at the past.
     type_move(&mut app, "h0g2");
     assert!(screen(&app).contains("earlier position"));
@@ -460,4 +460,26 @@ fn a_game_opened_from_a_game_takes_its_place() {
     press(&mut app, "q");
     let text = screen(&app);
     assert!(!text.contains("楚 河"), "{text}");
+}
+
+#[test]
+fn c_switches_the_board_and_the_moves_to_simplified_characters_and_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = two_players(dir.path(), Game::new());
+    type_move(&mut app, "h2e2");
+    type_move(&mut app, "h9g7");
+    let text = screen(&app);
+    assert!(text.contains("車──馬──象"), "{text}");
+    assert!(text.contains("馬8進7"), "{text}");
+    press(&mut app, "c");
+    let text = screen(&app);
+    assert!(
+        text.contains("车──马──象") || text.contains("车──┬"),
+        "{text}"
+    );
+    assert!(text.contains("马8进7"), "{text}");
+    assert!(!text.contains('馬'), "{text}");
+    assert_eq!(app.ctx().settings.xiangqi.characters, "simplified");
+    press(&mut app, "c");
+    assert!(screen(&app).contains("馬8進7"));
 }

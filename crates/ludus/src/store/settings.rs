@@ -114,6 +114,14 @@ pub struct XiangqiSettings {
     pub clock: usize,
     /// Move list notation: `chinese`, `wxf` or `iccs`.
     pub notation: String,
+    /// Chinese characters of the board and the move list: `traditional`
+    /// (帥俥傌, 進) or `simplified` (帅车马, 进).
+    #[serde(default = "traditional")]
+    pub characters: String,
+}
+
+fn traditional() -> String {
+    "traditional".to_string()
 }
 
 impl Default for XiangqiSettings {
@@ -124,6 +132,7 @@ impl Default for XiangqiSettings {
             level: 2,
             clock: 0,
             notation: "chinese".to_string(),
+            characters: traditional(),
         }
     }
 }

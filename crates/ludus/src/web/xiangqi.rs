@@ -20,7 +20,7 @@ use super::App;
 use super::protocol::{self, ErrorCode, Refusal, with_seq};
 use super::sessions::lock;
 use crate::engine_worker::{EngineThread, Event, Job, SearchJob, Setting};
-use crate::session::xiangqi::flow::{self as flow, CLOCKS, LEVELS, Notation, Purpose};
+use crate::session::xiangqi::flow::{self as flow, CLOCKS, Characters, LEVELS, Notation, Purpose};
 use crate::session::xiangqi::{
     Answer, DrawAnswer, EngineOrder, Opponent, Refusal as Refused, SearchOrder, XiangqiSession,
 };
@@ -84,6 +84,23 @@ impl From<NotationName> for Notation {
             NotationName::Chinese => Notation::Chinese,
             NotationName::Wxf => Notation::Wxf,
             NotationName::Iccs => Notation::Iccs,
+        }
+    }
+}
+
+/// Character sets in requests.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CharactersName {
+    Traditional,
+    Simplified,
+}
+
+impl From<CharactersName> for Characters {
+    fn from(c: CharactersName) -> Characters {
+        match c {
+            CharactersName::Traditional => Characters::Traditional,
+            CharactersName::Simplified => Characters::Simplified,
         }
     }
 }
@@ -196,6 +213,12 @@ pub enum Request {
         seq: Option<u64>,
         notation: NotationName,
     },
+    /// Remembers traditional or simplified characters (board and moves alike).
+    Characters {
+        #[serde(default)]
+        seq: Option<u64>,
+        characters: CharactersName,
+    },
     /// The page's clock of the side to move reached zero: the server checks
     /// and ends the game on time if so (any request checks too).
     Clock {
@@ -227,6 +250,7 @@ impl Request {
             | Request::Validate { seq, .. }
             | Request::Options { seq }
             | Request::Notation { seq, .. }
+            | Request::Characters { seq, .. }
             | Request::Clock { seq }
             | Request::Ping { seq } => *seq,
         }
@@ -247,6 +271,8 @@ pub struct XiangqiGame {
     engine: Option<Engine>,
     /// The request a hint answers.
     hint_seq: Option<u64>,
+    /// The characters the moves are written in (the player's setting).
+    characters: Characters,
 }
 
 /// A game's engine worker and the slot it holds.
@@ -263,6 +289,7 @@ impl XiangqiGame {
             page: None,
             engine: None,
             hint_seq: None,
+            characters: Characters::Traditional,
         }
     }
 
@@ -290,7 +317,7 @@ impl XiangqiGame {
             let uci = m.to_string();
             let iccs = m.to_iccs();
             let wxf = pos.to_wxf(m);
-            let chinese = pos.to_chinese(m);
+            let chinese = self.characters.chinese(&pos, m);
             pos.make_move(m);
             moves.push(MoveView {
                 uci,
@@ -474,6 +501,21 @@ fn handle(
             }
             return vec![with_seq(options(app), seq)];
         }
+        Request::Characters { characters, .. } => {
+            let chars = Characters::from(characters);
+            let name = chars.setting();
+            if let Err(e) = settings::update(&app.data, |s| s.xiangqi.characters = name.to_string())
+            {
+                return refuse(ErrorCode::Internal, format!("{e:#}"), seq);
+            }
+            let mut replies = vec![with_seq(options(app), seq)];
+            if let Some(shared) = current.as_ref() {
+                let mut g = lock(shared);
+                g.characters = chars;
+                replies.push(g.state(None));
+            }
+            return replies;
+        }
         Request::Validate { fen, .. } => {
             let reply = match Position::from_fen(fen.trim()) {
                 Ok(pos) => json!({
@@ -525,6 +567,7 @@ fn handle(
                 Some(shared) => {
                     *current = Some(Arc::clone(&shared));
                     let mut g = lock(&shared);
+                    g.characters = characters(app);
                     // A reload ended the connection and its search: start again.
                     g.session.resume(Instant::now());
                     let thinking = run_orders(app, &shared, &mut g, None, sender);
@@ -639,6 +682,7 @@ fn handle(
         Request::Ping { .. }
         | Request::Options { .. }
         | Request::Notation { .. }
+        | Request::Characters { .. }
         | Request::Validate { .. }
         | Request::Games { .. }
         | Request::New { .. }
@@ -677,6 +721,7 @@ fn start(
         drop(engine);
     }
     g.session.tick(Instant::now());
+    g.characters = characters(app);
     let placeholder = XiangqiSession::new(Game::new(), Opponent::Humans, None);
     let shared = Arc::new(Mutex::new(XiangqiGame::new(placeholder)));
     g.id = app.xiangqi.insert(Arc::clone(&shared));
@@ -688,6 +733,12 @@ fn start(
     drop(guard);
     *current = Some(shared);
     replies
+}
+
+/// The characters the player chose (traditional unless told).
+fn characters(app: &App) -> Characters {
+    let (settings, _) = settings::load(&app.data);
+    Characters::from_setting(&settings.xiangqi.characters)
 }
 
 /// The strengths, the remembered choices and the notation.
@@ -705,6 +756,7 @@ fn options(app: &App) -> Value {
         "human": if x.human_red { "red" } else { "black" },
         "level": x.level.min(LEVELS.len() - 1),
         "notation": Notation::from_setting(&x.notation).setting(),
+        "characters": Characters::from_setting(&x.characters).setting(),
     })
 }
 
@@ -984,7 +1036,7 @@ fn on_event(app: &Arc<App>, shared: &Arc<Mutex<XiangqiGame>>, event: Event) {
         Event::Info { id, info } => {
             if let Some(t) = g.session.thinking().filter(|t| t.id == id) {
                 let ply = g.session.game().plies().len();
-                let _ = page.send(thinking_info(t.purpose, &t.root, ply, &info));
+                let _ = page.send(thinking_info(t.purpose, &t.root, ply, &info, g.characters));
             }
         }
         Event::Done { id, result, .. } => {
@@ -1023,7 +1075,13 @@ fn on_event(app: &Arc<App>, shared: &Arc<Mutex<XiangqiGame>>, event: Event) {
 }
 
 /// A `thinking` message with the search's progress.
-fn thinking_info(purpose: Purpose, root: &Position, ply: usize, info: &SearchInfo) -> String {
+fn thinking_info(
+    purpose: Purpose,
+    root: &Position,
+    ply: usize,
+    info: &SearchInfo,
+    chars: Characters,
+) -> String {
     let pv: Vec<String> = info.pv.iter().take(12).map(|m| m.to_string()).collect();
     json!({
         "type": "thinking",
@@ -1033,7 +1091,7 @@ fn thinking_info(purpose: Purpose, root: &Position, ply: usize, info: &SearchInf
         "seldepth": info.seldepth,
         "score": flow::red_value(info.score, root.turn()),
         "score_text": flow::score_text(info.score, root.turn()),
-        "pv": flow::chinese_words(root, &info.pv, 12),
+        "pv": flow::chinese_words(root, &info.pv, 12, chars),
         "pv_iccs": pv,
         "nodes": info.nodes,
         "nps": info.nodes * 1000 / info.elapsed_ms.max(1),

@@ -6,10 +6,19 @@
 
 import { scaledContext } from './canvas.js';
 
-export const CHARS = {
+const TRADITIONAL = {
   K: '帥', A: '仕', B: '相', N: '傌', R: '俥', C: '炮', P: '兵',
   k: '將', a: '士', b: '象', n: '馬', r: '車', c: '砲', p: '卒',
 };
+const SIMPLIFIED = {
+  K: '帅', A: '仕', B: '相', N: '马', R: '车', C: '炮', P: '兵',
+  k: '将', a: '士', b: '象', n: '马', r: '车', c: '炮', p: '卒',
+};
+// The pieces' characters: the player's choice, as the move list writes them.
+export const CHARS = { ...TRADITIONAL };
+export function setCharacters(name) {
+  Object.assign(CHARS, name === 'simplified' ? SIMPLIFIED : TRADITIONAL);
+}
 const FILES = 'abcdefghi';
 const CHINESE_DIGITS = ['一', '二', '三', '四', '五', '六', '七', '八', '九'];
 // A brush (Kaiti) face where the system has one, else the subset of Noto

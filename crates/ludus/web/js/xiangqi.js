@@ -6,7 +6,7 @@
 
 import { GameSocket } from './net.js';
 import { scaledContext } from './canvas.js';
-import { CHARS, parseFen, boardFen, isRed, fitBoard, drawBoard, drawPiece, fontsReady } from './xiangqi-board.js';
+import { CHARS, setCharacters, parseFen, boardFen, isRed, fitBoard, drawBoard, drawPiece, fontsReady } from './xiangqi-board.js';
 
 const $ = (id) => document.getElementById(id);
 const SESSION_KEY = 'ludus.xiangqi.session';
@@ -390,6 +390,8 @@ function applyOptions(o) {
   document.querySelector(`input[name="mode"][value="${o.vs_engine ? 'engine' : 'humans'}"]`).checked = true;
   app.notation = o.notation;
   $('notation').value = o.notation;
+  setCharacters(o.characters);
+  $('characters').value = o.characters || 'traditional';
 }
 
 // ---------------------------------------------------------------- actions
@@ -744,6 +746,11 @@ $('b-resign').addEventListener('click', resign);
 $('b-save').addEventListener('click', save);
 $('b-export').addEventListener('click', () => openExport());
 $('b-live').addEventListener('click', () => goTo(Infinity));
+$('characters').addEventListener('change', () => {
+  setCharacters($('characters').value);
+  socket.send({ type: 'characters', characters: $('characters').value });
+  renderBoard();
+});
 $('notation').addEventListener('change', () => {
   app.notation = $('notation').value;
   socket.send({ type: 'notation', notation: app.notation });

@@ -220,6 +220,91 @@ pub fn clocks(index: usize) -> Option<Clocks> {
     clock(index).map(|(base, increment)| Clocks::new(base, increment))
 }
 
+/// The Chinese characters of the board and the move list, one set for both.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Characters {
+    /// 帥仕相俥傌炮兵 against 將士象車馬砲卒; moves `傌二進三`.
+    Traditional,
+    /// 帅仕相车马炮兵 against 将士象车马炮卒; moves `马二进三`.
+    Simplified,
+}
+
+impl Characters {
+    pub fn from_setting(s: &str) -> Characters {
+        match s {
+            "simplified" => Characters::Simplified,
+            _ => Characters::Traditional,
+        }
+    }
+
+    pub fn setting(self) -> &'static str {
+        match self {
+            Characters::Traditional => "traditional",
+            Characters::Simplified => "simplified",
+        }
+    }
+
+    pub fn next(self) -> Characters {
+        match self {
+            Characters::Traditional => Characters::Simplified,
+            Characters::Simplified => Characters::Traditional,
+        }
+    }
+
+    /// A piece's character on the board.
+    pub fn piece(self, p: xiangqi::Piece) -> char {
+        use xiangqi::Role;
+        let traditional = self == Characters::Traditional;
+        match (p.color, p.role) {
+            (Color::Red, Role::General) if traditional => '帥',
+            (Color::Red, Role::General) => '帅',
+            (Color::Red, Role::Advisor) => '仕',
+            (Color::Red, Role::Elephant) => '相',
+            (Color::Red, Role::Horse) if traditional => '傌',
+            (Color::Red, Role::Horse) => '马',
+            (Color::Red, Role::Chariot) if traditional => '俥',
+            (Color::Red, Role::Chariot) => '车',
+            (Color::Red, Role::Cannon) => '炮',
+            (Color::Red, Role::Soldier) => '兵',
+            (Color::Black, Role::General) if traditional => '將',
+            (Color::Black, Role::General) => '将',
+            (Color::Black, Role::Advisor) => '士',
+            (Color::Black, Role::Elephant) => '象',
+            (Color::Black, Role::Horse) if traditional => '馬',
+            (Color::Black, Role::Horse) => '马',
+            (Color::Black, Role::Chariot) if traditional => '車',
+            (Color::Black, Role::Chariot) => '车',
+            (Color::Black, Role::Cannon) if traditional => '砲',
+            (Color::Black, Role::Cannon) => '炮',
+            (Color::Black, Role::Soldier) => '卒',
+        }
+    }
+
+    /// A legal move of `pos` in Chinese notation, in these characters:
+    /// the pieces as the board draws them, 進 and 後 for traditional.
+    pub fn chinese(self, pos: &Position, m: Move) -> String {
+        let text = pos.to_chinese(m);
+        if self == Characters::Simplified {
+            return text;
+        }
+        let mover = pos.piece_at(m.from).map(|p| p.color);
+        text.chars()
+            .map(|c| match (c, mover) {
+                ('帅', _) => '帥',
+                ('将', _) => '將',
+                ('进', _) => '進',
+                ('后', _) => '後',
+                ('车', Some(Color::Red)) => '俥',
+                ('车', _) => '車',
+                ('马', Some(Color::Red)) => '傌',
+                ('马', _) => '馬',
+                ('炮', Some(Color::Black)) => '砲',
+                (c, _) => c,
+            })
+            .collect()
+    }
+}
+
 /// How moves are written in the move list.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Notation {
@@ -261,10 +346,10 @@ impl Notation {
         }
     }
 
-    /// A legal move of `pos` in this notation.
-    pub fn write(self, pos: &Position, m: Move) -> String {
+    /// A legal move of `pos` in this notation (Chinese in `chars`).
+    pub fn write(self, pos: &Position, m: Move, chars: Characters) -> String {
         match self {
-            Notation::Chinese => pos.to_chinese(m),
+            Notation::Chinese => chars.chinese(pos, m),
             Notation::Wxf => pos.to_wxf(m),
             Notation::Iccs => m.to_iccs(),
         }
@@ -415,14 +500,14 @@ pub fn red_value(score: Score, searcher: Color) -> i32 {
 
 /// A line of moves from `pos` in Chinese notation, at most `max` moves
 /// (stops at anything illegal).
-pub fn chinese_words(pos: &Position, moves: &[Move], max: usize) -> Vec<String> {
+pub fn chinese_words(pos: &Position, moves: &[Move], max: usize, chars: Characters) -> Vec<String> {
     let mut p = pos.clone();
     let mut words = Vec::new();
     for &m in moves.iter().take(max) {
         if !p.is_legal(m) {
             break;
         }
-        words.push(p.to_chinese(m));
+        words.push(chars.chinese(&p, m));
         p.make_move(m);
     }
     words
@@ -479,6 +564,25 @@ pub fn record_text(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_board_and_the_moves_share_one_set_of_characters() {
+        let mut pos = Position::startpos();
+        let horse = pos.parse_move("h0g2").unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(Characters::Simplified.chinese(&pos, horse), "马二进三");
+        assert_eq!(Characters::Traditional.chinese(&pos, horse), "傌二進三");
+        pos.make_move(horse);
+        let reply = pos.parse_move("h9g7").unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(Characters::Traditional.chinese(&pos, reply), "馬8進7");
+        let black_horse = pos
+            .piece_at(reply.from)
+            .unwrap_or_else(|| panic!("a horse"));
+        assert_eq!(Characters::Traditional.piece(black_horse), '馬');
+        assert_eq!(Characters::Simplified.piece(black_horse), '马');
+        // Both read back as the same move.
+        assert_eq!(pos.parse_move("馬8進7").ok(), Some(reply));
+        assert_eq!(pos.parse_move("马8进7").ok(), Some(reply));
+    }
 
     #[test]
     fn moves_are_counted_as_the_list_numbers_them() {

@@ -8,7 +8,9 @@
 
 use ratatui::style::{Color as Tint, Modifier, Style};
 use ratatui::text::{Line, Span};
-use xiangqi::{Color, Move, Piece, Position, Role, Square};
+use xiangqi::{Color, Move, Position, Square};
+
+use crate::session::xiangqi::flow::Characters;
 
 /// Width of the drawn board, rank labels included.
 pub const WIDTH: u16 = 36;
@@ -30,26 +32,6 @@ const INK: Tint = Tint::Rgb(70, 45, 20);
 const DISC: Tint = Tint::Rgb(250, 235, 205);
 const RED: Tint = Tint::Rgb(190, 0, 0);
 const BLACK: Tint = Tint::Rgb(20, 20, 20);
-
-/// The character of a piece: 帥仕相俥傌炮兵 for Red, 將士象車馬砲卒 for Black.
-pub fn piece_char(p: Piece) -> char {
-    match (p.color, p.role) {
-        (Color::Red, Role::General) => '帥',
-        (Color::Red, Role::Advisor) => '仕',
-        (Color::Red, Role::Elephant) => '相',
-        (Color::Red, Role::Horse) => '傌',
-        (Color::Red, Role::Chariot) => '俥',
-        (Color::Red, Role::Cannon) => '炮',
-        (Color::Red, Role::Soldier) => '兵',
-        (Color::Black, Role::General) => '將',
-        (Color::Black, Role::Advisor) => '士',
-        (Color::Black, Role::Elephant) => '象',
-        (Color::Black, Role::Horse) => '馬',
-        (Color::Black, Role::Chariot) => '車',
-        (Color::Black, Role::Cannon) => '砲',
-        (Color::Black, Role::Soldier) => '卒',
-    }
-}
 
 /// The square at screen column `col` (0..9) and row `row` (0..10, top first).
 pub fn square_at(col: u8, row: u8, flipped: bool) -> Option<Square> {
@@ -102,7 +84,12 @@ fn letters(flipped: bool) -> Line<'static> {
 }
 
 /// The board as lines of styled text, [`WIDTH`] x [`HEIGHT`].
-pub fn lines(pos: &Position, marks: &Marks, flipped: bool) -> Vec<Line<'static>> {
+pub fn lines(
+    pos: &Position,
+    marks: &Marks,
+    flipped: bool,
+    chars: Characters,
+) -> Vec<Line<'static>> {
     let line_style = Style::default().fg(INK).bg(WOOD);
     let (top, bottom) = if flipped {
         (Color::Red, Color::Black)
@@ -120,7 +107,7 @@ pub fn lines(pos: &Position, marks: &Marks, flipped: bool) -> Vec<Line<'static>>
             let Some(sq) = square_at(col, row, flipped) else {
                 continue;
             };
-            spans.push(point(pos, sq, col, row, marks));
+            spans.push(point(pos, sq, col, row, marks, chars));
             if col < 8 {
                 spans.push(Span::styled("──", line_style));
             }
@@ -136,7 +123,14 @@ pub fn lines(pos: &Position, marks: &Marks, flipped: bool) -> Vec<Line<'static>>
 }
 
 /// One intersection (two columns): a piece or the drawn crossing, highlighted.
-fn point(pos: &Position, sq: Square, col: u8, row: u8, marks: &Marks) -> Span<'static> {
+fn point(
+    pos: &Position,
+    sq: Square,
+    col: u8,
+    row: u8,
+    marks: &Marks,
+    chars: Characters,
+) -> Span<'static> {
     let piece = pos.piece_at(sq);
     let is_target = marks.targets.contains(&sq);
     let in_move = |m: Option<Move>| m.is_some_and(|m| m.from == sq || m.to == sq);
@@ -145,7 +139,7 @@ fn point(pos: &Position, sq: Square, col: u8, row: u8, marks: &Marks) -> Span<'s
         Some(p) => {
             let fg = if p.color == Color::Red { RED } else { BLACK };
             style = style.fg(fg).bg(DISC).add_modifier(Modifier::BOLD);
-            piece_char(p).to_string()
+            chars.piece(p).to_string()
         }
         None if is_target => {
             style = style.fg(Tint::Rgb(0, 110, 0)).add_modifier(Modifier::BOLD);
@@ -244,7 +238,12 @@ mod tests {
 
     #[test]
     fn every_line_has_the_board_width() {
-        let lines = lines(&Position::startpos(), &Marks::default(), false);
+        let lines = lines(
+            &Position::startpos(),
+            &Marks::default(),
+            false,
+            Characters::Traditional,
+        );
         assert_eq!(lines.len(), HEIGHT as usize);
         for l in &lines[1..lines.len() - 2] {
             assert_eq!(l.width(), WIDTH as usize, "{l:?}");

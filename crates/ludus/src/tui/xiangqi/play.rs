@@ -19,13 +19,13 @@ use xiangqi::{Color, Game, Move, Position, Square};
 use super::Notation;
 use super::board::{self, Marks};
 use crate::engine_worker::{EngineThread, Event, Job, SearchJob, Setting};
-use crate::session::xiangqi::flow::{self, Clocks, Purpose, score_text, side_name};
+use crate::session::xiangqi::flow::{self, Characters, Clocks, Purpose, score_text, side_name};
 use crate::session::xiangqi::{Answer, DrawAnswer, EngineOrder, Refusal, XiangqiSession};
 use crate::tui::app::{Action, Ctx, Screen};
 use crate::tui::widgets::{clock, key_hints, popup};
 
 /// Every key of the play screen, for the help overlay (and the README).
-pub const KEYS: [(&str, &str); 17] = [
+pub const KEYS: [(&str, &str); 18] = [
     ("←↑→↓", "move the cursor"),
     (
         "Enter  Space",
@@ -37,6 +37,7 @@ pub const KEYS: [(&str, &str); 17] = [
     ("h", "hint: Ludus suggests a move"),
     ("f", "flip the board"),
     ("n", "move list in Chinese / WXF / ICCS"),
+    ("c", "traditional / simplified characters"),
     ("r", "resign (press twice)"),
     ("d", "offer a draw"),
     ("S  Ctrl-S", "save the game (PGN in xiangqi/games/)"),
@@ -85,6 +86,8 @@ pub struct Play {
     selected: Option<Square>,
     flipped: bool,
     notation: Notation,
+    /// Traditional or simplified characters, for the board and the moves alike.
+    characters: Characters,
     /// A move being typed.
     input: Option<String>,
     message: Option<(String, Tone)>,
@@ -99,9 +102,15 @@ pub struct Play {
 
 /// A line of moves from `pos` in Chinese notation, at most `max` moves and
 /// about `width` columns (stops at anything illegal).
-fn chinese_line(pos: &Position, moves: &[Move], max: usize, width: usize) -> String {
+fn chinese_line(
+    pos: &Position,
+    moves: &[Move],
+    max: usize,
+    width: usize,
+    chars: Characters,
+) -> String {
     let mut words: Vec<String> = Vec::new();
-    for word in flow::chinese_words(pos, moves, max) {
+    for word in flow::chinese_words(pos, moves, max, chars) {
         let used: usize = words.iter().map(|w| unicode_width(w) + 1).sum();
         if !words.is_empty() && used + unicode_width(&word) > width {
             break;
@@ -149,6 +158,7 @@ impl Play {
             view: None,
             selected: None,
             notation: Notation::from_setting(&ctx.settings.xiangqi.notation),
+            characters: Characters::from_setting(&ctx.settings.xiangqi.characters),
             input: None,
             message: None,
             worker: None,
@@ -198,6 +208,16 @@ impl Play {
 
     fn say(&mut self, text: impl Into<String>, tone: Tone) {
         self.message = Some((text.into(), tone));
+    }
+
+    /// The position before the last move (Ludus's move, to write it).
+    fn position_before_last(&self) -> Position {
+        let game = self.session.game();
+        let mut pos = game.start_position().clone();
+        for m in game.moves().take(game.plies().len().saturating_sub(1)) {
+            pos.make_move(m);
+        }
+        pos
     }
 
     /// The position on the board (a past one while stepping through the game).
@@ -493,11 +513,13 @@ impl Play {
                 Event::Done { id, result, .. } => {
                     let was_over = self.session.over().is_some();
                     match self.session.search_done(id, result, Instant::now()) {
-                        Some(Answer::Hint { best, text, .. }) => {
+                        Some(Answer::Hint { best, .. }) => {
+                            let text = self.characters.chinese(self.session.position(), best);
                             self.cursor = best.from;
                             self.say(format!("Hint: {text} ({})", best.to_iccs()), Tone::Good);
                         }
-                        Some(Answer::Moved { text, .. }) => {
+                        Some(Answer::Moved { best, .. }) => {
+                            let text = self.characters.chinese(&self.position_before_last(), best);
                             self.message = None;
                             self.after_command(was_over);
                             if self.message.is_none() {
@@ -613,7 +635,13 @@ impl Play {
                     Line::styled(
                         format!(
                             "  {}",
-                            chinese_line(&t.root, &info.pv, 8, width.saturating_sub(2))
+                            chinese_line(
+                                &t.root,
+                                &info.pv,
+                                8,
+                                width.saturating_sub(2),
+                                self.characters
+                            )
                         ),
                         style,
                     ),
@@ -628,7 +656,7 @@ impl Play {
         let mut rows: Vec<Vec<Span<'static>>> = Vec::new();
         let mut current_row = None;
         for (i, m) in game.moves().enumerate() {
-            let text = self.notation.write(&pos, m);
+            let text = self.notation.write(&pos, m, self.characters);
             let style = if current == Some(i + 1) {
                 Style::default()
                     .bg(Tint::DarkGray)
@@ -766,6 +794,11 @@ impl Screen for Play {
                 ctx.settings.xiangqi.notation = self.notation.setting().to_string();
                 ctx.save_settings();
             }
+            KeyCode::Char('c') => {
+                self.characters = self.characters.next();
+                ctx.settings.xiangqi.characters = self.characters.setting().to_string();
+                ctx.save_settings();
+            }
             KeyCode::Char('r') => {
                 self.confirm_resign = confirming;
                 self.resign();
@@ -828,7 +861,7 @@ impl Screen for Play {
         let (pos, last) = self.shown();
         let marks = self.marks(last, &pos);
         frame.render_widget(
-            Paragraph::new(board::lines(&pos, &marks, self.flipped)),
+            Paragraph::new(board::lines(&pos, &marks, self.flipped, self.characters)),
             board_area,
         );
 
@@ -843,7 +876,7 @@ impl Screen for Play {
         ];
         lines.extend(self.clock_line());
         let cursor_text = match pos.piece_at(self.cursor) {
-            Some(p) => format!("Cursor {} {}", self.cursor, board::piece_char(p)),
+            Some(p) => format!("Cursor {} {}", self.cursor, self.characters.piece(p)),
             None => format!("Cursor {}", self.cursor),
         };
         let mut info = cursor_text;
@@ -857,7 +890,10 @@ impl Screen for Play {
             for mv in game.moves().take(upto) {
                 before.make_move(mv);
             }
-            info.push_str(&format!(" · last move {}", self.notation.write(&before, m)));
+            info.push_str(&format!(
+                " · last move {}",
+                self.notation.write(&before, m, self.characters)
+            ));
         }
         lines.push(Line::styled(info, Style::default().fg(Tint::Gray)));
         lines.extend(self.thinking_lines(panel.width as usize));

@@ -161,9 +161,10 @@ async function openLevel(collection, level) {
 }
 
 async function playTest(text, title) {
-  const reply = await socket.send({ type: 'upload', text, name: `${title || 'play-test'}.sok`, play_test: true });
-  if (reply.type === 'error') return reply;
+  // Set before the reply: its state is drawn as it arrives, back button included.
   page.fromEditor = true;
+  const reply = await socket.send({ type: 'upload', text, name: `${title || 'play-test'}.sok`, play_test: true });
+  if (reply.type === 'error') { page.fromEditor = false; return reply; }
   show('play');
   return reply;
 }

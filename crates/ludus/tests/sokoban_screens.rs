@@ -278,7 +278,7 @@ fn hint_makes_the_next_push() {
     press(&mut app, "H");
     let shown = tick_until(&mut app, |s| s.contains("pushes 1"));
     assert!(
-        shown.contains("Hint: the next push (a solution needs 2 more pushes)."),
+        shown.contains("Hint: the next push; 1 more push after it."),
         "{shown}"
     );
     assert!(!shown.contains("Deadlock"), "{shown}");

@@ -848,6 +848,11 @@ fn solver_answer(purpose: &str, report: &Report) -> Value {
                 "steps": dirs,
                 "moves": s.moves,
                 "pushes": s.pushes,
+                "text": if purpose == "hint" {
+                    flow::hint_text(s.pushes)
+                } else {
+                    flow::solution_text(s.moves, s.pushes)
+                },
             })
         }
         Outcome::Unsolvable => json!({

@@ -9,9 +9,6 @@ import { Editor } from './editor.js';
 import { sound } from './sound.js';
 
 const $ = (id) => document.getElementById(id);
-/** The noun for a count, singular for one; and the count with it. */
-const noun = (n, one, many) => (n === 1 ? one : many);
-const counted = (n, one, many) => `${n} ${noun(n, one, many)}`;
 
 // The same keys as the terminal UI (README, `tui/sokoban/play.rs`).
 export const KEYS = [
@@ -194,9 +191,7 @@ function onMessage(msg) {
     case 'solved': onSolved(msg); break;
     case 'path': enqueue(msg.steps); break;
     case 'solution':
-      setMessage($('message'), msg.purpose === 'hint'
-        ? `Hint: the next push (a solution needs ${msg.pushes} more ${noun(msg.pushes, 'push', 'pushes')}).`
-        : `The solver's solution: ${counted(msg.moves, 'move', 'moves')}, ${counted(msg.pushes, 'push', 'pushes')}.`, 'info');
+      setMessage($('message'), msg.text, 'info');
       // The hint's push is the player's to take; the whole solution is the solver's.
       enqueue(msg.steps, msg.purpose !== 'hint');
       break;

@@ -211,6 +211,29 @@ pub fn before_last_push(game: &Game, undos: usize) -> Option<(Game, usize)> {
     }
 }
 
+/// What a hint says, with the pushes of the solution it came from (the
+/// hint's own push included): the count is of the pushes left after it, the
+/// ones the player still has to find once the hint is played.
+pub fn hint_text(solution_pushes: u32) -> String {
+    match solution_pushes.saturating_sub(1) {
+        0 => "Hint: the last push.".to_string(),
+        left => format!(
+            "Hint: the next push; {} more {} after it.",
+            left,
+            crate::words::plural(left as usize, "push")
+        ),
+    }
+}
+
+/// What "solve and show" says of the solution it plays.
+pub fn solution_text(moves: u32, pushes: u32) -> String {
+    format!(
+        "The solver's solution: {}, {}.",
+        crate::words::counted(moves as usize, "move"),
+        crate::words::counted(pushes as usize, "push")
+    )
+}
+
 /// One line telling the player what kind of deadlock was found.
 pub fn deadlock_text(kind: &DeadlockKind) -> &'static str {
     match kind {
@@ -279,6 +302,13 @@ mod tests {
         // Nor is the level's stored solution shown in its place.
         assert!(!game.level().meta.solutions.is_empty());
         assert_eq!(replay_solution(&solved.progress, game.level(), false), None);
+    }
+
+    #[test]
+    fn a_hint_counts_the_pushes_left_after_it() {
+        assert_eq!(hint_text(4), "Hint: the next push; 3 more pushes after it.");
+        assert_eq!(hint_text(2), "Hint: the next push; 1 more push after it.");
+        assert_eq!(hint_text(1), "Hint: the last push.");
     }
 
     #[test]

@@ -352,19 +352,11 @@ impl Play {
         match (purpose, outcome) {
             (Purpose::Hint, Outcome::Solved(s)) => {
                 self.queue.extend(steps(&s, false));
-                self.message = Some(format!(
-                    "Hint: the next push (a solution needs {} more {}).",
-                    s.pushes,
-                    crate::words::plural(s.pushes as usize, "push")
-                ));
+                self.message = Some(flow::hint_text(s.pushes));
             }
             (Purpose::Show, Outcome::Solved(s)) => {
                 self.queue.extend(steps(&s, true));
-                self.message = Some(format!(
-                    "The solver's solution: {}, {}.",
-                    crate::words::counted(s.moves as usize, "move"),
-                    crate::words::counted(s.pushes as usize, "push")
-                ));
+                self.message = Some(flow::solution_text(s.moves, s.pushes));
             }
             (Purpose::Hint | Purpose::Show, Outcome::Unsolvable) => {
                 self.mode = Mode::Unsolvable;

@@ -333,8 +333,10 @@ fn esc_during_solve_and_show_stops_where_it_is() {
     assert!(!shown.contains("Solved"), "{shown}");
     press_code(&mut app, KeyCode::Esc);
     let shown = screen(&app, 80, 24);
-    assert!(shown.contains("Stopped."), "{shown}");
+    assert!(shown.contains("Stopped: back where you were."), "{shown}");
     assert!(!shown.contains("Solved by the solver"), "{shown}");
+    // The solver's moves went with it.
+    assert!(shown.contains("moves 0  pushes 0"), "{shown}");
 }
 
 #[test]

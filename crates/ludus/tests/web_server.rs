@@ -401,10 +401,16 @@ async fn hint_comes_from_the_solver() {
     assert_eq!(hint["purpose"], "hint");
     // The words come from the server, counting the pushes left after the hint's.
     let pushes = hint["pushes"].as_u64().unwrap();
-    assert!(hint["text"].as_str().unwrap().starts_with("Hint:"), "{hint}");
+    assert!(
+        hint["text"].as_str().unwrap().starts_with("Hint:"),
+        "{hint}"
+    );
     if pushes > 1 {
         assert!(
-            hint["text"].as_str().unwrap().contains(&format!("{} more", pushes - 1)),
+            hint["text"]
+                .as_str()
+                .unwrap()
+                .contains(&format!("{} more", pushes - 1)),
             "{hint}"
         );
     }

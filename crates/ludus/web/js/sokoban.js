@@ -321,11 +321,19 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 async function animate() {
   page.animating = true;
   page.fast = false;
+  page.stopShow = false;
+  let bySolverMade = 0;
   while (page.queue.length) {
     const { dir, bySolver } = page.queue.shift();
     const reply = await socket.send(bySolver ? { type: 'move', dir, by_solver: true } : { type: 'move', dir });
     if (reply.type !== 'state' || reply.blocked || reply.solved) { page.queue = []; break; }
+    if (bySolver) bySolverMade += 1;
     if (!page.fast) await sleep(page.state ? Math.max(30, page.state.animation_ms) : 60);
+  }
+  // Esc during "solve and show": the solver's moves go, as in the terminal.
+  if (page.stopShow) {
+    for (; bySolverMade > 0; bySolverMade -= 1) await socket.send({ type: 'undo' });
+    setMessage($('message'), 'Stopped: back where you were.', 'info');
   }
   page.animating = false;
 }
@@ -565,7 +573,7 @@ document.addEventListener('keydown', (e) => {
     '?': () => openHelp(),
     Enter: () => { if (!$('b-rewind').hidden) rewind(); },
     Escape: () => {
-      if (page.animating) { page.queue = []; return; }
+      if (page.animating) { page.stopShow = true; page.queue = []; return; }
       if (page.thinking) { page.thinking = false; act('cancel'); setMessage($('message'), 'Solver stopped.', 'info'); return; }
       show('levels');
     },

@@ -104,6 +104,8 @@ pub struct Play {
     /// Steps still to animate (a cursor walk, a hint, or the solver's
     /// solution), each with whether the solver makes it (solve and show).
     queue: VecDeque<(Direction, bool)>,
+    /// Steps the solver has made of the solution being shown, for Esc to take back.
+    shown_steps: usize,
     next_step_at: Option<Instant>,
     /// Time spent on this level; runs from the first move until solved.
     elapsed: Duration,
@@ -124,6 +126,7 @@ impl Play {
             deadlock: None,
             mode: Mode::Playing,
             queue: VecDeque::new(),
+            shown_steps: 0,
             next_step_at: None,
             elapsed: Duration::ZERO,
             last_tick: None,
@@ -188,6 +191,9 @@ impl Play {
         };
         match made {
             Ok(step) => {
+                if by_solver {
+                    self.shown_steps += 1;
+                }
                 if step.push {
                     self.check_deadlock(ctx);
                 }
@@ -355,6 +361,7 @@ impl Play {
                 self.message = Some(flow::hint_text(s.pushes));
             }
             (Purpose::Show, Outcome::Solved(s)) => {
+                self.shown_steps = 0;
                 self.queue.extend(steps(&s, true));
                 self.message = Some(flow::solution_text(s.moves, s.pushes));
             }
@@ -553,11 +560,20 @@ impl Play {
 
 impl Screen for Play {
     fn on_key(&mut self, key: KeyEvent, ctx: &mut Ctx) -> Action {
-        // Esc stops an animation where it is (the steps made stay: u undoes
-        // them); any other key finishes it at once.
+        // Esc stops "solve and show" and takes its moves back (a hint's push
+        // is the player's to keep); any other key finishes an animation at once.
         if !self.queue.is_empty() && key.code == KeyCode::Esc {
+            let showing = self.queue.iter().any(|&(_, by_solver)| by_solver);
             self.queue.clear();
-            self.message = Some("Stopped. u undoes the steps shown so far.".into());
+            if showing {
+                for _ in 0..std::mem::take(&mut self.shown_steps) {
+                    self.game.undo();
+                }
+                self.after_history_change(ctx);
+                self.message = Some("Stopped: back where you were.".into());
+            } else {
+                self.message = None;
+            }
             return Action::None;
         }
         if !self.queue.is_empty() {

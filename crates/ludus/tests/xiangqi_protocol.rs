@@ -477,7 +477,7 @@ fn perft_stops_on_stop_and_quit_ends_it() {
 
 #[test]
 fn a_perft_deeper_than_the_limit_is_refused() {
-    // It used to recurse until the worker's stack overflowed.
+    // Unbounded, it would recurse until the worker's stack overflowed.
     let lines = session_within(
         "go perft 100000
 isready

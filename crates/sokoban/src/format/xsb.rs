@@ -210,7 +210,7 @@ mod tests {
 
     #[test]
     fn run_length_rows_share_one_board_budget() {
-        // 1,000 rows of `1048576#` once took a gigabyte before the size check.
+        // One budget for all rows: 1,000 rows of `1048576#` would take a gigabyte.
         let text = "1048576#\n".repeat(1000);
         let e = crate::Level::from_xsb(&text).unwrap_err();
         assert_eq!(

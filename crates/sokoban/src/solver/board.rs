@@ -280,8 +280,8 @@ impl Board {
         Ok(board)
     }
 
-    /// The goals' packing order, if they have one: computed once for all
-    /// the searches that follow it (it takes up to about 0.1 s).
+    /// The goals' packing order, if they have one: computed once, when first
+    /// asked for, and shared by all the searches that follow it.
     pub fn packing(&self) -> Option<&Packing> {
         self.packing.get_or_init(|| Packing::new(self)).as_ref()
     }
@@ -380,7 +380,7 @@ impl Board {
     /// One depth-first search finds them all (Tarjan's cut vertices): around a
     /// blocked cell, each child subtree that no back edge leaves is a piece of
     /// its own and the rest of its component is one more; a flood around
-    /// every cell would take cells² steps (24 s for a 256 × 256 room).
+    /// every cell would take cells² steps, far too slow on large rooms.
     /// Labels number the pieces in the order the neighbours meet them.
     fn side_groups(&self, walls: &[u64]) -> (Vec<u16>, Pieces) {
         let mut pieces = Pieces {

@@ -6,9 +6,9 @@
 //!
 //! Pushes mode probes the nodes whose f is the pushes proven so far: a
 //! completion from one of them is a solution of that many pushes, so an
-//! optimal one. Where the bound is exact late in a solution (Microban I
-//! #153, 336 pushes: from push 86 on), the search would otherwise have to
-//! expand the whole last f to find it, most of it in dead ends.
+//! optimal one. Where the bound is exact over the later part of a long
+//! solution, the search would otherwise have to expand the whole last f to
+//! find it, most of it in dead ends.
 
 use super::advisor::Advisor;
 use super::bits;
@@ -27,9 +27,8 @@ pub(crate) struct Completer {
 }
 
 impl Completer {
-    /// Boxes tried per step, nearest to a goal first (see [`Advisor`]): most
-    /// probes fail, and the first try is most of what they cost (#153: 9.7 s
-    /// with one, 10.2 s with two).
+    /// Boxes tried per step, nearest to a goal first (see [`Advisor`]): one,
+    /// as most probes fail and a second try only adds to what they cost.
     const TRIES: usize = 1;
 
     pub fn new(board: &Board) -> Completer {

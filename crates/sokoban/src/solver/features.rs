@@ -42,9 +42,8 @@ pub(crate) struct FeatureOpen {
 
 /// Nodes a feature cell gives per turn. Consecutive nodes of one cell tend
 /// to be alike, which keeps the matching's incremental update cheap.
-/// Measured on seven hard Microban levels at 10 s CPU: 4 solves all seven
-/// (IV #99 in 141 k nodes, 1.6 s), 1 misses IV #99, 2 and 3 miss one or
-/// two, 8 and 16 miss II #131 and III #47.
+/// Four: shorter turns lose that, longer ones keep the other cells waiting;
+/// every other count tried missed hard levels that four solves.
 const PER_TURN: u32 = 4;
 
 impl FeatureOpen {
@@ -88,10 +87,8 @@ impl FeatureOpen {
 /// fewer pieces) weighs 0, any other push 1. Within a feature cell, among
 /// equal bounds, nodes reached by fewer unadvised pushes come first, so
 /// lines of play that keep making progress are followed before detours.
-/// Measured at 10 s CPU: XSokoban 36 -> 38/90 (new #27, #62), Microban
-/// II-IV 334 -> 333/338 (IV #99 lost, with weights in either feature search
-/// alone too). Weighing pushes that make a feature worse 2 loses #27 and
-/// #62 again; the weight before the bound solves 16 of the first 81.
+/// Only as a tie-break: ranked before the bound, or with worsening pushes
+/// weighing more, the weights lose the hard levels they win here.
 pub(crate) fn push_weight(parent: u32, child: u32) -> u64 {
     let field = |cell: u32, shift: u32| (cell >> shift) & 0xff;
     let improves = field(child, 16) > field(parent, 16)

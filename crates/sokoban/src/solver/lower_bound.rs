@@ -245,8 +245,8 @@ impl Matching {
     /// The bound after the box of row `row` moves to `cell`, leaving this
     /// node's assignment as it was. Only what the one augmenting path
     /// changes is saved and put back: a node's children each call this,
-    /// and copying the whole assignment twice a child cost more than the
-    /// path (XSokoban: several percent of the backward search's time).
+    /// and copying the whole assignment twice a child costs more than the
+    /// path.
     pub fn with_moved(&mut self, costs: Costs<'_>, row: usize, cell: u16) -> Option<u32> {
         let cols = self.cols;
         self.saved_row

@@ -40,23 +40,22 @@
 //! where the bound is close to the truth that is most of the work. So,
 //! chunk about with the round, the forward search dives for a solution of
 //! the pushes proven so far: the nodes with f up to them, deepest first,
-//! as A* takes its last f. The built-in library's level 64 (36 pushes,
-//! bound 36): 30–50 k nodes, and 3.5 M for the rounds alone.
+//! as A* takes its last f. Where the bound is exact from the start, the
+//! dive finds the solution in a small fraction of the rounds' nodes.
 //!
 //! And where the bound turns exact partway along a solution, the sweep
 //! finds it by completion (see [`Completer`](super::complete::Completer)):
 //! each node it expands whose f is the pushes proven is completed, if it
 //! can be, by pushing boxes alone onto goals in packing order; a
 //! completion no longer than the node's bound is a solution of the proven
-//! pushes. Microban I #153 (336 pushes, bound exact from push 86 on) takes
-//! 2.05 M nodes, where the rounds and the dive took 7.3 M.
+//! pushes. On a long solution whose bound is exact over its later part,
+//! that saves most of the nodes the rounds and the dive would need.
 //!
 //! On levels whose bound is far below the truth most of a forward A*'s
 //! nodes are deep ones, and each direction stopping part way cuts them by
-//! orders of magnitude: Microban I #144 (36 pushes, bound 24) takes 75–80 k
-//! nodes where A* alone took 12.3 M. Sweeping shallowest first also
-//! expands each node once per round at its fewest pushes, where A* with a
-//! bound that can drop by more than one per push expands some nodes again.
+//! orders of magnitude. Sweeping shallowest first also expands each node
+//! once per round at its fewest pushes, where A* with a bound that can drop
+//! by more than one per push expands some nodes again.
 
 use super::backward::Backward;
 use super::search::{End, SHIFT, Search};
@@ -87,11 +86,8 @@ pub(crate) enum Met {
 /// this many times the backward search's. A forward node costs about twice
 /// a backward one (a pull needs no deadlock tests beyond dead cells), but
 /// the backward bound is the weaker (pull distances to the start cells,
-/// where most of the player's sides are unknown: Microban I #153, 318
-/// forwards at the start, 274 backwards at the end), so a depth the
-/// backward search finishes rules out fewer positions. #153 proves 336 in
-/// 2.05 M nodes with 4, 2.56 M with 1/2; #144 in 127 k with 4, 78 k with
-/// 1/2.
+/// where most of the player's sides are unknown), so a depth the backward
+/// search finishes rules out fewer positions.
 const FORWARD_PER_BACKWARD: usize = 4;
 
 /// Nodes a direction expands before the limits and the caller are checked.
@@ -261,9 +257,8 @@ fn run(
 ) -> Option<Swept> {
     let swept = match side {
         Side::Forward => probing(forward, true, |forward| sweep(forward, c, false, control)),
-        // The dive goes deepest first, into the dead ends where the bound
-        // is not exact: completions there fail (#153: 18.7 s probing only
-        // in the dive, 10.2 s only in the sweep).
+        // No completions in the dive: it goes deepest first, into the dead
+        // ends where the bound is not exact, and completions there fail.
         Side::Dive => probing(forward, false, |forward| sweep(forward, c, true, control)),
         Side::Backward => sweep(backward, c, false, control),
     };

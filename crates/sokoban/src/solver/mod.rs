@@ -646,10 +646,8 @@ enum Kind {
     Features,
     /// The same with room connectivity among its features, and the
     /// packing advisor (see `advisor`) trying up to this many boxes per
-    /// position (none: no advisor). Each solves hard levels the others do
-    /// not (XSokoban, 30 s CPU alone): two boxes all 15 that this search
-    /// wins in the portfolio, one box #29 (8.0 s) but not #34, #44, #87,
-    /// no advisor #27 (8.4 s) but not #9, #67, #68, #76, #87.
+    /// position (none: no advisor). The portfolio runs three advised counts:
+    /// each solves hard levels the others do not.
     RoomFeatures { advised_boxes: usize },
     /// Greedy over pulls, from the solved position back to the start (see
     /// `backward`).
@@ -754,36 +752,28 @@ impl Engine<'_> {
 }
 
 /// Fast mode's portfolio: each search with its slices per turn in the
-/// early phase and after it (see [`EARLY_WORK`]). Measured on 22 hard
-/// Microban levels: the feature search with 6 of 11 slices from the start
-/// solves eight levels that none solved in 30 s before, but loses
-/// Microban I #93 and #153 at 1 s (greedy and packing search need 125 k and
-/// 129 k nodes there) and II #124 (A*, 220 k nodes). Weighted A* (weight 2)
-/// is left out: it won none of them. The feature search waits for the late
-/// phase: its nodes cost more (a flood per child, the matching rebuilt as
-/// it hops between cells), and with one early slice Microban I #93 took
-/// 0.8–0.9 s CPU instead of 0.5 s. Room connectivity as a third feature
-/// solves XSokoban #8, #15, #49 and #63 at 10 s but loses #33, #68, #80
-/// and #82; the two feature searches side by side, with half the slices
-/// each, keep all but #63 of both. The backward search's nodes cost about
-/// a quarter of a forward one's, so its 52 late slices are about half the
-/// time: more time for the forward searches buys little (XSokoban 41/90 at
-/// 10 s CPU, 42 at 60 s), more for the backward one does (alone, 34 at
-/// 5 s, #25 at 12 s). At 10 s CPU 52 late slices solve 44/90 (new #13,
-/// #37; #26, #44, #87 lost) where 6 solve 45. It gets one early slice,
-/// not more: with four Microban I #153 took 1.06 s CPU (0.85 s with one).
-/// Two variants of the room feature search solve XSokoban #27 and #29 (59/90
-/// at 60 s wall on two threads, from 57): their slices come from A* (3 -> 2;
-/// it wins XSokoban only early, #6 and #38 in under a second, but needs two
-/// for Microban II #124) and the plain feature search (4 -> 3).
+/// early phase and after it (see [`EARLY_WORK`]). The early phase is for
+/// the cheap searches that solve easy levels fast. Weighted A* is left
+/// out: it won no hard level. The figures behind these shares are under
+/// "Tried and dropped" in `BENCHMARKS.md`.
 const PORTFOLIO: [(Kind, u64, u64); 8] = [
     (Kind::Greedy, 3, 1),
+    // Two late slices, no more: it wins large levels only early, but one
+    // slice loses a medium level.
     (Kind::AStar, 1, 2),
     (Kind::Packing, 6, 1),
+    // The feature searches wait for the late phase: their nodes cost more
+    // (a flood per child, the matching rebuilt as they hop between cells).
     (Kind::Features, 0, 3),
+    // Room connectivity in searches of its own, not as a third feature of
+    // the plain one: each keeps hard levels the other loses.
     (Kind::RoomFeatures { advised_boxes: 2 }, 0, 4),
     (Kind::RoomFeatures { advised_boxes: 1 }, 0, 3),
     (Kind::RoomFeatures { advised_boxes: 0 }, 0, 3),
+    // Its nodes cost a quarter of a forward one's, so 52 slices are about
+    // half the time: more time buys the forward searches little, this much.
+    // One early slice only: more slow the small levels down without
+    // solving more large ones.
     (Kind::Backward, 1, 52),
 ];
 
@@ -795,9 +785,9 @@ const SECOND_THREAD: [Kind; 1] = [Kind::Backward];
 
 /// Work (nodes times boxes, as a node's cost grows with its boxes: the
 /// matching) of the early phase, in which the fast searches of easy levels
-/// get most slices. Microban I is all solved within it (#93: 167 k nodes
-/// of 8 boxes); Microban II #131 (44 boxes) leaves it after 68 k nodes,
-/// where a fixed 250 k-node phase would hold the feature search back.
+/// get most slices. Large enough for every small level to be solved within
+/// it; counted in work, not nodes, so that levels with many boxes leave it
+/// after fewer nodes instead of holding the feature search back.
 const EARLY_WORK: u64 = 3_000_000;
 
 /// Slices per turn of one search, in the early phase and after it.
@@ -1008,8 +998,8 @@ fn drive_split(
 /// Nodes the first half of [`drive_beside`] expands in an epoch: between
 /// epochs both halves wait while the forward searches' new positions are
 /// looked up in the backward search's store. Short enough to meet soon
-/// after the stores do (one to two seconds on XSokoban), long enough that
-/// starting the second thread again costs nothing.
+/// after the stores do, long enough that starting the second thread again
+/// costs nothing.
 const EPOCH: u64 = 1 << 15;
 
 /// The started searches `active` in turns on two threads, with their late
@@ -1067,8 +1057,8 @@ fn drive_beside(
         }
         // Only the forward searches' new positions: the backward store is
         // many times larger than theirs, so a lookup in it meets more
-        // often, and looking its new positions up in five stores cost a
-        // tenth of the time (XSokoban #48) with the backward thread idle.
+        // often, and looking its new positions up in every forward store
+        // takes long while the backward thread waits.
         if let Some(b) = backward {
             for i in (0..searches.len()).filter(|&i| i != b) {
                 if let Some(met) = meet(searches, i, b, &mut met_checked) {

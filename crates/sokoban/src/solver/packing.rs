@@ -19,8 +19,8 @@ use super::marks::Marks;
 /// (the backward search is quadratic in both).
 const MAX_GOALS: usize = 64;
 const MAX_CELLS: usize = 1200;
-/// Cells visited by all the pull searches together before giving up (about
-/// 0.1 s), so that large levels do not pay for the order up front.
+/// Cells visited by all the pull searches together before giving up, so
+/// that large levels do not pay for the order up front.
 const MAX_WORK: u64 = 30_000_000;
 
 pub(crate) struct Packing {

@@ -425,8 +425,7 @@ impl<'a> Search<'a> {
 
     /// The player's cell the bound prices boxes from (see
     /// `Costs::seen_from`). None in Fast mode: steered by the finer bound,
-    /// its packing search wanders (Microban I #153: 0.7 s before, 8.7 s
-    /// after).
+    /// its packing search wanders on long levels.
     fn bound_player(&self, player: u16) -> u16 {
         match self.order {
             Order::Fast => NONE,

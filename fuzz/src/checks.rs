@@ -42,7 +42,7 @@ fn known_unprintable(level: &Level) -> bool {
     level
         .to_xsb()
         .lines()
-        .any(|row| row.trim_start().chars().next() != Some('#'))
+        .any(|row| !row.trim_start().starts_with('#'))
 }
 
 /// A level printed as XSB parses back to the same board.

@@ -65,7 +65,11 @@ fn check_xsb_round_trip(level: &Level) {
 pub fn sokoban_collection(data: &[u8]) {
     let Some(text) = text(data) else { return };
     let collection = sokoban::parse_collection(text);
-    let levels: Vec<Level> = collection.valid_levels().map(|(_, l)| l.clone()).collect();
+    let levels: Vec<Level> = collection
+        .valid_levels()
+        .map(|(_, l)| l.clone())
+        .filter(|l| !known_unprintable(l))
+        .collect();
     for level in &levels {
         check_xsb_round_trip(level);
     }

@@ -204,7 +204,7 @@ impl PgnGame {
         if g.tag("Result").is_none() {
             let r = g.result.clone();
             g.set_tag("Result", &r);
-        } else if let Some(r) = g.tag("Result") {
+        } else if let Some(r) = g.tag("Result").filter(|r| is_result(r)) {
             g.result = r.to_string();
         }
         g
@@ -230,7 +230,13 @@ impl PgnGame {
                 tags.push((k.clone(), v.clone()));
             }
         }
-        tags.push(("Result".into(), self.result.clone()));
+        // `result` is public: whatever it holds, what is written reads back.
+        let result = if is_result(&self.result) {
+            self.result.clone()
+        } else {
+            "*".to_string()
+        };
+        tags.push(("Result".into(), result.clone()));
         let fen = self.start.to_fen();
         if fen != START_FEN {
             tags.push(("FEN".into(), fen));
@@ -266,7 +272,7 @@ impl PgnGame {
             }
             pos.make_move(m.mv);
         }
-        tokens.push(self.result.clone());
+        tokens.push(result);
         let mut line_len = 0;
         for t in tokens {
             let w = t.chars().count();
@@ -351,7 +357,9 @@ pub fn parse_all(text: &str) -> Result<Vec<PgnGame>, PgnError> {
                     game.start = start.clone();
                     *pos = start;
                 }
-                if name == "Result" {
+                // Only one of the four results ends a game's moves; anything
+                // else written as the result would read back as a move.
+                if name == "Result" && is_result(value) {
                     game.result = value.to_string();
                 }
                 game.tags.push((name, value.to_string()));

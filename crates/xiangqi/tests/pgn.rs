@@ -156,3 +156,23 @@ fn move_numbers_glued_to_moves() {
     assert_eq!(g.moves.len(), 3);
     assert_eq!(g.moves[2].mv.to_string(), "b2c2");
 }
+
+/// Found by the `xiangqi_text` fuzz target: a `Result` tag that is no result
+/// was taken as the game's result and written after the moves, where it read
+/// back as an illegal move.
+#[test]
+fn a_result_tag_that_is_no_result_is_not_the_result() {
+    let text = "[Result \"0-0\"]\n\n1. C2.5\n";
+    let game = PgnGame::parse(text).unwrap();
+    assert_eq!(game.result, "*");
+    assert_eq!(game.tag("Result"), Some("0-0"));
+    for format in [MoveFormat::Iccs, MoveFormat::Wxf, MoveFormat::Chinese] {
+        let again = PgnGame::parse(&game.to_pgn(format)).unwrap();
+        assert_eq!(again.moves, game.moves);
+        assert_eq!(again.result, "*");
+    }
+    let mut odd = game.clone();
+    odd.result = "0-0".to_string();
+    let again = PgnGame::parse(&odd.to_pgn(MoveFormat::Iccs)).unwrap();
+    assert_eq!(again.moves, game.moves);
+}

@@ -32,12 +32,11 @@ fn board(level: &Level) -> (usize, usize, String, usize, Vec<usize>) {
     )
 }
 
-/// Whether a level is of the kind known (and reported, not yet fixed: the
-/// formats are not this harness's) not to re-parse once printed as XSB:
-/// run-length and JSON boards take any row, but plain XSB reads a line as a
-/// board row only when its first character other than space is `#`, so a
-/// printed row that is empty (`7#||#@-$-.#|7#`) or starts with `@`, `$` or
-/// `.` (`7#|@#-$-.#|7#`, `7#|#@-$#-|.7#`) ends the board.
+/// Whether a level is open so that XSB cannot print it: run-length and JSON
+/// boards take a row whose first cell is not a wall (`7#|@#-$-.#|7#`,
+/// `7#|#@-$#-|.7#`), but plain XSB reads a line as a board row only when its
+/// first character other than floor is `#`. Such a level is not closed, so
+/// `validate` refuses it; empty rows (`7#||…`) are refused by the parser.
 fn known_unprintable(level: &Level) -> bool {
     level
         .to_xsb()

@@ -31,6 +31,8 @@ pub enum ParseErrorKind {
     NestedTooDeep {
         limit: usize,
     },
+    /// A run-length board row with no cell (`||`).
+    EmptyRow,
     /// A run-length expansion longer than `limit` characters.
     ExpandsTooFar {
         limit: usize,
@@ -73,6 +75,12 @@ impl fmt::Display for ParseErrorKind {
                 f,
                 "bad run-length encoding: groups nested more than {limit} deep"
             ),
+            ParseErrorKind::EmptyRow => {
+                write!(
+                    f,
+                    "a board row is empty (run-length `||`): a row needs a cell"
+                )
+            }
             ParseErrorKind::ExpandsTooFar { limit } => write!(
                 f,
                 "run-length encoding expands to more than {limit} characters"

@@ -87,6 +87,11 @@ pub(crate) fn parse_board(
                 crate::rle::decode_within(raw, budget).map_err(|k| ParseError::new(line, 1, k))?;
             budget = budget.saturating_sub(decoded.len() + 1);
             *spent = spent.saturating_add(decoded.len() + 1);
+            // An empty row (`||`) would print as a blank line, which ends an
+            // XSB board: no text format could hold the level.
+            if decoded.split('|').any(str::is_empty) {
+                return Err(ParseError::new(line, 1, ParseErrorKind::EmptyRow));
+            }
             expanded.extend(decoded.split('|').map(|r| (line, r.to_string())));
         } else {
             *spent = spent.saturating_add(raw.len() + 1);
@@ -206,6 +211,14 @@ mod tests {
 
     fn err(text: &str) -> ParseError {
         parse_level(text).unwrap_err()
+    }
+
+    #[test]
+    fn an_empty_run_length_row_is_an_error() {
+        for text in ["7#||#@-$-.#|7#", "7#|#@$.#|7#|"] {
+            let e = crate::Level::from_xsb(text).unwrap_err();
+            assert_eq!(e.kind, ParseErrorKind::EmptyRow, "{text}");
+        }
     }
 
     #[test]

@@ -494,6 +494,25 @@ fn the_demo_bot_plays() {
 }
 
 #[test]
+fn the_demo_bot_plays_the_same_whatever_the_players_handling() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut ctx = Ctx::new(DataDir::at(dir.path()));
+    ctx.settings.tetris.handling.das_ms = 0;
+    ctx.settings.tetris.handling.arr_ms = 0;
+    let mut demo = GameScreen::demo(5, &mut ctx);
+    let mut standard_ctx = Ctx::new(DataDir::at(dir.path()));
+    let mut standard = GameScreen::demo(5, &mut standard_ctx);
+    let t0 = Instant::now();
+    for i in 0..400 {
+        demo.tick(ms(t0, i * 30), &mut ctx);
+        standard.tick(ms(t0, i * 30), &mut standard_ctx);
+    }
+    assert!(demo.game().is_playing(), "topped out with DAS 0");
+    assert_eq!(demo.game().pieces(), standard.game().pieces());
+    assert_eq!(demo.game().score(), standard.game().score());
+}
+
+#[test]
 fn watching_a_replay_reaches_the_recorded_result() {
     let dir = tempfile::tempdir().unwrap();
     let mut recorder = Recorder::new(Mode::Sprint, Settings::default(), 9);

@@ -194,11 +194,13 @@ impl GameScreen {
 
     /// The bot playing endless Marathon.
     pub fn demo(seed: u64, ctx: &mut Ctx) -> GameScreen {
-        let game = Game::new(
-            Mode::Marathon { endless: true },
-            ctx.settings.tetris.handling,
-            seed,
-        );
+        // The bot taps its moves: it plays with the standard handling, not
+        // the player's DAS and ARR (with DAS 0 a tap would slide to the wall).
+        let handling = tetris::Settings {
+            preview: ctx.settings.tetris.handling.preview,
+            ..tetris::Settings::default()
+        };
+        let game = Game::new(Mode::Marathon { endless: true }, handling, seed);
         GameScreen::with_driver(
             Driver::Demo {
                 game: Box::new(game),

@@ -104,6 +104,14 @@ test('play Tetris in the browser: clear a line, pause, reload, top out, replay',
   await page.keyboard.press('Escape');
   await page.waitForFunction(() => !window.__ludus.state.paused);
 
+  // q during a game pauses and asks; the game stays until a second q.
+  await page.keyboard.press('q');
+  await page.waitForFunction(() => window.__ludus.state.paused);
+  assert.match(await page.textContent('#banner'), /q again/i);
+  assert.equal(await page.isVisible('#view-play'), true);
+  await page.keyboard.press('Escape');
+  await page.waitForFunction(() => !window.__ludus.state.paused);
+
   // Hard drops at the spawn column top out; the game goes into the table.
   while (await page.evaluate(() => window.__ludus.state.playing)) {
     const n = (await read(page)).pieces;

@@ -532,6 +532,7 @@ function togglePause() {
   const s = page.state;
   if (!s || page.watch || !s.playing) return;
   if (s.paused) {
+    page.quitAsked = false;
     socket.send({ type: 'pause', paused: false, t: s.t });
     startClock(s.t);
   } else pauseGame();
@@ -560,7 +561,22 @@ function quit() {
     socket.send({ type: 'end' });
     return;
   }
+  // A game under way is left only on a second q: the first pauses and asks.
+  if (s && s.playing && !page.watch && s.pieces > 0 && !page.quitAsked) {
+    pauseGame();
+    page.quitAsked = true;
+    banner('q AGAIN LEAVES THIS GAME');
+    return;
+  }
+  page.quitAsked = false;
   leaveGame();
+}
+
+/** A time (unix seconds) as the replays list shows it: local, to the minute. */
+function localDate(secs) {
+  const d = new Date(secs * 1000);
+  const two = (n) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}`;
 }
 
 // To the mode picker; a game left behind is not resumed by a reload.
@@ -702,7 +718,7 @@ function scoreTable(mode, rows, highlight) {
   rows.forEach((e, i) => {
     const tr = document.createElement('tr');
     if (i === highlight) tr.className = 'mine';
-    const date = new Date(e.date * 1000).toISOString().slice(0, 16).replace('T', ' ') + (e.assisted ? ' (hints)' : '');
+    const date = localDate(e.date) + (e.assisted ? ' (hints)' : '');
     const cells = sprint
       ? [i + 1, timeText(e.time_ms), e.pieces, e.pieces_per_second.toFixed(2), date]
       : [i + 1, e.score.toLocaleString('en'), e.lines, e.level, timeText(e.time_ms), date];

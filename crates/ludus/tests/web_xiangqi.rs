@@ -212,6 +212,29 @@ async fn fen_and_pgn_imports_report_where_they_fail() {
         .await;
     assert_eq!(v["ok"], false);
     assert!(v["message"].as_str().unwrap().contains("general"), "{v}");
+    // A position error names no line and column, and is shown on the board.
+    assert!(!v["message"].as_str().unwrap().contains("line 1"), "{v}");
+    assert_eq!(v["readable"], true);
+    let facing = client
+        .ask(
+            json!({"type": "validate", "fen": "4k4/9/9/9/9/9/9/9/9/4K4 b"}),
+            "validation",
+        )
+        .await;
+    assert_eq!(facing["ok"], false);
+    assert_eq!(facing["squares"], json!(["e0"]), "{facing}");
+    // Text that is no board keeps its line and column and is not readable.
+    let junk = client
+        .ask(
+            json!({"type": "validate", "fen": "hello world"}),
+            "validation",
+        )
+        .await;
+    assert_eq!(junk["readable"], false);
+    assert!(
+        junk["message"].as_str().unwrap().starts_with("FEN line 1"),
+        "{junk}"
+    );
 
     // A good PGN opens at its end; export gives it back.
     let pgn = "[Red \"Ann\"]\n[Black \"Bo\"]\n\n1. 炮二平五 马8进7 2. 马二进三 *\n";

@@ -525,6 +525,16 @@ fn handle(
                 }),
                 Err(e) => json!({
                     "type": "validation", "ok": false, "message": fen_message(&fen, &e),
+                    "squares": fen_squares(fen.trim(), &e),
+                    // The text is a board, only not a legal position: the
+                    // editor shows it; else the text stays as typed.
+                    "readable": matches!(
+                        e,
+                        FenError::GeneralCount { .. }
+                            | FenError::BadSquare { .. }
+                            | FenError::TooMany { .. }
+                            | FenError::OpponentInCheck
+                    ),
                 }),
             };
             return vec![with_seq(reply, seq)];
@@ -855,6 +865,11 @@ fn fen_message(text: &str, e: &FenError) -> String {
         body.len()
     };
     let offset = match e {
+        // Errors of the position as a whole point at no place in the text.
+        FenError::GeneralCount { .. }
+        | FenError::BadSquare { .. }
+        | FenError::TooMany { .. }
+        | FenError::OpponentInCheck => return format!("Not a legal position: {e}"),
         FenError::RankLength { rank, .. } => rank_start(*rank),
         FenError::UnknownChar { rank, ch } => {
             let start = rank_start(*rank);
@@ -877,6 +892,39 @@ fn fen_message(text: &str, e: &FenError) -> String {
         line_no + 1,
         lead + offset + 1
     )
+}
+
+/// The squares a FEN error is about, for the editor to mark: a piece where
+/// it may not stand, or the general of the side not to move, left in check
+/// (facing generals too).
+fn fen_squares(fen: &str, e: &FenError) -> Vec<String> {
+    match e {
+        FenError::BadSquare { square, .. } => vec![square.to_string()],
+        FenError::OpponentInCheck => {
+            let mut fields = fen.split_whitespace();
+            let board = fields.next().unwrap_or_default();
+            let general = if fields.next().is_some_and(|t| t.eq_ignore_ascii_case("b")) {
+                'K'
+            } else {
+                'k'
+            };
+            // The board field was read already: ranks 9 down to 0, files a to i.
+            for (row, rank) in board.split('/').enumerate() {
+                let mut file = 0u8;
+                for c in rank.chars() {
+                    match c.to_digit(10) {
+                        Some(n) => file = file.saturating_add(n as u8),
+                        None if c == general => {
+                            return vec![format!("{}{}", char::from(b'a' + file), 9 - row)];
+                        }
+                        None => file = file.saturating_add(1),
+                    }
+                }
+            }
+            Vec::new()
+        }
+        _ => Vec::new(),
+    }
 }
 
 fn export(g: &XiangqiGame, format: RecordFormat, notation: Option<NotationName>) -> Value {

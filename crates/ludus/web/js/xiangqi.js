@@ -634,6 +634,8 @@ async function editorChanged() {
   if (reply.type !== 'validation' || editorFen() !== fen) return;
   const ok = reply.ok && !reply.mate;
   $('editor-message').textContent = reply.ok ? (reply.mate ? 'Legal, but the side to move has no legal move.' : 'A legal position: ready to play.') : reply.message;
+  app.editor.marked = reply.ok ? [] : reply.squares || [];
+  renderEditor();
   $('editor-message').className = `message ${ok ? 'info' : 'warn'}`;
   $('ed-humans').disabled = !ok;
   $('ed-engine').disabled = !ok;
@@ -643,7 +645,8 @@ function renderEditor() {
   const wrap = $('editor-wrap');
   const [g, geometry] = fitBoard($('editor-board'), wrap.clientWidth, wrap.clientHeight, false);
   app.editor.geo = geometry;
-  drawBoard(g, geometry, { cells: app.editor.cells });
+  // The first square an error names is marked as a check is.
+  drawBoard(g, geometry, { cells: app.editor.cells, check: (app.editor.marked || [])[0] });
   for (const b of $('palette').children) b.classList.toggle('active', b.dataset.piece === app.editor.tool);
 }
 
@@ -684,15 +687,28 @@ $('editor-board').addEventListener('pointerdown', (e) => {
 });
 $('editor-board').addEventListener('contextmenu', (e) => e.preventDefault());
 $('ed-turn').addEventListener('change', () => { app.editor.turn = $('ed-turn').value; editorChanged(); });
-$('ed-fen').addEventListener('change', () => {
-  const pos = parseFen($('ed-fen').value);
+$('ed-fen').addEventListener('change', async () => {
+  // A FEN that cannot be read stays as typed, with the reason; only a
+  // position the server reads replaces the board.
+  const typed = $('ed-fen').value;
+  const reply = await socket.send({ type: 'validate', fen: typed });
+  if (reply.type !== 'validation') return;
+  if (!reply.ok && !reply.readable) {
+    $('editor-message').textContent = reply.message;
+    $('editor-message').className = 'message warn';
+    $('ed-humans').disabled = true;
+    $('ed-engine').disabled = true;
+    return;
+  }
+  const pos = parseFen(typed);
   app.editor.cells = pos.cells;
   app.editor.turn = pos.turn;
   $('ed-turn').value = pos.turn;
   editorChanged();
 });
 $('ed-start').addEventListener('click', () => { const p = parseFen(START_FEN); app.editor.cells = p.cells; app.editor.turn = 'w'; $('ed-turn').value = 'w'; editorChanged(); });
-$('ed-clear').addEventListener('click', () => { app.editor.cells = new Map([['e0', 'K'], ['e9', 'k']]); editorChanged(); });
+// The generals on different files: facing each other is not a legal position.
+$('ed-clear').addEventListener('click', () => { app.editor.cells = new Map([['e0', 'K'], ['f9', 'k']]); editorChanged(); });
 $('ed-cancel').addEventListener('click', () => showEditor(false));
 async function playFromEditor(mode) {
   document.querySelector(`input[name="mode"][value="${mode}"]`).checked = true;

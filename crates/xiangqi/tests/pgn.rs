@@ -176,3 +176,11 @@ fn a_result_tag_that_is_no_result_is_not_the_result() {
     let again = PgnGame::parse(&odd.to_pgn(MoveFormat::Iccs)).unwrap();
     assert_eq!(again.moves, game.moves);
 }
+
+#[test]
+fn bare_coordinate_moves_after_a_fen_tag_read_as_a_game() {
+    // The browser rebuilds a game the server lost from such a record.
+    let text = "[FEN \"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1\"]\n\nh2e2 h9g7 *\n";
+    let pgn = xiangqi::pgn::PgnGame::parse(text).unwrap();
+    assert_eq!(pgn.moves.len(), 2);
+}

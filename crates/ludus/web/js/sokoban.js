@@ -178,9 +178,13 @@ async function resume() {
   if (!session) return;
   const reply = await socket.sendNow({ type: 'resume', session });
   if (reply.type === 'error') {
-    // The server restarted or forgot the game: back to the level list.
+    // The server restarted or forgot the game: back to the level list, saying why.
     sessionStorage.removeItem('ludus.sokoban.session');
-    if (page.view === 'play' && !page.state) show('levels');
+    if (page.view === 'play') {
+      page.state = null;
+      show('levels');
+      alertMessage('The server no longer has the game you were playing (it was restarted, or the game was left too long): open the level again.');
+    }
   }
 }
 

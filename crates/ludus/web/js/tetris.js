@@ -109,7 +109,17 @@ async function reconnect() {
   const session = sessionStorage.getItem('ludus.tetris.session');
   if (!session) return;
   const reply = await socket.sendNow({ type: 'resume', session });
-  if (reply.type === 'error') sessionStorage.removeItem('ludus.tetris.session');
+  if (reply.type === 'error') {
+    // The server restarted or forgot the game: back to the modes, saying why.
+    sessionStorage.removeItem('ludus.tetris.session');
+    if (page.view === 'play') {
+      page.state = null;
+      stopClock();
+      show('menu');
+      banner('THE SERVER NO LONGER HAS THAT GAME');
+      $('menu-note').textContent = 'The server no longer has the game you were playing (it was restarted, or the game was left too long): start a new one.';
+    }
+  }
 }
 
 // Where the replay being watched is, for a reload.

@@ -371,6 +371,20 @@ const socket = new GameSocket('/ws/xiangqi', {
     if (session) {
       const reply = await socket.sendNow({ type: 'resume', session });
       if (reply.type === 'state') return;
+      // The server lost the game (restarted): bring it back from the moves this page holds.
+      if (app.state && app.state.moves.length) {
+        const s = app.state;
+        const moves = s.moves.map((m) => m.uci).join(' ');
+        const pgn = `[FEN "${s.start_fen}"]\n[Red "${s.names[0]}"]\n[Black "${s.names[1]}"]\n\n${moves} *\n`;
+        const back = await socket.sendNow({
+          type: 'import', text: pgn, format: 'pgn', mode: s.mode, human: s.human || undefined, level: s.level ?? undefined,
+        });
+        if (back.type === 'state') {
+          setStatus('The server had lost this game (it was restarted); it is back, rebuilt from the moves on this page.', 'warn');
+          return;
+        }
+        setStatus(`The server lost this game and it could not be rebuilt: ${back.message}`, 'warn');
+      }
     }
     if (!app.state) { setStatus('Choose a new game (n), import one (i) or open a saved one (l).', 'info'); openNewDialog(); }
   },

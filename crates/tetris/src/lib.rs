@@ -54,7 +54,7 @@ pub use game::{Action, Edge, Game, GameOver, InputEvent, MAX_GAME_TIME_MS, Statu
 pub use matrix::{Block, Matrix};
 pub use mode::Mode;
 pub use piece::{ActivePiece, Colour, PieceKind, Rotation};
-pub use replay::{Playback, Recorder, Replay, ReplayError};
+pub use replay::{MAX_RECORDED_INPUTS, Playback, Recorder, Replay, ReplayError};
 
 pub use script::{Script, ScriptError};
 pub use settings::{Settings, SettingsError, SoftDrop};

@@ -43,6 +43,11 @@ impl ReplayResult {
     }
 }
 
+/// Most inputs a game records (and a replay holds): hours of the fastest
+/// play. Past it a recorder takes no more input, so one game's memory is
+/// bounded whatever a client sends.
+pub const MAX_RECORDED_INPUTS: usize = 200_000;
+
 /// Why a replay could not be loaded or played.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ReplayError {
@@ -55,6 +60,8 @@ pub enum ReplayError {
     /// An input (`Some(index)`, counted from 0) or the end (`None`) is later than
     /// [`MAX_GAME_TIME_MS`].
     TimeTooLate { input: Option<usize>, time_ms: u64 },
+    /// More inputs than [`MAX_RECORDED_INPUTS`].
+    TooManyInputs { count: usize },
     /// Playing the inputs did not give the recorded result (edited or corrupted inputs).
     Diverged,
 }
@@ -80,6 +87,10 @@ impl std::fmt::Display for ReplayError {
                     ", past the limit of {MAX_GAME_TIME_MS} ms (24 hours of game time)"
                 )
             }
+            ReplayError::TooManyInputs { count } => write!(
+                f,
+                "the replay has {count} inputs, past the limit of {MAX_RECORDED_INPUTS}"
+            ),
             ReplayError::Diverged => {
                 write!(
                     f,
@@ -132,6 +143,11 @@ impl Replay {
 
     /// Refuses times past [`MAX_GAME_TIME_MS`], before any of them is played.
     fn check_times(&self) -> Result<(), ReplayError> {
+        if self.inputs.len() > MAX_RECORDED_INPUTS {
+            return Err(ReplayError::TooManyInputs {
+                count: self.inputs.len(),
+            });
+        }
         if let Some((index, input)) = self
             .inputs
             .iter()
@@ -250,8 +266,10 @@ impl Recorder {
 
     /// Applies an input and records it (inputs after the game ends are dropped). Times that
     /// go backwards are recorded as the current time, as the game treats them.
+    /// Plays and records one input; past [`MAX_RECORDED_INPUTS`] inputs are
+    /// neither played nor recorded, so the record stays the game's.
     pub fn handle(&mut self, input: InputEvent) {
-        if !self.game.is_playing() {
+        if !self.game.is_playing() || self.inputs.len() >= MAX_RECORDED_INPUTS {
             return;
         }
         let input = InputEvent {

@@ -169,3 +169,28 @@ fn a_key_held_all_the_longest_replay_plays_at_once() {
     assert_eq!(replay.end_ms, tetris::MAX_GAME_TIME_MS);
     assert_eq!(&replay.play().unwrap(), recorder.game());
 }
+
+#[test]
+fn a_recorder_takes_no_input_past_its_limit() {
+    use tetris::MAX_RECORDED_INPUTS;
+    let mut recorder = Recorder::new(Mode::Zen, Settings::default(), 1);
+    for i in 0..MAX_RECORDED_INPUTS + 10 {
+        let action = if i % 2 == 0 {
+            Action::Left
+        } else {
+            Action::Right
+        };
+        recorder.handle(InputEvent::press(0, action));
+    }
+    let replay = recorder.replay();
+    assert_eq!(replay.inputs.len(), MAX_RECORDED_INPUTS);
+    // A replay holding more is refused when read.
+    let mut longer = replay.clone();
+    longer.inputs.push(InputEvent::press(0, Action::Left));
+    assert_eq!(
+        Replay::from_json(&longer.to_json()),
+        Err(ReplayError::TooManyInputs {
+            count: MAX_RECORDED_INPUTS + 1
+        })
+    );
+}

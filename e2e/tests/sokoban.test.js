@@ -137,9 +137,12 @@ test('progress and the game survive a reload', async () => {
   await page.keyboard.press('ArrowLeft');
   await page.keyboard.press('ArrowDown');
   await page.waitForFunction(() => window.__ludus.state.moves === 3);
+  await page.waitForTimeout(2100); // the level's clock passes two seconds
   await page.reload();
   await page.waitForFunction(() => window.__ludus.state && window.__ludus.state.moves === 3);
   assert.equal(await page.textContent('#moves'), '3');
+  // ... and its clock goes on from there, not from 0:00.
+  await page.waitForFunction(() => /^0:0[2-9]$/.test(document.getElementById('time').textContent));
   // The home page counts the solves.
   await page.goto(env.server.url);
   await page.waitForFunction(() => /\d+ of \d+/.test(document.getElementById('status-sokoban').textContent));

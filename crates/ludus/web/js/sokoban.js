@@ -241,7 +241,12 @@ function onState(state) {
     $('solved-dialog').open && $('solved-dialog').close();
     setMessage($('message'), state.solved_before ? 'You have solved this level before; try to beat your best.' : '', 'muted');
   }
-  if (state.moves > 0 && page.clock.start === null) page.clock.start = performance.now();
+  if (state.moves > 0 && page.clock.start === null) {
+    // A reload of the same game goes on from the time it had.
+    const kept = JSON.parse(sessionStorage.getItem(CLOCK_KEY) || 'null');
+    const ms = kept && kept.session === state.session && kept.key === state.key ? kept.ms : 0;
+    page.clock.start = performance.now() - ms;
+  }
   if (state.moves === 0 && !state.solved) page.clock.start = null;
   if (state.solved && page.clock.stopped === null && page.clock.start !== null) page.clock.stopped = performance.now();
   if (!state.solved) page.clock.stopped = null;
@@ -450,6 +455,15 @@ function render() {
 
 window.addEventListener('resize', () => { render(); editor.render(); });
 new ResizeObserver(() => render()).observe($('board-wrap'));
+
+const CLOCK_KEY = 'ludus.sokoban.clock';
+window.addEventListener('pagehide', () => {
+  const c = page.clock;
+  if (page.state && c.start !== null && !page.state.solved) {
+    const ms = performance.now() - c.start;
+    sessionStorage.setItem(CLOCK_KEY, JSON.stringify({ session: page.state.session, key: page.state.key, ms }));
+  } else sessionStorage.removeItem(CLOCK_KEY);
+});
 
 function clockText() {
   const c = page.clock;

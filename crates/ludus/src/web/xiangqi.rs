@@ -19,7 +19,7 @@ use xiangqi::{Color, FenError, Game, Position};
 use super::App;
 use super::protocol::{self, ErrorCode, Refusal, with_seq};
 use super::sessions::lock;
-use crate::engine_worker::{EngineThread, Event, Job, SearchJob, Setting};
+use crate::engine_worker::{EngineThread, Event, Job, Setting};
 use crate::session::xiangqi::flow::{self as flow, CLOCKS, Characters, LEVELS, Notation, Purpose};
 use crate::session::xiangqi::{
     Answer, DrawAnswer, EngineOrder, Opponent, Refusal as Refused, SearchOrder, XiangqiSession,
@@ -1063,14 +1063,7 @@ fn start_search(
         });
     }
     if let Some(e) = &g.engine {
-        e.thread.send(Job::Configure(Setting::Skill(order.skill)));
-        e.thread.send(Job::Search(Box::new(SearchJob {
-            id: order.id,
-            game: order.game,
-            limits: order.limits,
-            hold: false,
-            started: Instant::now(),
-        })));
+        order.send_to(&e.thread);
     }
 }
 

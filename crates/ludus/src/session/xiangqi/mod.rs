@@ -85,6 +85,21 @@ pub struct SearchOrder {
     pub limits: Limits,
 }
 
+impl SearchOrder {
+    /// Sends the search to `worker`, with the skill it is to play at.
+    pub fn send_to(self, worker: &crate::engine_worker::EngineThread) {
+        use crate::engine_worker::{Job, SearchJob, Setting};
+        worker.send(Job::Configure(Setting::Skill(self.skill)));
+        worker.send(Job::Search(Box::new(SearchJob {
+            id: self.id,
+            game: self.game,
+            limits: self.limits,
+            hold: false,
+            started: Instant::now(),
+        })));
+    }
+}
+
 /// What a finished search changed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Answer {

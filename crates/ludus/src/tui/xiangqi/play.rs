@@ -18,7 +18,7 @@ use xiangqi::{Color, Game, Move, Position, Square};
 
 use super::Notation;
 use super::board::{self, Marks};
-use crate::engine_worker::{EngineThread, Event, Job, SearchJob, Setting};
+use crate::engine_worker::{EngineThread, Event, Job, Setting};
 use crate::session::xiangqi::flow::{self, Characters, Clocks, Purpose, score_text, side_name};
 use crate::session::xiangqi::{Answer, DrawAnswer, EngineOrder, Refusal, XiangqiSession};
 use crate::tui::app::{Action, Ctx, Screen};
@@ -253,17 +253,7 @@ impl Play {
     fn run_orders(&mut self) {
         for order in self.session.take_orders() {
             match order {
-                EngineOrder::Search(o) => {
-                    let worker = self.worker();
-                    worker.thread.send(Job::Configure(Setting::Skill(o.skill)));
-                    worker.thread.send(Job::Search(Box::new(SearchJob {
-                        id: o.id,
-                        game: o.game,
-                        limits: o.limits,
-                        hold: false,
-                        started: Instant::now(),
-                    })));
-                }
+                EngineOrder::Search(o) => o.send_to(&self.worker().thread),
                 EngineOrder::Cancel | EngineOrder::Hurry => {
                     if let Some(w) = &self.worker {
                         w.thread.stop();

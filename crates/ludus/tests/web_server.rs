@@ -854,3 +854,45 @@ async fn a_trailing_slash_finds_the_page_and_a_404_leads_home() {
     );
     assert!(String::from_utf8_lossy(&body).contains("<a href=\"/\">Back to the games</a>"));
 }
+
+#[tokio::test]
+async fn a_duplicated_tab_takes_the_game_over_and_the_first_is_told() {
+    let server = Server::start();
+    let mut first = server.socket().await;
+    let state = first
+        .ask(
+            json!({"type": "open", "collection": FIXTURE_COLLECTION, "level": 2}),
+            "state",
+        )
+        .await;
+    let session = state["session"].as_str().unwrap().to_string();
+    let steps = dirs(&fixture()[2].meta.solutions[0]);
+    first
+        .ask(json!({"type": "move", "dir": steps[0]}), "state")
+        .await;
+
+    // A duplicated tab resumes the same id while the first stays open.
+    let mut second = server.socket().await;
+    let resumed = second
+        .ask(json!({"type": "resume", "session": session}), "state")
+        .await;
+    assert_eq!(resumed["moves"], 1);
+    let told = first.until("taken_over").await;
+    assert!(told["message"].as_str().unwrap().contains("another tab"));
+    // The first plays no more; the second's game is untouched by its tries.
+    let refused = first
+        .ask(json!({"type": "move", "dir": steps[1]}), "error")
+        .await;
+    assert_eq!(refused["code"], "no_game");
+    let moved = second
+        .ask(json!({"type": "move", "dir": steps[1]}), "state")
+        .await;
+    assert_eq!(moved["moves"], 2);
+
+    // The first takes it back the same way, and the second is told.
+    let back = first
+        .ask(json!({"type": "resume", "session": session}), "state")
+        .await;
+    assert_eq!(back["moves"], 2);
+    second.until("taken_over").await;
+}

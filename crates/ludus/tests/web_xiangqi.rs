@@ -378,3 +378,31 @@ async fn clocks_run_for_the_side_to_move_and_add_the_increment() {
         .await;
     assert!(plain["clocks"].is_null());
 }
+
+#[tokio::test]
+async fn a_duplicated_tab_takes_the_game_over_and_the_first_is_told() {
+    let server = Server::start();
+    let mut first = socket(&server).await;
+    first
+        .ask(json!({"type": "new", "mode": "humans"}), "state")
+        .await;
+    let state = first
+        .ask(json!({"type": "move", "move": "h2e2"}), "state")
+        .await;
+    let session = state["session"].as_str().unwrap().to_string();
+
+    let mut second = socket(&server).await;
+    second
+        .ask(json!({"type": "resume", "session": session}), "state")
+        .await;
+    first.until("taken_over").await;
+    // Its move is refused, not played on a board it no longer sees.
+    let refused = first
+        .ask(json!({"type": "move", "move": "h9g7"}), "error")
+        .await;
+    assert_eq!(refused["code"], "no_game");
+    let moved = second
+        .ask(json!({"type": "move", "move": "h9g7"}), "state")
+        .await;
+    assert_eq!(moved["moves"].as_array().unwrap().len(), 2);
+}

@@ -29,7 +29,7 @@ use serde_json::{Value, json};
 
 use crate::session::sokoban::library::{LevelSet, registry};
 use crate::store::{DataDir, Warning, progress};
-use sessions::Sessions;
+use sessions::{Owners, Sessions};
 
 /// How long a client may take to send a request's line and headers; a
 /// connection still sending them then is closed (slow or half-sent requests
@@ -117,6 +117,8 @@ pub struct App {
     pub sokoban: Sessions<sokoban::SokobanGame>,
     pub xiangqi: Sessions<xiangqi::XiangqiGame>,
     pub tetris: Sessions<tetris::TetrisGame>,
+    /// Which connection plays each kept game (a second tab takes it over).
+    pub owners: Owners,
     /// One permit per core: solver runs beyond that are refused, not queued.
     pub solver_slots: Arc<tokio::sync::Semaphore>,
     /// The address given to `--host`: a name for this server besides loopback.
@@ -134,6 +136,7 @@ impl App {
             sokoban: Sessions::with_budget(limits.total_session_bytes),
             xiangqi: Sessions::default(),
             tetris: Sessions::default(),
+            owners: Owners::default(),
             solver_slots: Arc::new(tokio::sync::Semaphore::new(cores)),
             listen,
             limits,

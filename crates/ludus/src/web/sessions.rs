@@ -12,6 +12,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
+use tokio::sync::mpsc;
+
 /// How long a game nobody touches is kept.
 pub const IDLE_LIMIT: Duration = Duration::from_secs(6 * 3600);
 /// Most games kept at once; the longest idle goes first beyond that.
@@ -191,6 +193,64 @@ impl<T> Sessions<T> {
     }
 }
 
+/// Which connection plays each kept game. A second tab that opens the same
+/// game (a duplicated tab resumes its id) takes it over: the first is told
+/// at once and plays no more, so two pages never act on one game unseen.
+#[derive(Default)]
+pub struct Owners {
+    players: Mutex<HashMap<GameKey, Owner>>,
+    counter: AtomicU64,
+}
+
+/// A kept game, named by its shared allocation: a connection's claim lasts
+/// only while it holds the game, so the address is never reused meanwhile.
+pub type GameKey = usize;
+
+/// The key of a kept game.
+pub fn game_key<T>(game: &Arc<Mutex<T>>) -> GameKey {
+    Arc::as_ptr(game) as *const () as usize
+}
+
+/// The connection playing a game and how to tell it that it was taken over.
+struct Owner {
+    connection: u64,
+    taken: mpsc::UnboundedSender<()>,
+}
+
+impl Owners {
+    /// A number for a new connection.
+    pub fn connection(&self) -> u64 {
+        self.counter.fetch_add(1, Ordering::Relaxed)
+    }
+
+    /// `connection` now plays `game`; the one that played it before is sent
+    /// word on its `taken` channel.
+    pub fn claim(&self, game: GameKey, connection: u64, taken: mpsc::UnboundedSender<()>) {
+        let before = lock(&self.players).insert(game, Owner { connection, taken });
+        if let Some(before) = before.filter(|b| b.connection != connection) {
+            let _ = before.taken.send(());
+        }
+    }
+
+    /// Whether `connection` still plays `game`.
+    pub fn plays(&self, game: GameKey, connection: u64) -> bool {
+        lock(&self.players)
+            .get(&game)
+            .is_some_and(|o| o.connection == connection)
+    }
+
+    /// `connection` let go of `game` (it opened another, or went away).
+    pub fn release(&self, game: GameKey, connection: u64) {
+        let mut players = lock(&self.players);
+        if players
+            .get(&game)
+            .is_some_and(|o| o.connection == connection)
+        {
+            players.remove(&game);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -238,5 +298,28 @@ mod tests {
             })
         );
         assert_eq!(sessions.len(), 3);
+    }
+
+    #[test]
+    fn a_second_claim_tells_the_first_player() {
+        let owners = Owners::default();
+        let game = Arc::new(Mutex::new(0));
+        let key = game_key(&game);
+        let (first, second) = (owners.connection(), owners.connection());
+        let (first_tx, mut first_rx) = mpsc::unbounded_channel();
+        let (second_tx, mut second_rx) = mpsc::unbounded_channel();
+        owners.claim(key, first, first_tx.clone());
+        // Claiming again (a resume on the same page) tells nobody.
+        owners.claim(key, first, first_tx);
+        assert!(first_rx.try_recv().is_err());
+        owners.claim(key, second, second_tx);
+        assert_eq!(first_rx.try_recv(), Ok(()));
+        assert!(second_rx.try_recv().is_err());
+        assert!(owners.plays(key, second) && !owners.plays(key, first));
+        // The first letting go does not free the second's game.
+        owners.release(key, first);
+        assert!(owners.plays(key, second));
+        owners.release(key, second);
+        assert!(!owners.plays(key, second));
     }
 }

@@ -17,6 +17,7 @@ use tokio::time::Instant;
 
 use super::App;
 use super::protocol::{ErrorCode, Refusal};
+use super::sessions::{GameKey, Owners};
 
 /// What a request handler sends back: reply texts, in order.
 pub type Replies = Vec<String>;
@@ -80,7 +81,13 @@ pub trait GameConnection: Clone + Default + Send + 'static {
     ) -> Replies;
     /// The page went away: the game stays for a reload, its thinking stops.
     fn closed(&self);
+    /// The kept game this connection plays, if any (see [`Owners`]).
+    fn game(&self) -> Option<GameKey>;
 }
+
+/// The message a connection gets when another page opened its game.
+pub const TAKEN_OVER: &str =
+    r#"{"type":"taken_over","message":"This game is now open in another tab or window."}"#;
 
 /// When a silent socket is pinged and then closed (see
 /// [`super::SOCKET_IDLE_TIMEOUT`]): anything the page sends, pongs included,
@@ -153,6 +160,7 @@ pub async fn serve<C: GameConnection>(mut socket: WebSocket, app: Arc<App>) {
     let (sender, mut results) = mpsc::unbounded_channel::<String>();
     let mut current = C::default();
     let mut silence = Silence::new(app.limits.socket_idle);
+    let mut player = Player::new(&app.owners);
     loop {
         let replies = tokio::select! {
             message = next_message(&mut socket, &mut silence) => match message {
@@ -160,6 +168,7 @@ pub async fn serve<C: GameConnection>(mut socket: WebSocket, app: Arc<App>) {
                     Ok(request) => {
                         let (replies, now) = dispatch(&app, current, request, &sender).await;
                         current = now;
+                        player.plays(current.game());
                         replies
                     }
                     Err(refusal) => vec![refusal.to_json()],
@@ -172,15 +181,60 @@ pub async fn serve<C: GameConnection>(mut socket: WebSocket, app: Arc<App>) {
                 Some(Ok(Message::Close(_)) | Err(_)) | None => break,
             },
             Some(text) = results.recv() => vec![text],
+            Some(()) = player.taken.recv() => {
+                // Another page plays the game now: let go of it without
+                // stopping what that page started.
+                current = C::default();
+                player.plays(None);
+                vec![TAKEN_OVER.to_string()]
+            }
         };
         for reply in replies {
             if socket.send(Message::Text(reply.into())).await.is_err() {
+                player.plays(None);
                 current.closed();
                 return;
             }
         }
     }
+    player.plays(None);
     current.closed();
+}
+
+/// One connection's claim on the game it plays.
+struct Player<'a> {
+    owners: &'a Owners,
+    connection: u64,
+    game: Option<GameKey>,
+    notice: mpsc::UnboundedSender<()>,
+    taken: mpsc::UnboundedReceiver<()>,
+}
+
+impl<'a> Player<'a> {
+    fn new(owners: &'a Owners) -> Player<'a> {
+        let (notice, taken) = mpsc::unbounded_channel();
+        Player {
+            owners,
+            connection: owners.connection(),
+            game: None,
+            notice,
+            taken,
+        }
+    }
+
+    /// The connection now plays `game` (a new game, a resume, or none).
+    fn plays(&mut self, game: Option<GameKey>) {
+        if game == self.game {
+            return;
+        }
+        if let Some(old) = self.game {
+            self.owners.release(old, self.connection);
+        }
+        if let Some(new) = game {
+            self.owners.claim(new, self.connection, self.notice.clone());
+        }
+        self.game = game;
+    }
 }
 
 /// Handles one request: quick ones inline, the others on the blocking pool

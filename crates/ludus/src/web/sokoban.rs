@@ -18,7 +18,7 @@ use tokio::sync::mpsc;
 
 use super::App;
 use super::protocol::{self, Dir, ErrorCode, Format, Refusal, Request, with_seq};
-use super::sessions::lock;
+use super::sessions::{GameKey, game_key, lock};
 use crate::session::sokoban as flow;
 use crate::session::sokoban::library::{LevelSet, Source, parse_text};
 use crate::session::sokoban::solver_job::{Report, solve_blocking};
@@ -289,6 +289,10 @@ impl GameConnection for Current {
     }
 
     /// The game stays for a reload; its solver need not run on for nobody.
+    fn game(&self) -> Option<GameKey> {
+        self.as_ref().map(|(_, game)| game_key(game))
+    }
+
     fn closed(&self) {
         if let Some((_, game)) = self {
             lock(game).cancel_thinking();

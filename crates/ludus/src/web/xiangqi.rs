@@ -18,7 +18,7 @@ use xiangqi::{Color, FenError, Game, Position};
 
 use super::App;
 use super::protocol::{self, ErrorCode, Refusal, with_seq};
-use super::sessions::lock;
+use super::sessions::{GameKey, game_key, lock};
 use crate::engine_worker::{EngineThread, Event, Job, Setting};
 use crate::session::xiangqi::flow::{self as flow, CLOCKS, Characters, LEVELS, Notation, Purpose};
 use crate::session::xiangqi::{
@@ -475,6 +475,10 @@ impl GameConnection for Current {
 
     /// The game stays for a reload (which restarts the engine if it is its move).
     /// The clocks stop until a page shows the game again.
+    fn game(&self) -> Option<GameKey> {
+        self.as_ref().map(game_key)
+    }
+
     fn closed(&self) {
         if let Some(game) = self {
             let engine = lock(game).leave();

@@ -23,9 +23,9 @@ use crate::engine_worker::{EngineThread, Event, Job, Setting};
 use crate::session::xiangqi::flow::{self as flow, CLOCKS, Characters, LEVELS, Notation, Purpose};
 use crate::session::xiangqi::{
     Answer, DrawAnswer, EngineOrder, Opponent, Refusal as Refused, SearchOrder, XiangqiSession,
+    saved_games,
 };
 use crate::store::settings;
-use crate::store::xiangqi as saved;
 
 /// A side in a request or reply.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -613,22 +613,14 @@ fn handle(
         }
         Request::Open { name, .. } => {
             // Only names of listed files are opened; the name itself never becomes a path.
-            let list = saved::list_games(&app.data);
+            let list = saved_games(&app.data);
             let Some(found) = list.into_iter().find(|s| s.name == name) else {
                 return refuse(ErrorCode::NotFound, "no saved game of that name", seq);
             };
-            let record = match found.record {
-                Ok(record) => record,
-                Err(e) => {
-                    return refuse(
-                        ErrorCode::BadRecord,
-                        format!("{} cannot be read: {e}", found.name),
-                        seq,
-                    );
-                }
+            let session = match XiangqiSession::from_saved(&found) {
+                Ok(session) => session,
+                Err(e) => return refuse(ErrorCode::BadRecord, e, seq),
             };
-            let session =
-                XiangqiSession::from_record(&record, found.name.clone(), Some(found.path));
             return start(app, current, XiangqiGame::new(session), seq, sender);
         }
         _ => {}
@@ -777,7 +769,7 @@ fn options(app: &App) -> Value {
 /// The home page's line: saved games and the record against Ludus (games
 /// saved with "You" as a player and a result).
 pub fn summary(data: &crate::store::DataDir) -> Value {
-    let list = saved::list_games(data);
+    let list = saved_games(data);
     let (mut won, mut lost, mut drawn) = (0, 0, 0);
     for record in list.iter().filter_map(|s| s.record.as_ref().ok()) {
         let you = |tag| record.tag(tag) == Some("You");
@@ -799,7 +791,7 @@ pub fn summary(data: &crate::store::DataDir) -> Value {
 
 /// The saved games, newest first.
 fn games(app: &App) -> Value {
-    let list: Vec<Value> = saved::list_games(&app.data)
+    let list: Vec<Value> = saved_games(&app.data)
         .iter()
         .map(|s| match &s.record {
             Ok(r) => json!({

@@ -19,6 +19,7 @@ use xiangqi::pgn::PgnGame;
 use xiangqi::{Color, Game, Move, Outcome, Position};
 
 use crate::store::DataDir;
+pub use crate::store::xiangqi::{SavedGame, list_games as saved_games};
 use flow::{Clocks, LEVELS, Purpose, side_name};
 
 /// Longest player name kept from a record (names are shown on one line).
@@ -222,6 +223,21 @@ impl XiangqiSession {
         };
         session.after_change();
         session
+    }
+
+    /// A saved game (see [`saved_games`]) continued where it was left.
+    ///
+    /// # Errors
+    /// The file could not be read as a record: the message names it and says why.
+    pub fn from_saved(saved: &SavedGame) -> Result<XiangqiSession, String> {
+        match &saved.record {
+            Ok(record) => Ok(XiangqiSession::from_record(
+                record,
+                saved.name.clone(),
+                Some(saved.path.clone()),
+            )),
+            Err(e) => Err(format!("{} cannot be read: {e}", saved.name)),
+        }
     }
 
     /// A game from a record, to continue or step through. A game saved

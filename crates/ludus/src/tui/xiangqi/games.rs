@@ -8,7 +8,7 @@ use ratatui::text::Line;
 use ratatui::widgets::Paragraph;
 
 use super::play::Play;
-use crate::store::xiangqi::{SavedGame, list_games};
+use crate::session::xiangqi::{SavedGame, XiangqiSession, saved_games};
 use crate::tui::app::{Action, Ctx, Screen};
 use crate::tui::widgets::{centered, key_hints};
 
@@ -22,7 +22,7 @@ pub struct Games {
 impl Games {
     pub fn new(ctx: &Ctx) -> Games {
         Games {
-            games: list_games(&ctx.data),
+            games: saved_games(&ctx.data),
             selected: 0,
             over_a_game: false,
         }
@@ -40,10 +40,9 @@ impl Games {
         let Some(saved) = self.games.get(self.selected) else {
             return Action::None;
         };
-        match &saved.record {
-            Ok(record) => {
-                let play =
-                    Play::from_record(record, saved.name.clone(), Some(saved.path.clone()), ctx);
+        match XiangqiSession::from_saved(saved) {
+            Ok(session) => {
+                let play = Play::with_session(session, ctx);
                 if self.over_a_game {
                     Action::ReplaceWithParent(Box::new(play))
                 } else {
@@ -51,8 +50,7 @@ impl Games {
                 }
             }
             Err(e) => {
-                ctx.notices
-                    .push(format!("{} cannot be read: {e}", saved.name));
+                ctx.notices.push(e);
                 Action::None
             }
         }

@@ -139,7 +139,7 @@ impl Play {
         Play::with_session(XiangqiSession::from_record(pgn, title, saved_as), ctx)
     }
 
-    fn with_session(session: XiangqiSession, ctx: &Ctx) -> Play {
+    pub fn with_session(session: XiangqiSession, ctx: &Ctx) -> Play {
         let human = match session.opponent() {
             Opponent::Engine { human, .. } => human,
             Opponent::Humans => session.position().turn(),

@@ -718,3 +718,39 @@ fn at_80_by_24_the_footer_keeps_the_way_to_the_menu() {
     assert!(footer.contains("? keys"), "{footer}");
     assert!(!footer.contains('…'), "{footer}");
 }
+
+#[test]
+fn quitting_a_game_under_way_asks_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = app(dir.path(), |ctx| {
+        Box::new(Menu::starting(ctx, Some(7), Mode::Sprint))
+    });
+    let t0 = Instant::now();
+    app.tick(t0);
+    app.on_key(key(KeyCode::Char(' ')));
+    app.tick(ms(t0, 100));
+    // `q` in a game under way pauses and asks; `n` keeps the game, paused.
+    app.on_key(key(KeyCode::Char('q')));
+    app.tick(ms(t0, 200));
+    let asked = screen(&app);
+    assert!(asked.contains("Leave game?"), "{asked}");
+    assert_snapshot!("tetris_leave_asks", asked);
+    app.on_key(key(KeyCode::Char('n')));
+    app.tick(ms(t0, 300));
+    let kept = screen(&app);
+    assert!(
+        kept.contains("Paused") && kept.contains("Pieces          1"),
+        "{kept}"
+    );
+    // Asked again from the pause, `y` leaves for the menu, recording nothing.
+    app.on_key(key(KeyCode::Char('q')));
+    app.on_key(key(KeyCode::Char('y')));
+    let menu = screen(&app);
+    assert!(menu.contains("▶  3 Sprint 40 lines"), "{menu}");
+    assert!(
+        store::load(&DataDir::at(dir.path()))
+            .0
+            .table(Mode::Sprint)
+            .is_empty()
+    );
+}

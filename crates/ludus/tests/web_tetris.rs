@@ -515,3 +515,35 @@ async fn drop_and_read(client: &mut Client, t: u64) -> (Value, Option<Value>) {
     }
     (last, over)
 }
+
+#[tokio::test]
+async fn a_duplicated_tab_takes_the_game_over_instead_of_pausing_it_unseen() {
+    let server = Server::start();
+    let mut first = tetris_socket(&server).await;
+    let s = first
+        .ask(json!({"type": "new", "mode": "zen", "seed": 4}), "state")
+        .await;
+    let session = s["session"].as_str().unwrap().to_string();
+    first.ask(json!({"type": "tick", "t": 300}), "state").await;
+
+    let mut second = tetris_socket(&server).await;
+    let resumed = second
+        .ask(json!({"type": "resume", "session": session}), "state")
+        .await;
+    assert_eq!(resumed["paused"], true);
+    first.until("taken_over").await;
+    // The first tab's ticks and pauses no longer reach the game.
+    let refused = first
+        .ask(json!({"type": "pause", "paused": true, "t": 400}), "error")
+        .await;
+    assert_eq!(refused["code"], "no_game");
+    let s = second
+        .ask(json!({"type": "pause", "paused": false, "t": 300}), "state")
+        .await;
+    assert_eq!(s["paused"], false);
+    let s = second.ask(json!({"type": "tick", "t": 900}), "state").await;
+    assert_eq!(
+        (s["paused"].as_bool(), s["t"].as_u64()),
+        (Some(false), Some(900))
+    );
+}

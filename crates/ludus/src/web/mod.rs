@@ -116,7 +116,7 @@ pub struct App {
     sets: RwLock<Vec<Arc<LevelSet>>>,
     pub sokoban: Sessions<sokoban::SokobanGame>,
     pub xiangqi: Sessions<xiangqi::XiangqiGame>,
-    pub tetris: Sessions<tetris::TetrisGame>,
+    pub tetris: Sessions<crate::session::tetris::TetrisSession>,
     /// Which connection plays each kept game (a second tab takes it over).
     pub owners: Owners,
     /// One permit per core: solver runs beyond that are refused, not queued.
@@ -244,7 +244,7 @@ async fn tetris_socket(
     headers: HeaderMap,
     upgrade: WebSocketUpgrade,
 ) -> Response {
-    socket::upgrade(app, &headers, upgrade, tetris::connection)
+    socket::upgrade(app, &headers, upgrade, socket::serve::<tetris::Conn>)
 }
 
 async fn xiangqi_socket(
@@ -277,7 +277,7 @@ fn progress_summary(app: &App) -> Value {
         .flat_map(|s| s.collection.valid_levels())
         .filter(|(_, l)| progress.is_solved(&l.key()))
         .count();
-    let (scores, warning) = crate::store::tetris::load(&app.data);
+    let (scores, warning) = crate::session::tetris::high_scores(&app.data);
     warnings.extend(app.report(warning));
     let best: Vec<Value> = scores
         .modes

@@ -1,29 +1,28 @@
-//! The Tetris WebSocket: one `tetris::Recorder` per game on the server (the
-//! engine the terminal UI drives), kept in [`Sessions`] so a reload
-//! reconnects. The page owns the clock: it sends key presses and releases
-//! and periodic ticks stamped with its game time, which the server clamps
-//! (never backwards, at most [`MAX_STEP_MS`] ahead per message) before it
-//! advances the engine; every reply is the state to draw. High scores and
-//! replays go through `store::tetris`, the terminal's files (see
-//! `docs/web-protocol.md`).
+//! The Tetris WebSocket: the page's keys and ticks turned into commands of
+//! a [`TetrisSession`] (kept in [`super::sessions::Sessions`] so a reload
+//! reconnects), served by the shared connection loop. The page owns the
+//! clock: it stamps its requests with its game time, which the server clamps
+//! (never backwards, at most [`MAX_STEP_MS`] ahead per message); every reply
+//! is the state to draw (see `docs/web-protocol.md`).
 
 use std::sync::{Arc, Mutex};
 
 use ::tetris::scoring::ClearReport;
-use ::tetris::{
-    Action, ActivePiece, Edge, Game, GameOver, InputEvent, Mode, Playback, Recorder, Replay, Status,
-};
-use axum::extract::ws::{Message, WebSocket};
+use ::tetris::{Action, ActivePiece, Edge, Game, GameOver, Mode, Playback, Replay, Status};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
+use tokio::sync::mpsc;
 
 use super::App;
 use super::protocol::{self, ErrorCode, Refusal, with_seq};
-use super::sessions::lock;
-use super::socket::{Replies, refuse};
-use crate::session::tetris::{HintTracker, MODES, mode_title, random_seed};
-use crate::store::settings::{self, TetrisKeys};
-use crate::store::tetris::{self as store, ScoreEntry};
+use super::sessions::{GameKey, game_key, lock};
+use super::socket::{GameConnection, Replies, refuse};
+use crate::session::tetris::{
+    GameResult, MODES, OpenReplayError, TetrisSession, file_name, format_date, high_scores,
+    mode_title, open_replay, random_seed, saved_replays,
+};
+use crate::store::settings::{self, TetrisSettings};
+use crate::store::tetris::now_secs;
 
 /// The most game time one message may add: a page claiming more (a stalled
 /// tab, a bad clock, a hostile client) gets this much, so one message is
@@ -151,132 +150,6 @@ pub fn clamp_time(game_ms: u64, t: u64) -> u64 {
     t.clamp(game_ms, game_ms.saturating_add(MAX_STEP_MS))
 }
 
-/// One game being played in a browser.
-pub struct TetrisGame {
-    recorder: Recorder,
-    paused: bool,
-    /// Actions whose key is down, let go when the game pauses.
-    held: Vec<Action>,
-    /// Zen ended by the player.
-    ended: bool,
-    /// The high score is being written (so two tabs never record it twice).
-    recording: bool,
-    /// The `over` message, once the end is recorded (sent again on resume).
-    over: Option<Value>,
-    /// The replay's file name once saved.
-    saved: Option<String>,
-    setup: Setup,
-    /// Hints are shown; `hint_used` once they have been in this game.
-    hint: bool,
-    hint_used: bool,
-    hints: HintTracker,
-}
-
-impl TetrisGame {
-    fn new(mode: Mode, seed: u64, setup: Setup) -> TetrisGame {
-        TetrisGame {
-            recorder: Recorder::new(mode, setup.handling, seed),
-            paused: false,
-            held: Vec::new(),
-            ended: false,
-            recording: false,
-            over: None,
-            saved: None,
-            setup,
-            hint: false,
-            hint_used: false,
-            hints: HintTracker::default(),
-        }
-    }
-
-    fn set_hint(&mut self, on: bool) {
-        if self.finished() {
-            return;
-        }
-        self.hint = on;
-        self.hint_used |= on;
-    }
-
-    /// The bot's placement for the piece in play, when hints are on.
-    fn hint_view(&mut self) -> Option<HintView> {
-        if !self.hint || self.finished() {
-            return None;
-        }
-        let hint = self.hints.update(self.recorder.game())?;
-        Some(HintView {
-            cells: hint.piece.as_ref().map(cells),
-            hold: hint.hold_first,
-        })
-    }
-
-    fn game(&self) -> &Game {
-        self.recorder.game()
-    }
-
-    fn finished(&self) -> bool {
-        !self.game().is_playing() || self.ended
-    }
-
-    /// Applies a key edge at the page's time `t` (clamped).
-    fn input(&mut self, action: Action, edge: Edge, t: u64) {
-        if self.paused || self.finished() {
-            return;
-        }
-        let t = clamp_time(self.game().time_ms(), t);
-        match edge {
-            Edge::Press if !self.held.contains(&action) => self.held.push(action),
-            Edge::Release => self.held.retain(|&a| a != action),
-            Edge::Press => {}
-        }
-        self.recorder.handle(InputEvent {
-            time_ms: t,
-            action,
-            edge,
-        });
-        self.recorder.advance_to(t);
-    }
-
-    fn tick(&mut self, t: u64) {
-        if self.paused || self.finished() {
-            return;
-        }
-        let t = clamp_time(self.game().time_ms(), t);
-        self.recorder.advance_to(t);
-    }
-
-    /// Pauses at `t` (letting go of every held key, so no auto-shift runs on
-    /// after the pause) or goes on.
-    fn pause(&mut self, paused: bool, t: u64) {
-        if paused && !self.paused && !self.finished() {
-            let t = clamp_time(self.game().time_ms(), t);
-            for action in std::mem::take(&mut self.held) {
-                self.recorder.handle(InputEvent::release(t, action));
-            }
-            self.recorder.advance_to(t);
-        }
-        self.paused = paused && !self.finished();
-    }
-}
-
-/// What a game is played with, read from the settings when it starts.
-#[derive(Clone, Debug)]
-struct Setup {
-    handling: ::tetris::Settings,
-    ghost: bool,
-    keys: TetrisKeys,
-}
-
-impl Setup {
-    fn load(app: &App) -> Setup {
-        let (settings, _) = settings::load(&app.data);
-        Setup {
-            handling: settings.tetris.handling,
-            ghost: settings.tetris.ghost,
-            keys: settings.tetris.keys,
-        }
-    }
-}
-
 /// A saved replay being watched, and its file name.
 struct Watch {
     name: String,
@@ -284,17 +157,20 @@ struct Watch {
 }
 
 /// What the connection shows.
+#[derive(Clone, Default)]
 enum Current {
+    #[default]
     None,
     Play {
         session: String,
-        game: Arc<Mutex<TetrisGame>>,
+        game: Arc<Mutex<TetrisSession>>,
     },
-    Watch(Box<Watch>),
+    Watch(Arc<Mutex<Watch>>),
 }
 
 /// One connection: what it shows, and what it last sent (replies carry only what changed).
-struct Conn {
+#[derive(Clone, Default)]
+pub struct Conn {
     current: Current,
     /// The stack's stamp (pieces locked, Zen wipes) of the last `board` sent.
     board_sent: Option<(u64, u32)>,
@@ -466,31 +342,56 @@ fn board_text(game: &Game) -> String {
     text
 }
 
-fn over_reason(game: &Game, ended: bool) -> Option<&'static str> {
-    match game.status() {
-        Status::Over(GameOver::BlockOut) => Some("block_out"),
-        Status::Over(GameOver::LockOut) => Some("lock_out"),
-        Status::Over(GameOver::GoalReached) => Some("goal_reached"),
-        Status::Playing if ended => Some("ended"),
-        Status::Playing => None,
-    }
-}
-
 /// What the game is, sent with the first state of a game or a replay.
-fn setup_value(mode: Mode, setup: Option<&Setup>, replay: Option<(&str, &Replay)>) -> Value {
+fn setup_value(
+    mode: Mode,
+    settings: Option<&TetrisSettings>,
+    replay: Option<(&str, &Replay)>,
+) -> Value {
     json!({
         "mode": mode.name(),
         "title": mode_title(mode),
         "goal": mode.line_goal(),
         "time_limit": mode.time_limit_ms(),
-        "ghost": setup.is_none_or(|s| s.ghost),
-        "das": setup.map(|s| s.handling.das_ms),
-        "arr": setup.map(|s| s.handling.arr_ms),
-        "keys": setup.map(|s| &s.keys),
+        "ghost": settings.is_none_or(|s| s.ghost),
+        "das": settings.map(|s| s.handling.das_ms),
+        "arr": settings.map(|s| s.handling.arr_ms),
+        "keys": settings.map(|s| &s.keys),
         "replay": replay.map(|(name, r)| json!({
             "name": name, "end_ms": r.end_ms, "score": r.result.score, "lines": r.result.lines,
         })),
     })
+}
+
+/// The `over` message: the finished game and its place in the high scores.
+fn over_message(result: &GameResult, replay: Option<&str>) -> String {
+    let summary = &result.summary;
+    let (rank, table, error) = match &result.recorded {
+        Ok(r) => (
+            r.rank,
+            r.table.clone(),
+            r.warning.as_ref().map(|w| w.to_string()),
+        ),
+        Err(e) => (None, Vec::new(), Some(e.clone())),
+    };
+    json!({
+        "type": "over",
+        "mode": summary.mode.name(),
+        "title": mode_title(summary.mode),
+        "reason": result.end.name(),
+        "score": summary.score,
+        "lines": summary.lines,
+        "level": summary.level,
+        "pieces": summary.pieces,
+        "time_ms": summary.time_ms,
+        "pps": summary.pieces_per_second,
+        "qualifies": result.qualifies,
+        "rank": rank,
+        "table": table,
+        "error": error,
+        "replay": replay,
+    })
+    .to_string()
 }
 
 impl Conn {
@@ -500,43 +401,49 @@ impl Conn {
             self.board_sent = None;
             self.seen = None;
         }
-        let mut guard;
-        let (game, session, paused, ended, ghost, setup, hint) = match &self.current {
-            Current::None => {
-                return Refusal::new(ErrorCode::NoGame, "start a game first", seq).to_json();
-            }
+        match &self.current {
+            Current::None => Refusal::new(ErrorCode::NoGame, "start a game first", seq).to_json(),
             Current::Play { session, game } => {
-                guard = lock(game);
-                let hint = guard.hint_view();
-                let setup =
-                    full.then(|| setup_value(guard.game().mode(), Some(&guard.setup), None));
-                (
-                    guard.game(),
-                    Some(session.as_str()),
-                    guard.paused,
-                    guard.ended,
-                    guard.setup.ghost,
-                    setup,
+                let game = Arc::clone(game);
+                let session = session.clone();
+                let mut g = lock(&game);
+                let hint = g.hint().map(|hint| HintView {
+                    cells: hint.piece.as_ref().map(cells),
+                    hold: hint.hold_first,
+                });
+                let setup = full.then(|| setup_value(g.game().mode(), Some(g.settings()), None));
+                let shown = Shown {
+                    session: Some(&session),
+                    paused: g.is_paused(),
+                    over: g.end().map(|e| e.name()),
+                    ghost: g.settings().ghost,
                     hint,
-                )
+                    setup,
+                };
+                self.view(g.game(), shown, seq)
             }
             Current::Watch(watch) => {
-                let replay = watch.playback.replay();
-                let setup =
-                    full.then(|| setup_value(replay.mode, None, Some((&watch.name, replay))));
+                let watch = Arc::clone(watch);
+                let w = lock(&watch);
+                let replay = w.playback.replay();
                 // A replay that stops before the game ends shows as ended.
-                let finished = watch.playback.is_finished();
-                (
-                    watch.playback.game(),
-                    None,
-                    false,
-                    finished,
-                    true,
-                    setup,
-                    None,
-                )
+                let over = game_over_name(w.playback.game())
+                    .or_else(|| w.playback.is_finished().then_some("ended"));
+                let shown = Shown {
+                    session: None,
+                    paused: false,
+                    over,
+                    ghost: true,
+                    hint: None,
+                    setup: full.then(|| setup_value(replay.mode, None, Some((&w.name, replay)))),
+                };
+                self.view(w.playback.game(), shown, seq)
             }
-        };
+        }
+    }
+
+    /// The `state` reply for `game` as `shown`, with the events since the last one.
+    fn view(&mut self, game: &Game, shown: Shown<'_>, seq: Option<u64>) -> String {
         let probe = Probe::of(game);
         let (events, clear) = match &self.seen {
             Some(seen) => seen.events(&probe),
@@ -546,19 +453,22 @@ impl Conn {
         let board = (self.board_sent != Some(stamp)).then(|| board_text(game));
         let view = StateView {
             kind: "state",
-            session,
+            session: shown.session,
             t: game.time_ms(),
-            playing: game.is_playing() && !ended,
-            paused,
-            over: over_reason(game, ended),
+            playing: shown.over.is_none(),
+            paused: shown.paused,
+            over: shown.over,
             board,
             active: game.active().map(|p| PieceView {
                 kind: p.kind.letter(),
                 rot: p.rotation.index(),
                 cells: cells(p),
             }),
-            ghost: ghost.then(|| game.ghost().map(|g| cells(&g))).flatten(),
-            hint,
+            ghost: shown
+                .ghost
+                .then(|| game.ghost().map(|g| cells(&g)))
+                .flatten(),
+            hint: shown.hint,
             hold: game.hold_piece().map(|k| k.letter()),
             can_hold: game.can_hold(),
             next: game.next_queue().iter().map(|k| k.letter()).collect(),
@@ -570,7 +480,7 @@ impl Conn {
             combo: game.combo(),
             events,
             clear: clear.map(ClearView::from),
-            setup,
+            setup: shown.setup,
             seq,
         };
         let text = serde_json::to_string(&view).unwrap_or_else(|e| {
@@ -580,67 +490,152 @@ impl Conn {
         self.seen = Some(probe);
         text
     }
-}
 
-/// Serves one WebSocket until the page goes away. A message never ends the
-/// connection: whatever it holds, an answer goes back.
-pub async fn connection(mut socket: WebSocket, app: Arc<App>) {
-    let mut conn = Conn {
-        current: Current::None,
-        board_sent: None,
-        seen: None,
-    };
-    let mut silence = super::socket::Silence::new(app.limits.socket_idle);
-    while let Some(message) = super::socket::next_message(&mut socket, &mut silence).await {
-        let replies = match message {
-            Ok(Message::Text(text)) => match parse(text.as_str()) {
-                Ok(request) => dispatch(&app, &mut conn, request).await,
-                Err(refusal) => vec![refusal.to_json()],
-            },
-            Ok(Message::Binary(_)) => refuse(ErrorCode::Binary, "send JSON text messages", None),
-            // Pings are answered by axum; pongs need nothing.
-            Ok(Message::Ping(_) | Message::Pong(_)) => Vec::new(),
-            Ok(Message::Close(_)) | Err(_) => break,
-        };
-        for reply in replies {
-            if socket.send(Message::Text(reply.into())).await.is_err() {
-                return;
+    /// Changes the game played on this connection, then answers with its state.
+    fn play(&mut self, seq: Option<u64>, change: impl FnOnce(&mut TetrisSession)) -> Replies {
+        match &self.current {
+            Current::Play { game, .. } => {
+                change(&mut lock(game));
+                vec![self.state(seq, false)]
             }
+            Current::Watch(_) => refuse(ErrorCode::NoGame, "a replay is being watched", seq),
+            Current::None => refuse(ErrorCode::NoGame, "start a game first", seq),
         }
     }
 }
 
-/// Handles one request. Playing (inputs, ticks) runs inline; anything that
-/// reads or writes files runs on the blocking pool, so it never stalls other
-/// connections' games.
-async fn dispatch(app: &Arc<App>, conn: &mut Conn, request: Request) -> Replies {
+/// What a state shows besides the game itself.
+struct Shown<'a> {
+    session: Option<&'a str>,
+    paused: bool,
+    over: Option<&'static str>,
+    ghost: bool,
+    hint: Option<HintView>,
+    setup: Option<Value>,
+}
+
+/// How a game that is over ended, by the protocol's name.
+fn game_over_name(game: &Game) -> Option<&'static str> {
+    match game.status() {
+        Status::Over(GameOver::BlockOut) => Some("block_out"),
+        Status::Over(GameOver::LockOut) => Some("lock_out"),
+        Status::Over(GameOver::GoalReached) => Some("goal_reached"),
+        Status::Playing => None,
+    }
+}
+
+impl GameConnection for Conn {
+    type Request = Request;
+
+    fn parse(text: &str) -> Result<Request, Refusal> {
+        parse(text)
+    }
+
+    /// Playing runs inline; whatever reads or writes files goes to the blocking pool.
+    fn quick(request: &Request) -> bool {
+        matches!(
+            request,
+            Request::Input { .. }
+                | Request::Tick { .. }
+                | Request::Pause { .. }
+                | Request::Hint { .. }
+                | Request::End { .. }
+                | Request::WatchTo { .. }
+                | Request::Resume { .. }
+                | Request::Ping { .. }
+        )
+    }
+
+    fn seq(request: &Request) -> Option<u64> {
+        request.seq()
+    }
+
+    fn handle(
+        &mut self,
+        app: &Arc<App>,
+        request: Request,
+        sender: &mpsc::UnboundedSender<String>,
+    ) -> Replies {
+        let replies = handle(app, self, request);
+        if let Current::Play { session, game } = &self.current {
+            app.tetris.touch(session);
+            record_end(app, game, sender);
+        }
+        replies
+    }
+
+    /// The page went away: the game waits, paused, for a reload.
+    fn closed(&self) {
+        if let Current::Play { game, .. } = &self.current {
+            let mut g = lock(game);
+            let now = g.game().time_ms();
+            g.pause(now);
+        }
+    }
+
+    fn game(&self) -> Option<GameKey> {
+        match &self.current {
+            Current::Play { game, .. } => Some(game_key(game)),
+            _ => None,
+        }
+    }
+}
+
+/// A game that has just ended is written to the high scores off the
+/// connection's thread (a locked, synced write); its `over` message follows
+/// the state that showed the end.
+fn record_end(
+    app: &Arc<App>,
+    game: &Arc<Mutex<TetrisSession>>,
+    sender: &mpsc::UnboundedSender<String>,
+) {
+    let Some(end) = lock(game).end_to_record() else {
+        return;
+    };
+    let (app, game, sender) = (Arc::clone(app), Arc::clone(game), sender.clone());
+    std::thread::spawn(move || {
+        let result = end.record(&app.data, now_secs());
+        let over = over_message(&result, None);
+        lock(&game).set_result(result);
+        let _ = sender.send(over);
+    });
+}
+
+/// Answers one request.
+fn handle(app: &Arc<App>, conn: &mut Conn, request: Request) -> Replies {
     let seq = request.seq();
-    let mut replies = match request {
+    match request {
         Request::Ping { .. } => vec![with_seq(json!({"type": "pong"}), seq)],
         Request::Input {
             action, edge, t, ..
-        } => play(conn, seq, |game| game.input(action, edge, t)),
-        Request::Tick { t, .. } => play(conn, seq, |game| game.tick(t)),
-        Request::Pause { paused, t, .. } => play(conn, seq, |game| game.pause(paused, t)),
-        Request::Hint { on, .. } => play(conn, seq, |game| game.set_hint(on)),
-        Request::End { .. } => match &conn.current {
-            Current::Play { game, .. } => {
-                let zen = lock(game).game().mode() == Mode::Zen;
-                if zen {
-                    play(conn, seq, |game| game.ended = true)
-                } else {
-                    refuse(
-                        ErrorCode::BadRequest,
-                        "only Zen is ended by the player; the other modes end by themselves",
-                        seq,
-                    )
-                }
+        } => conn.play(seq, |g| {
+            let t = clamp_time(g.game().time_ms(), t);
+            g.input(action, edge, t);
+        }),
+        Request::Tick { t, .. } => conn.play(seq, |g| {
+            let t = clamp_time(g.game().time_ms(), t);
+            g.update(t, &[]);
+        }),
+        Request::Pause { paused, t, .. } => conn.play(seq, |g| {
+            if paused {
+                let t = clamp_time(g.game().time_ms(), t);
+                g.pause(t);
+            } else {
+                g.resume();
             }
-            _ => refuse(ErrorCode::NoGame, "no game is being played", seq),
-        },
-        Request::WatchTo { t, .. } => match &mut conn.current {
+        }),
+        Request::Hint { on, .. } => conn.play(seq, |g| g.set_hint(on)),
+        Request::End { .. } => {
+            let mut refused = None;
+            let replies = conn.play(seq, |g| refused = g.end_zen().err());
+            match refused {
+                Some(why) => refuse(ErrorCode::BadRequest, why.to_string(), seq),
+                None => replies,
+            }
+        }
+        Request::WatchTo { t, .. } => match &conn.current {
             Current::Watch(watch) => {
-                watch.playback.advance_to(t);
+                lock(watch).playback.advance_to(t);
                 vec![conn.state(seq, false)]
             }
             _ => refuse(ErrorCode::NoGame, "no replay is being watched", seq),
@@ -666,12 +661,8 @@ async fn dispatch(app: &Arc<App>, conn: &mut Conn, request: Request) -> Replies 
                 _ => None,
             };
             let seed = chosen.or(previous).unwrap_or_else(random_seed);
-            let app2 = Arc::clone(app);
-            let setup = match tokio::task::spawn_blocking(move || Setup::load(&app2)).await {
-                Ok(setup) => setup,
-                Err(e) => return refuse(ErrorCode::Internal, format!("settings: {e}"), seq),
-            };
-            let fresh = TetrisGame::new(mode, seed, setup);
+            let (settings, _) = settings::load(&app.data);
+            let fresh = TetrisSession::new(mode, seed, &settings.tetris);
             // A new game replaces the old one in the same session, so a
             // reload finds the game now played.
             match &conn.current {
@@ -686,36 +677,41 @@ async fn dispatch(app: &Arc<App>, conn: &mut Conn, request: Request) -> Replies 
         }
         Request::Resume { session, .. } => match app.tetris.get(&session) {
             Some(game) => {
-                {
+                let over = {
                     // A reload is a focus loss: the game waits, paused.
                     let mut g = lock(&game);
                     let now = g.game().time_ms();
-                    g.pause(true, now);
-                }
-                let over = lock(&game).over.clone();
+                    g.pause(now);
+                    g.result().map(|r| over_message(r, g.saved_replay()))
+                };
                 conn.current = Current::Play { session, game };
                 let mut replies = vec![conn.state(seq, true)];
-                replies.extend(over.map(|o| o.to_string()));
+                replies.extend(over);
                 replies
             }
             None => refuse(ErrorCode::NotFound, "no such session (it expired)", seq),
         },
         Request::Scores { .. } => {
-            let app2 = Arc::clone(app);
-            blocking(seq, move || {
-                let (scores, warning) = store::load(&app2.data);
-                with_seq(
-                    json!({"type": "scores", "modes": scores.modes, "warning": warning.map(|w| w.to_string())}),
-                    seq,
-                )
-            })
-            .await
+            let (scores, warning) = high_scores(&app.data);
+            vec![with_seq(
+                json!({"type": "scores", "modes": scores.modes, "warning": warning.map(|w| w.to_string())}),
+                seq,
+            )]
         }
-        Request::Replays { .. } => {
-            let app2 = Arc::clone(app);
-            blocking(seq, move || replay_list(&app2, seq)).await
+        Request::Replays { .. } => vec![replay_list(app, seq)],
+        Request::SaveReplay { .. } => {
+            let Current::Play { game, .. } = &conn.current else {
+                return refuse(ErrorCode::NoGame, "no game is being played", seq);
+            };
+            let mut g = lock(game);
+            if g.result().is_none() {
+                return refuse(ErrorCode::BadRequest, "the game is still running", seq);
+            }
+            match g.save_replay(&app.data, now_secs()) {
+                Ok(name) => vec![with_seq(json!({"type": "replay_saved", "name": name}), seq)],
+                Err(message) => refuse(ErrorCode::BadPath, message, seq),
+            }
         }
-        Request::SaveReplay { .. } => save_replay(app, conn, seq).await,
         Request::Watch { name, .. } => {
             if name.is_empty() || name.len() > 255 || name.contains(['/', '\\', '\0']) {
                 return refuse(
@@ -724,182 +720,30 @@ async fn dispatch(app: &Arc<App>, conn: &mut Conn, request: Request) -> Replies 
                     seq,
                 );
             }
-            let app2 = Arc::clone(app);
-            let wanted = name.clone();
-            let found = tokio::task::spawn_blocking(move || {
-                let file = store::list_replays(&app2.data).into_iter().find(|f| {
-                    f.path
-                        .file_name()
-                        .is_some_and(|n| n.to_string_lossy() == wanted)
-                });
-                file.map(|f| store::read_replay(&f.path).map_err(|e| format!("{e:#}")))
-            })
-            .await;
-            match found {
-                Ok(Some(Ok(replay))) => {
+            match open_replay(&app.data, &name) {
+                Ok(replay) => {
                     let mut playback = Playback::new(replay);
                     playback.advance_to(0);
-                    conn.current = Current::Watch(Box::new(Watch { name, playback }));
+                    conn.current = Current::Watch(Arc::new(Mutex::new(Watch { name, playback })));
                     vec![conn.state(seq, true)]
                 }
-                Ok(Some(Err(message))) => refuse(ErrorCode::BadRequest, message, seq),
-                Ok(None) => refuse(ErrorCode::NotFound, "no such replay", seq),
-                Err(e) => refuse(ErrorCode::Internal, format!("replay: {e}"), seq),
+                Err(OpenReplayError::NotFound) => {
+                    refuse(ErrorCode::NotFound, "no such replay", seq)
+                }
+                Err(e) => refuse(ErrorCode::BadRequest, e.to_string(), seq),
             }
         }
-    };
-    // The game just ended: record it (a locked write of the terminal's table).
-    if let Some(over) = finish(app, conn).await {
-        replies.push(over.to_string());
-    }
-    if let Current::Play { session, .. } = &conn.current {
-        app.tetris.touch(session);
-    }
-    replies
-}
-
-/// Changes the game played on this connection, then answers with its state.
-fn play(conn: &mut Conn, seq: Option<u64>, change: impl FnOnce(&mut TetrisGame)) -> Replies {
-    match &conn.current {
-        Current::Play { game, .. } => {
-            change(&mut lock(game));
-            vec![conn.state(seq, false)]
-        }
-        Current::Watch(_) => refuse(ErrorCode::NoGame, "a replay is being watched", seq),
-        Current::None => refuse(ErrorCode::NoGame, "start a game first", seq),
-    }
-}
-
-/// Runs file work on the blocking pool; one reply.
-async fn blocking(seq: Option<u64>, work: impl FnOnce() -> String + Send + 'static) -> Replies {
-    match tokio::task::spawn_blocking(work).await {
-        Ok(reply) => vec![reply],
-        Err(e) => refuse(ErrorCode::Internal, format!("request failed: {e}"), seq),
-    }
-}
-
-/// Records a game that has just ended (once) and returns the `over` message.
-async fn finish(app: &Arc<App>, conn: &Conn) -> Option<Value> {
-    let Current::Play { game, .. } = &conn.current else {
-        return None;
-    };
-    let (summary, ended, hint_used) = {
-        let mut g = lock(game);
-        if !g.finished() || g.recording || g.over.is_some() {
-            return None;
-        }
-        g.recording = true;
-        (g.game().summary(), g.ended, g.hint_used)
-    };
-    let reason = match summary.status {
-        Status::Over(GameOver::BlockOut) => "block_out",
-        Status::Over(GameOver::LockOut) => "lock_out",
-        Status::Over(GameOver::GoalReached) => "goal_reached",
-        Status::Playing if ended => "ended",
-        Status::Playing => "playing",
-    };
-    let qualifies = store::qualifies(&summary);
-    let app2 = Arc::clone(app);
-    let recorded = tokio::task::spawn_blocking(move || {
-        if qualifies {
-            let entry = ScoreEntry::of(&summary, store::now_secs(), hint_used);
-            Some(store::record(&app2.data, summary.mode, entry).map_err(|e| format!("{e:#}")))
-        } else {
-            let (scores, _) = store::load(&app2.data);
-            Some(Ok(store::Recorded {
-                rank: None,
-                table: scores.table(summary.mode).to_vec(),
-                warning: None,
-            }))
-        }
-    })
-    .await
-    .ok()
-    .flatten();
-    let (rank, table, error) = match recorded {
-        Some(Ok(r)) => (r.rank, r.table, r.warning.map(|w| w.to_string())),
-        Some(Err(e)) => (
-            None,
-            Vec::new(),
-            Some(format!("could not save the high score: {e}")),
-        ),
-        None => (
-            None,
-            Vec::new(),
-            Some("could not save the high score".to_owned()),
-        ),
-    };
-    let over = json!({
-        "type": "over",
-        "mode": summary.mode.name(),
-        "title": mode_title(summary.mode),
-        "reason": reason,
-        "score": summary.score,
-        "lines": summary.lines,
-        "level": summary.level,
-        "pieces": summary.pieces,
-        "time_ms": summary.time_ms,
-        "pps": summary.pieces_per_second,
-        "qualifies": qualifies,
-        "rank": rank,
-        "table": table,
-        "error": error,
-        "replay": null,
-    });
-    let mut g = lock(game);
-    g.recording = false;
-    g.over = Some(over.clone());
-    Some(over)
-}
-
-async fn save_replay(app: &Arc<App>, conn: &Conn, seq: Option<u64>) -> Replies {
-    let Current::Play { game, .. } = &conn.current else {
-        return refuse(ErrorCode::NoGame, "no game is being played", seq);
-    };
-    let replay = {
-        let g = lock(game);
-        if g.over.is_none() {
-            return refuse(ErrorCode::BadRequest, "the game is still running", seq);
-        }
-        if let Some(name) = &g.saved {
-            // Saved once is enough: the same file again.
-            return vec![with_seq(json!({"type": "replay_saved", "name": name}), seq)];
-        }
-        g.recorder.replay()
-    };
-    let app2 = Arc::clone(app);
-    let saved = tokio::task::spawn_blocking(move || {
-        store::save_replay(&app2.data, &replay, store::now_secs()).map_err(|e| format!("{e:#}"))
-    })
-    .await;
-    match saved {
-        Ok(Ok(path)) => {
-            let name = path
-                .file_name()
-                .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
-            let mut g = lock(game);
-            g.saved = Some(name.clone());
-            if let Some(Value::Object(over)) = &mut g.over {
-                over.insert("replay".into(), Value::from(name.clone()));
-            }
-            vec![with_seq(json!({"type": "replay_saved", "name": name}), seq)]
-        }
-        Ok(Err(message)) => refuse(ErrorCode::BadPath, message, seq),
-        Err(e) => refuse(ErrorCode::Internal, format!("replay: {e}"), seq),
     }
 }
 
 /// The `replays` reply: the saved replays, newest first.
 fn replay_list(app: &App, seq: Option<u64>) -> String {
-    let files = store::list_replays(&app.data);
+    let files = saved_replays(&app.data);
     let list: Vec<Value> = files
         .iter()
         .take(MAX_LISTED)
         .map(|f| {
-            let name = f
-                .path
-                .file_name()
-                .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+            let name = file_name(&f.path);
             match &f.replay {
                 Ok(r) => json!({
                     "name": name,
@@ -909,9 +753,9 @@ fn replay_list(app: &App, seq: Option<u64>) -> String {
                     "lines": r.result.lines,
                     "pieces": r.result.pieces,
                     "time_ms": r.end_ms,
-                    "date": store::format_date(f.modified),
+                    "date": format_date(f.modified),
                 }),
-                Err(e) => json!({"name": name, "error": e, "date": store::format_date(f.modified)}),
+                Err(e) => json!({"name": name, "error": e, "date": format_date(f.modified)}),
             }
         })
         .collect();
@@ -965,21 +809,12 @@ mod tests {
 
     #[test]
     fn a_hard_drop_locks_and_reports_it() {
-        let setup = Setup {
-            handling: ::tetris::Settings::default(),
-            ghost: true,
-            keys: TetrisKeys::default(),
-        };
-        let mut game = TetrisGame::new(Mode::Sprint, 7, setup);
+        let mut game = TetrisSession::new(Mode::Sprint, 7, &TetrisSettings::default());
         let before = Probe::of(game.game());
         game.input(Action::HardDrop, Edge::Press, 10);
         game.input(Action::HardDrop, Edge::Release, 20);
         let (events, _) = before.events(&Probe::of(game.game()));
         assert_eq!(events, vec!["lock"]);
         assert_eq!(game.game().pieces(), 1);
-        // Paused: time and keys stop.
-        game.pause(true, 30);
-        game.tick(5_000);
-        assert_eq!(game.game().time_ms(), 30);
     }
 }

@@ -17,15 +17,17 @@ use ratatui::widgets::{Block, BorderType, Borders, Paragraph};
 use tetris::matrix::VISIBLE_HEIGHT;
 use tetris::scoring::{ClearReport, TSpin};
 use tetris::{
-    Action as GameAction, Game, GameOver, InputEvent, Mode, Playback, Recorder, Replay, Status,
-    Summary,
+    Action as GameAction, Game, GameOver, InputEvent, Mode, Playback, Replay, Status, Summary,
 };
 
 use super::board::{MATRIX_WIDTH, MatrixView, render_piece};
 use super::keys::{BINDS, Bind, InputTracker, Keymap, key_name, physical};
 use super::thousands;
-use crate::session::tetris::{Hint, HintTracker, mode_title, random_seed};
-use crate::store::tetris::{self as store, Recorded, ScoreEntry};
+use crate::session::tetris::{
+    Hint, HintTracker, Recorded, ScoreEntry, TABLE_SIZE, TetrisSession, mode_title, now_secs,
+    random_seed,
+};
+
 use crate::tui::app::{Action, Ctx, Screen};
 use crate::tui::widgets::{centered, key_hints, popup};
 
@@ -96,8 +98,9 @@ impl Clock {
 
 /// Who plays.
 enum Driver {
-    /// The player; every input is recorded for the replay.
-    Play(Box<Recorder>),
+    /// The player's game: the session records every input for the replay,
+    /// and the result.
+    Play(Box<TetrisSession>),
     Watch(Box<Playback>),
     /// The bot plays endless Marathon, waiting `PACES[pace]` on each new piece.
     Demo {
@@ -131,13 +134,11 @@ pub struct GameScreen {
     /// Paused by the player (or focus loss); the matrix is hidden in the player's game.
     paused: bool,
     help: bool,
-    /// Zen never ends by itself: quitting ends it with a summary.
-    ended: bool,
+    /// The quit key was pressed in an unfinished game: leave it? (y/n)
+    confirm_leave: bool,
     over: Option<Over>,
     ghost: bool,
-    hint: bool,
-    hint_used: bool,
-    /// The bot: its suggestion for the current piece (hint or demo), and the demo's player.
+    /// The demo's bot (the player's hints come from the session).
     hints: HintTracker,
     target: Option<Hint>,
     banner: Option<(Vec<String>, u64)>,
@@ -145,8 +146,6 @@ pub struct GameScreen {
     seen: (u32, Option<ClearReport>),
     now_ms: u64,
     message: Option<String>,
-    /// The replay was saved (once is enough).
-    saved: bool,
 }
 
 impl GameScreen {
@@ -166,25 +165,22 @@ impl GameScreen {
             pending: Vec::new(),
             paused: false,
             help: false,
-            ended: false,
+            confirm_leave: false,
             over: None,
             ghost: ctx.settings.tetris.ghost,
-            hint: false,
-            hint_used: false,
             hints: HintTracker::default(),
             target: None,
             banner: None,
             seen: (0, None),
             now_ms: 0,
             message: None,
-            saved: false,
         }
     }
 
     /// A new game for the player, with the saved handling settings.
     pub fn player(mode: Mode, seed: u64, ctx: &mut Ctx) -> GameScreen {
-        let recorder = Recorder::new(mode, ctx.settings.tetris.handling, seed);
-        GameScreen::with_driver(Driver::Play(Box::new(recorder)), ctx)
+        let session = TetrisSession::new(mode, seed, &ctx.settings.tetris);
+        GameScreen::with_driver(Driver::Play(Box::new(session)), ctx)
     }
 
     /// Watching a replay (already checked by the caller).
@@ -215,7 +211,7 @@ impl GameScreen {
     /// The game on screen.
     pub fn game(&self) -> &Game {
         match &self.driver {
-            Driver::Play(recorder) => recorder.game(),
+            Driver::Play(session) => session.game(),
             Driver::Watch(watch) => watch.game(),
             Driver::Demo { game, .. } => game,
         }
@@ -224,7 +220,7 @@ impl GameScreen {
     /// The replay of the player's game so far (`None` when watching or in the demo).
     pub fn replay(&self) -> Option<Replay> {
         match &self.driver {
-            Driver::Play(recorder) => Some(recorder.replay()),
+            Driver::Play(session) => Some(session.replay()),
             _ => None,
         }
     }
@@ -244,7 +240,7 @@ impl GameScreen {
 
     /// Feeds the queued keys and expired holds to the player's game at `now_ms`.
     fn feed(&mut self, now_ms: u64) {
-        let Driver::Play(recorder) = &mut self.driver else {
+        let Driver::Play(session) = &mut self.driver else {
             self.pending.clear();
             return;
         };
@@ -260,7 +256,7 @@ impl GameScreen {
             self.tracker
                 .key(&key.name, key.action, key.kind, now_ms, &mut events);
         }
-        recorder.update(now_ms, &events);
+        session.update(now_ms, &events);
     }
 
     fn pause(&mut self) {
@@ -272,26 +268,28 @@ impl GameScreen {
         self.feed(now);
         let mut events = Vec::new();
         self.tracker.release_all(now, &mut events);
-        if let Driver::Play(recorder) = &mut self.driver {
-            recorder.update(now, &events);
+        if let Driver::Play(session) = &mut self.driver {
+            session.update(now, &events);
+            session.pause(now);
         }
         self.paused = true;
     }
 
-    /// Recomputes the bot's suggestion when a new piece is in play.
-    fn update_target(&mut self) {
-        let wanted = matches!(self.driver, Driver::Demo { .. }) || (self.hint && self.is_player());
-        if !wanted {
-            self.hints.clear();
-            self.target = None;
-            return;
+    /// Goes on after a pause.
+    fn resume(&mut self) {
+        self.paused = false;
+        if let Driver::Play(session) = &mut self.driver {
+            session.resume();
         }
-        let game = match &self.driver {
-            Driver::Play(recorder) => recorder.game(),
-            Driver::Demo { game, .. } => game,
-            Driver::Watch(watch) => watch.game(),
+    }
+
+    /// The bot's suggestion for the piece in play: the player's hint, or the demo's move.
+    fn update_target(&mut self) {
+        self.target = match &mut self.driver {
+            Driver::Play(session) => session.hint(),
+            Driver::Demo { game, .. } => self.hints.update(game),
+            Driver::Watch(_) => None,
         };
-        self.target = self.hints.update(game);
     }
 
     /// Notices line clears (for the banner) and the end of the game.
@@ -315,7 +313,8 @@ impl GameScreen {
         }
         let finished = match &self.driver {
             Driver::Watch(watch) => watch.is_finished(),
-            _ => !self.game().is_playing() || self.ended,
+            Driver::Play(session) => session.is_finished(),
+            Driver::Demo { game, .. } => !game.is_playing(),
         };
         if finished && self.over.is_none() {
             self.finish(ctx);
@@ -323,46 +322,32 @@ impl GameScreen {
         self.update_target();
     }
 
+    /// The end: the player's game is recorded by its session (once), the
+    /// others only show their summary.
     fn finish(&mut self, ctx: &mut Ctx) {
         let summary = self.game().summary();
-        let recorded = if self.is_player() && store::qualifies(&summary) {
-            let entry = ScoreEntry::of(&summary, store::now_secs(), self.hint_used);
-            let result = store::record(&ctx.data, summary.mode, entry);
-            Some(match result {
-                Ok(recorded) => {
-                    ctx.warn(recorded.warning.clone());
-                    Ok(recorded)
-                }
-                Err(e) => Err(format!("could not save the high score: {e:#}")),
-            })
-        } else {
-            None
+        let recorded = match &mut self.driver {
+            Driver::Play(session) => session
+                .record_end(&ctx.data, now_secs())
+                .filter(|result| result.qualifies)
+                .map(|result| result.recorded.clone()),
+            _ => None,
         };
+        if let Some(Ok(recorded)) = &recorded {
+            ctx.warn(recorded.warning.clone());
+        }
         self.over = Some(Over { summary, recorded });
         self.pending.clear();
     }
 
     fn save_replay(&mut self, ctx: &mut Ctx) {
-        if self.saved {
-            return; // the message still names the file
-        }
-        let Some(replay) = self.replay() else { return };
-        self.saved = true;
-        self.message = Some(
-            match store::save_replay(&ctx.data, &replay, store::now_secs()) {
-                Ok(path) => format!(
-                    "replay saved: {}",
-                    path.file_name().map_or_else(
-                        || path.display().to_string(),
-                        |n| n.to_string_lossy().into_owned()
-                    )
-                ),
-                Err(e) => {
-                    self.saved = false;
-                    format!("{e:#}")
-                }
-            },
-        );
+        let Driver::Play(session) = &mut self.driver else {
+            return;
+        };
+        self.message = Some(match session.save_replay(&ctx.data, now_secs()) {
+            Ok(name) => format!("replay saved: {name}"),
+            Err(e) => e,
+        });
     }
 
     fn new_game(&self, same_seed: bool, ctx: &mut Ctx) -> Action {
@@ -426,7 +411,7 @@ impl GameScreen {
             }
             return match (key.code, bind) {
                 (KeyCode::Esc, _) | (_, Some((Bind::Pause, _))) => {
-                    self.paused = false;
+                    self.resume();
                     Action::None
                 }
                 (KeyCode::Char('?'), _) => {
@@ -453,8 +438,10 @@ impl GameScreen {
                 self.help = true;
             }
             (_, Some((Bind::Hint, _))) => {
-                self.hint = !self.hint;
-                self.hint_used |= self.hint;
+                if let Driver::Play(session) = &mut self.driver {
+                    let on = !session.hint_on();
+                    session.set_hint(on);
+                }
                 self.update_target();
             }
             (_, Some((Bind::Quit, _))) => return self.quit(),
@@ -463,14 +450,35 @@ impl GameScreen {
         Action::None
     }
 
-    /// The quit key: back to the menu; Zen (which never ends) ends with its summary.
+    /// The quit key: Zen (which never ends) ends with its summary; a game
+    /// under way pauses and asks before it is left unrecorded; a game not
+    /// begun is left at once.
     fn quit(&mut self) -> Action {
-        if self.game().mode() == Mode::Zen && self.game().pieces() > 0 {
+        if self.game().mode() == Mode::Zen
+            && self.game().pieces() > 0
+            && let Driver::Play(session) = &mut self.driver
+            && session.end_zen().is_ok()
+        {
             self.paused = false;
-            self.ended = true;
+            Action::None
+        } else if self.game().pieces() > 0 {
+            self.pause();
+            self.confirm_leave = true;
             Action::None
         } else {
             Action::Pop
+        }
+    }
+
+    /// Keys while asking whether to leave: `y` leaves, anything else stays (paused).
+    fn on_key_confirm_leave(&mut self, key: KeyEvent) -> Action {
+        if key.kind != KeyEventKind::Press {
+            return Action::None;
+        }
+        self.confirm_leave = false;
+        match key.code {
+            KeyCode::Char('y' | 'Y' | 'q') => Action::Pop,
+            _ => Action::None,
         }
     }
 
@@ -698,7 +706,7 @@ impl GameScreen {
         if self.game().back_to_back() {
             lines.push(Line::styled("back-to-back", label));
         }
-        if self.hint && self.is_player() {
+        if matches!(&self.driver, Driver::Play(session) if session.hint_on()) {
             let text = match self.target {
                 Some(Hint {
                     piece: Some(_),
@@ -869,7 +877,7 @@ impl GameScreen {
                     match recorded.rank {
                         Some(0) => "New best!".to_owned(),
                         Some(rank) => format!("High score #{}", rank + 1),
-                        None => format!("Not in the top {}", store::TABLE_SIZE),
+                        None => format!("Not in the top {}", TABLE_SIZE),
                     },
                     Style::default()
                         .fg(Color::Yellow)
@@ -993,6 +1001,9 @@ impl Screen for GameScreen {
             }
             return Action::None;
         }
+        if self.confirm_leave {
+            return self.on_key_confirm_leave(key);
+        }
         if self.is_player() {
             self.on_key_player(key, ctx)
         } else {
@@ -1062,6 +1073,15 @@ impl Screen for GameScreen {
         );
         if self.help {
             self.draw_help(frame, main);
+        } else if self.confirm_leave {
+            let lines = vec![
+                Line::from("Not finished:"),
+                Line::from("not recorded."),
+                Line::raw(""),
+                key_hints(&[("y", "leave")]),
+                key_hints(&[("n", "play on")]),
+            ];
+            popup(frame, field, "Leave game?", lines, Color::Rgb(230, 190, 80));
         } else if let Some(over) = &self.over {
             self.draw_over(frame, main, over);
         } else if self.paused && self.is_player() {

@@ -16,9 +16,8 @@ use super::replays::Replays;
 use super::scores::Scores;
 use super::settings::TetrisSettingsScreen;
 use super::thousands;
-use crate::session::tetris::{MODES, mode_title, random_seed};
+use crate::session::tetris::{HighScores, MODES, high_scores, mode_title, random_seed};
 use crate::store::Warning;
-use crate::store::tetris::{self as store, HighScores};
 use crate::tui::app::{Action, Ctx, Screen};
 use crate::tui::widgets::{MenuKey, centered, key_hints, menu_key};
 
@@ -90,7 +89,7 @@ pub struct Menu {
 
 impl Menu {
     pub fn new(ctx: &mut Ctx, seed: Option<u64>) -> Menu {
-        let (scores, warning) = store::load(&ctx.data);
+        let (scores, warning) = high_scores(&ctx.data);
         ctx.warn(warning);
         Menu {
             selected: 0,
@@ -147,7 +146,7 @@ impl Screen for Menu {
     }
 
     fn resume(&mut self, ctx: &Ctx) {
-        let (scores, warning) = store::load(&ctx.data);
+        let (scores, warning) = high_scores(&ctx.data);
         self.scores = scores;
         self.warning = warning;
     }

@@ -10,8 +10,7 @@ use ratatui::widgets::{Block, BorderType, Paragraph};
 
 use super::game::{GameScreen, time_text};
 use super::thousands;
-use crate::session::tetris::mode_title;
-use crate::store::tetris::{self as store, ReplayFile};
+use crate::session::tetris::{ReplayFile, format_date, mode_title, read_replay, saved_replays};
 use crate::tui::app::{Action, Ctx, Screen};
 use crate::tui::widgets::{centered, key_hints};
 
@@ -23,7 +22,7 @@ pub struct Replays {
 impl Replays {
     pub fn new(ctx: &Ctx) -> Replays {
         Replays {
-            files: store::list_replays(&ctx.data),
+            files: saved_replays(&ctx.data),
             selected: 0,
         }
     }
@@ -33,7 +32,7 @@ impl Replays {
             return Action::None;
         };
         // Checked in full (inputs reproduce the recorded result) before watching.
-        match store::read_replay(&file.path) {
+        match read_replay(&file.path) {
             Ok(replay) => Action::Push(Box::new(GameScreen::watch(replay, ctx))),
             Err(e) => {
                 ctx.notices.push(format!("{e:#}"));
@@ -61,7 +60,7 @@ impl Screen for Replays {
     }
 
     fn resume(&mut self, ctx: &Ctx) {
-        self.files = store::list_replays(&ctx.data);
+        self.files = saved_replays(&ctx.data);
         self.selected = self.selected.min(self.files.len().saturating_sub(1));
     }
 
@@ -100,7 +99,7 @@ impl Screen for Replays {
                         thousands(replay.result.score),
                         replay.result.lines,
                         time_text(replay.end_ms),
-                        store::format_date(file.modified),
+                        format_date(file.modified),
                     ),
                     Style::default(),
                 ),

@@ -8,8 +8,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Paragraph};
 
 use super::game::score_row;
-use crate::session::tetris::{MODES, mode_title};
-use crate::store::tetris::{self as store, HighScores, TABLE_SIZE};
+use crate::session::tetris::{HighScores, MODES, TABLE_SIZE, format_date, high_scores, mode_title};
 use crate::tui::app::{Action, Ctx, Screen};
 use crate::tui::widgets::{centered, key_hints};
 
@@ -20,7 +19,7 @@ pub struct Scores {
 
 impl Scores {
     pub fn new(ctx: &mut Ctx) -> Scores {
-        let (scores, warning) = store::load(&ctx.data);
+        let (scores, warning) = high_scores(&ctx.data);
         ctx.warn(warning);
         Scores { mode: 0, scores }
     }
@@ -91,7 +90,7 @@ impl Screen for Scores {
                     let padded = format!("{:<41}", row.trim_end_matches(" h"));
                     Line::from(vec![
                         Span::raw(padded),
-                        Span::raw(store::format_date(e.date)),
+                        Span::raw(format_date(e.date)),
                         Span::styled(
                             if e.assisted { "  with hints" } else { "" },
                             Style::default().fg(Color::DarkGray),

@@ -191,3 +191,75 @@ test('a hint shows where the bot would put the piece', async () => {
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+// A phone: touch, no keyboard.
+async function phonePage(viewport) {
+  const context = await env.browser.newContext({ viewport, hasTouch: true, isMobile: true });
+  const page = await context.newPage();
+  page.errors = [];
+  page.on('pageerror', (e) => page.errors.push(String(e)));
+  return page;
+}
+
+const inside = (box, viewport) => box && box.x >= 0 && box.y >= 0
+  && box.x + box.width <= viewport.width + 0.5 && box.y + box.height <= viewport.height + 0.5;
+const overlap = (a, b) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+
+test('on a phone in landscape the touch pad is beside the matrix, and no key table shows', async () => {
+  const viewport = { width: 844, height: 390 };
+  const page = await phonePage(viewport);
+  await page.goto(`${env.server.url}tetris`);
+  await page.waitForSelector('.t-mode[data-mode="sprint"]');
+  assert.equal(await page.isVisible('#menu-keys'), false, 'no key table on a phone');
+  await page.click('.t-mode[data-mode="sprint"]');
+  await page.waitForFunction(() => window.__ludus.state && window.__ludus.state.playing);
+  await page.waitForTimeout(100);
+  const matrix = await page.locator('#board').boundingBox();
+  assert.ok(inside(matrix, viewport), `the matrix is on screen: ${JSON.stringify(matrix)}`);
+  for (const button of await page.locator('#touch button').all()) {
+    const box = await button.boundingBox();
+    assert.ok(inside(box, viewport), `a touch button is on screen: ${JSON.stringify(box)}`);
+    assert.ok(!overlap(box, matrix), 'a touch button covers the matrix');
+  }
+  // The pad plays: a tap on hard drop locks a piece.
+  await page.tap('#touch button[data-action="hard_drop"]');
+  await page.waitForFunction(() => window.__ludus.state.pieces === 1);
+  await shot(page, 'tetris-phone-landscape');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+
+  const portrait = await phonePage({ width: 390, height: 844 });
+  await portrait.goto(`${env.server.url}tetris`);
+  await portrait.waitForSelector('.t-mode[data-mode="sprint"]');
+  assert.equal(await portrait.isVisible('#menu-keys'), false, 'no key table on a phone');
+  await portrait.context().close();
+});
+
+test('a locked-out stack is never drawn above the matrix frame', async () => {
+  const page = await newPage(env.browser);
+  await page.goto(`${env.server.url}tetris`);
+  await page.click('.t-mode[data-mode="sprint"]');
+  await page.waitForFunction(() => window.__ludus.state && window.__ludus.state.playing);
+  while (await page.evaluate(() => window.__ludus.state.playing)) {
+    const n = await page.evaluate(() => window.__ludus.state.pieces);
+    await page.keyboard.press('Space');
+    await page.waitForFunction((n) => !window.__ludus.state.playing || window.__ludus.state.pieces > n, n);
+  }
+  // The stack reached the rows above the visible 20 (what topped the game out).
+  const above = await page.evaluate(() => window.__ludus.board.slice(0, 20).replace(/\./g, '').length);
+  assert.ok(above > 0, 'the stack reaches above the matrix');
+  // The canvas above the frame (two rows of cells over the matrix) is empty.
+  const painted = await page.evaluate(() => {
+    const canvas = document.getElementById('board');
+    const g = canvas.getContext('2d');
+    const cell = canvas.width / 21;
+    const data = g.getImageData(Math.ceil(5.5 * cell) + 2, 0, Math.floor(10 * cell) - 4, Math.floor(2 * cell) - 2).data;
+    let n = 0;
+    for (let i = 3; i < data.length; i += 4) if (data[i] > 0) n++;
+    return n;
+  });
+  await shot(page, 'tetris-locked-out');
+  assert.equal(painted, 0, 'pixels painted above the matrix frame');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

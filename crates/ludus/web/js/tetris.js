@@ -388,7 +388,9 @@ function render() {
   for (let y = 3; y < ROWS; y++) { g.beginPath(); g.moveTo(mx, y * cell + 0.5); g.lineTo(mx + 10 * cell, y * cell + 0.5); g.stroke(); }
   const hidden = s.paused && !page.watch;
   if (!hidden) {
-    for (let i = 0; i < page.board.length; i++) {
+    // The stack is drawn inside the frame only: cells locked above the
+    // visible 20 rows (a lock-out) stay out of sight, as the matrix ends there.
+    for (let i = 2 * 10; i < page.board.length; i++) {
       const ch = page.board[i];
       if (ch !== '.') block(g, mx + (i % 10) * cell, Math.floor(i / 10) * cell, cell, COLOURS[ch] || COLOURS.X);
     }

@@ -210,3 +210,48 @@ test('phone width', async () => {
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('the editor on a phone keeps its panel off the board', async () => {
+  for (const viewport of [{ width: 390, height: 844 }, { width: 360, height: 640 }]) {
+    const context = await env.browser.newContext({ viewport, hasTouch: true, isMobile: true });
+    const page = await context.newPage();
+    await page.goto(`${env.server.url}sokoban#editor`);
+    await page.waitForFunction(() => {
+      const c = document.getElementById('editor-canvas');
+      return c && c.getBoundingClientRect().width > 0;
+    });
+    const board = await page.locator('#editor-canvas').boundingBox();
+    const panel = await page.locator('.editor-side').boundingBox();
+    assert.ok(board.x >= 0 && board.x + board.width <= viewport.width, `the board fits the width: ${JSON.stringify(board)}`);
+    const overlap = board.y < panel.y + panel.height && panel.y < board.y + board.height
+      && board.x < panel.x + panel.width && panel.x < board.x + board.width;
+    assert.ok(!overlap, `the panel ${JSON.stringify(panel)} covers the board ${JSON.stringify(board)}`);
+    await shot(page, `editor-phone-${viewport.width}`);
+    await context.close();
+  }
+});
+
+test('a bad level file is reported where the player looks', async () => {
+  const page = await newPage(env.browser);
+  await page.goto(`${env.server.url}sokoban#levels`);
+  await page.waitForSelector('.level-card');
+  await page.setInputFiles('#upload', {
+    name: 'broken.sok', mimeType: 'text/plain', buffer: Buffer.from('#####\n#.$ #\n#####\n'),
+  });
+  const alert = page.locator('#levels-alert[role="alert"]');
+  await alert.waitFor({ state: 'visible' });
+  const text = await alert.textContent();
+  assert.match(text, /broken\.sok/);
+  assert.match(text, /player/i);
+  // Red, not small grey text.
+  const colour = await alert.evaluate((el) => getComputedStyle(el).backgroundColor);
+  assert.equal(colour, 'rgb(160, 42, 42)');
+  await shot(page, 'sokoban-bad-upload');
+  // It stays until dismissed.
+  await page.waitForTimeout(300);
+  assert.ok(await alert.isVisible());
+  await page.click('#levels-alert-close');
+  assert.equal(await alert.isVisible(), false);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

@@ -98,10 +98,46 @@ impl fmt::Display for ParseErrorKind {
     }
 }
 
+impl ParseErrorKind {
+    /// Whether the error is at one character of the input (its column means
+    /// something); the others are about a whole level, a solution or a file.
+    pub fn points_at_a_character(&self) -> bool {
+        matches!(
+            self,
+            ParseErrorKind::IllegalCharacter(_)
+                | ParseErrorKind::TwoPlayers
+                | ParseErrorKind::IllegalLurd(_)
+                | ParseErrorKind::BadRunLength(_)
+                | ParseErrorKind::NestedTooDeep { .. }
+                | ParseErrorKind::EmptyRow
+                | ParseErrorKind::Json(_)
+        )
+    }
+}
+
 impl fmt::Display for ParseError {
+    /// `line:column: what` at a character; `line N: what` for a whole level
+    /// (the line where it starts), where a column would mean nothing.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}: {}", self.line, self.column, self.kind)
+        if self.kind.points_at_a_character() {
+            write!(f, "{}:{}: {}", self.line, self.column, self.kind)
+        } else {
+            write!(f, "line {}: {}", self.line, self.kind)
+        }
     }
 }
 
 impl std::error::Error for ParseError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_whole_level_error_names_its_line_but_no_column() {
+        let no_player = ParseError::new(5, 1, ParseErrorKind::NoPlayer);
+        assert_eq!(no_player.to_string(), "line 5: the level has no player");
+        let bad = ParseError::new(2, 7, ParseErrorKind::IllegalCharacter('x'));
+        assert!(bad.to_string().starts_with("2:7: "), "{bad}");
+    }
+}

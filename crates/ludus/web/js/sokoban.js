@@ -145,13 +145,15 @@ $('upload').onchange = async (e) => {
   e.target.value = '';
   if (!file) return;
   const text = await file.text();
+  clearAlert();
   const reply = await socket.send({ type: 'upload', text, name: file.name });
-  if (reply.type === 'error') alertMessage(reply.message);
+  if (reply.type === 'error') alertMessage(`${file.name}: ${reply.message}`);
   else show('play');
 };
 
 async function openLevel(collection, level) {
   page.fromEditor = false;
+  clearAlert();
   const reply = await socket.send({ type: 'open', collection, level });
   if (reply.type === 'error') { alertMessage(reply.message); return; }
   show('play');
@@ -166,10 +168,19 @@ async function playTest(text, title) {
   return reply;
 }
 
+// A refusal the player must see: on the play view's message line, and on
+// the level list in a red box that stays until dismissed or the next try.
 function alertMessage(text) {
   setMessage($('message'), text, 'warn');
-  $('collection-info').textContent = text;
+  $('levels-alert-text').textContent = text;
+  $('levels-alert').hidden = false;
 }
+
+function clearAlert() {
+  $('levels-alert').hidden = true;
+}
+
+$('levels-alert-close').onclick = clearAlert;
 
 // ---------- the game connection ----------
 

@@ -754,3 +754,26 @@ fn quitting_a_game_under_way_asks_first() {
             .is_empty()
     );
 }
+
+#[test]
+fn zen_says_so_when_it_clears_a_topped_out_matrix() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = app(dir.path(), |ctx| {
+        Box::new(GameScreen::player(Mode::Zen, 5, ctx))
+    });
+    let t0 = Instant::now();
+    app.tick(t0);
+    let mut t = 0;
+    let mut told = false;
+    while t < 20_000 && !told {
+        t += 50;
+        app.on_key(kind(KeyCode::Char(' '), KeyEventKind::Press));
+        app.tick(ms(t0, t));
+        t += 50;
+        app.on_key(kind(KeyCode::Char(' '), KeyEventKind::Release));
+        app.tick(ms(t0, t));
+        told = screen(&app).contains("MATRIX CLEARED");
+    }
+    assert!(told, "{}", screen(&app));
+    assert!(screen(&app).contains("ZEN: TOPPED OUT"));
+}

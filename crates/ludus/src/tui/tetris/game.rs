@@ -144,6 +144,8 @@ pub struct GameScreen {
     banner: Option<(Vec<String>, u64)>,
     /// Lines and last clear seen at the previous tick, to notice new clears.
     seen: (u32, Option<ClearReport>),
+    /// Zen's wipes of a topped-out matrix seen so far, to say when it happens.
+    wipes_seen: u32,
     now_ms: u64,
     message: Option<String>,
 }
@@ -172,6 +174,7 @@ impl GameScreen {
             target: None,
             banner: None,
             seen: (0, None),
+            wipes_seen: 0,
             now_ms: 0,
             message: None,
         }
@@ -296,6 +299,13 @@ impl GameScreen {
     fn after_update(&mut self, ctx: &mut Ctx) {
         let game = self.game();
         let (lines, clear) = (game.lines(), game.last_clear().copied());
+        let wipes = game.zen_clears();
+        if wipes > self.wipes_seen {
+            // Zen never ends: a topped-out matrix is emptied, and the player is told.
+            self.wipes_seen = wipes;
+            let text = vec!["ZEN: TOPPED OUT".to_owned(), "MATRIX CLEARED".to_owned()];
+            self.banner = Some((text, self.now_ms + 2 * BANNER_MS));
+        }
         if (lines, clear) != self.seen {
             if let Some(report) = clear
                 && (lines > self.seen.0 || Some(report) != self.seen.1)

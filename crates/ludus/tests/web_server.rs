@@ -896,3 +896,31 @@ async fn a_duplicated_tab_takes_the_game_over_and_the_first_is_told() {
     assert_eq!(back["moves"], 2);
     second.until("taken_over").await;
 }
+
+#[tokio::test]
+async fn saving_a_level_never_replaces_another_but_replaces_its_own_file() {
+    let server = Server::start();
+    let mut client = server.socket().await;
+    let level = "#####\n#@$.#\n#####";
+    let save = |saved_as: Option<&str>| {
+        let mut request =
+            json!({"type": "save_level", "name": "tiny", "text": level, "title": "Tiny"});
+        if let Some(file) = saved_as {
+            request["saved_as"] = json!(file);
+        }
+        request
+    };
+    let first = client.ask(save(None), "saved").await;
+    assert_eq!(first["name"], "tiny.sok");
+    // Another level with the same title gets a file of its own.
+    let second = client.ask(save(None), "saved").await;
+    assert_ne!(second["name"], "tiny.sok");
+    let levels = server.data.path().join("sokoban/levels");
+    assert_eq!(std::fs::read_dir(&levels).unwrap().count(), 3); // the fixture too
+    // Saving the first again replaces its own file, nothing else.
+    let again = client.ask(save(Some("tiny.sok")), "saved").await;
+    assert_eq!(again["name"], "tiny.sok");
+    assert_eq!(std::fs::read_dir(&levels).unwrap().count(), 3);
+    let refused = client.ask(save(Some("../x.sok")), "error").await;
+    assert_eq!(refused["code"], "bad_path");
+}

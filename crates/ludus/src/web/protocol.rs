@@ -190,7 +190,9 @@ pub enum Request {
         #[serde(default)]
         title: Option<String>,
     },
-    /// Editor: save the level as `<name>.sok` in the levels folder of the data dir.
+    /// Editor: save the level in the levels folder of the data dir, as a
+    /// new `<name>.sok` (`<name>-2.sok`… when taken), or over `saved_as`,
+    /// the file an earlier save of the same level made.
     SaveLevel {
         #[serde(default)]
         seq: Option<u64>,
@@ -198,6 +200,8 @@ pub enum Request {
         text: String,
         #[serde(default)]
         title: Option<String>,
+        #[serde(default)]
+        saved_as: Option<String>,
     },
     Ping {
         #[serde(default)]

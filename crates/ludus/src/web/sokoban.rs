@@ -12,18 +12,19 @@ use std::time::Duration;
 use super::socket::{GameConnection, Replies, refuse};
 use serde::Serialize;
 use serde_json::{Value, json};
-use sokoban::solver::{Deadlock, DeadlockDetector, Options, Outcome};
-use sokoban::{Cell, Game, Level, path};
+use sokoban::solver::{Options, Outcome};
+use sokoban::{Cell, Level, path};
 use tokio::sync::mpsc;
 
 use super::App;
 use super::protocol::{self, Dir, ErrorCode, Format, Refusal, Request, with_seq};
 use super::sessions::{GameKey, game_key, lock};
-use crate::session::sokoban as flow;
-use crate::session::sokoban::library::{LevelSet, Source, parse_text};
+use crate::session::sokoban::library::{LevelSet, SaveTo, Source, parse_text, save_edited_level};
+use crate::session::sokoban::play::{NoStep, SnapshotError, SokobanSession};
 use crate::session::sokoban::solver_job::{Report, solve_blocking};
-use crate::store::progress::{self, LevelProgress};
-use crate::store::{settings, snapshots, write_atomic};
+use crate::session::sokoban::{self as flow, Solved};
+use crate::store::progress;
+use crate::store::settings;
 
 /// How long a hint or a solve-and-show may think.
 const THINK_LIMIT: Duration = Duration::from_secs(10);
@@ -33,18 +34,11 @@ const CHECK_LIMIT: Duration = Duration::from_secs(30);
 /// game's copy, box marks, the deadlock detector's tables, the drawn rows.
 const GAME_BYTES_PER_CELL: usize = 32;
 
-/// One game being played in a browser.
+/// One game being played in a browser: the session and what the page is sent.
 pub struct SokobanGame {
-    set: Arc<LevelSet>,
+    session: SokobanSession,
     /// Index of the set in the registry; `None` for uploaded levels.
     collection: Option<usize>,
-    index: usize,
-    game: Game,
-    detector: DeadlockDetector,
-    deadlock: Option<Deadlock>,
-    /// The player's record on this level.
-    record: Option<LevelProgress>,
-    show_deadlocks: bool,
     animation_ms: u32,
     /// The static cells, one string per row (`#` wall, `-` floor, `.` goal, space outside).
     rows: Vec<String>,
@@ -61,29 +55,21 @@ pub struct SokobanGame {
 impl SokobanGame {
     /// Level `index` of `set`, if it parsed.
     fn new(app: &App, set: Arc<LevelSet>, collection: Option<usize>, index: usize) -> Option<Self> {
-        let level = set.collection.levels.get(index)?.as_ref().ok()?.clone();
         let (settings, settings_warning) = settings::load(&app.data);
         let (progress, progress_warning) = progress::load(&app.data);
         let warnings = [settings_warning, progress_warning]
             .into_iter()
             .filter_map(|w| app.report(w))
             .collect();
-        let key = level.key();
-        let record = progress.get(&key).cloned();
-        let title = flow::level_title(&set, index, &level);
+        let session = SokobanSession::open(set, index, &progress, settings.sokoban.show_deadlocks)?;
+        let level = session.level();
         Some(SokobanGame {
-            key,
-            title,
+            key: level.key(),
+            title: session.title(),
             xsb: level.to_xsb(),
-            detector: DeadlockDetector::new(&level),
-            rows: static_rows(&level),
-            game: Game::new(level),
-            set,
+            rows: static_rows(level),
+            session,
             collection,
-            index,
-            deadlock: None,
-            record,
-            show_deadlocks: settings.sokoban.show_deadlocks,
             animation_ms: settings.sokoban.animation_ms,
             thinking: None,
             warnings,
@@ -96,18 +82,10 @@ impl SokobanGame {
         }
     }
 
-    fn check_deadlock(&mut self) {
-        self.deadlock = if self.show_deadlocks {
-            self.detector.find(&self.game)
-        } else {
-            None
-        };
-    }
-
     /// The whole visible state, sent after every change, as JSON text.
     /// Serialized straight from borrowed data: it is the reply to every move.
     fn state(&self, session: &str, seq: Option<u64>, blocked: Option<String>) -> String {
-        let game = &self.game;
+        let game = self.session.game();
         let level = game.level();
         let counts = |s: &Option<progress::Solution>| {
             s.as_ref().map(|s| Counts {
@@ -119,9 +97,9 @@ impl SokobanGame {
             kind: "state",
             session,
             collection: self.collection,
-            set: &self.set.name,
-            count: self.set.len(),
-            level: self.index,
+            set: &self.session.set().name,
+            count: self.session.set().len(),
+            level: self.session.index(),
             title: &self.title,
             key: &self.key,
             xsb: &self.xsb,
@@ -138,15 +116,15 @@ impl SokobanGame {
             solved: game.is_solved(),
             can_undo: game.can_undo(),
             can_redo: game.can_redo(),
-            deadlock: self.deadlock.as_ref().map(|d| DeadlockView {
+            deadlock: self.session.deadlock().map(|d| DeadlockView {
                 message: flow::deadlock_text(&d.kind),
                 boxes: &d.boxes,
             }),
-            best: self.record.as_ref().map(|r| Best {
+            best: self.session.record().map(|r| Best {
                 moves: counts(&r.best_by_moves),
                 pushes: counts(&r.best_by_pushes),
             }),
-            solved_before: self.record.as_ref().is_some_and(|r| r.solved.is_some()),
+            solved_before: self.session.solved_before(),
             thinking: self.thinking.is_some(),
             animation_ms: self.animation_ms,
             blocked,
@@ -157,16 +135,13 @@ impl SokobanGame {
         })
     }
 
-    /// Records a solve and tells the page what it achieved.
-    fn on_solved(&mut self, app: &App) -> Value {
-        let solved = flow::record_solve(&app.data, &self.set, self.index, &self.game);
-        self.record = solved.progress.get(&self.key).cloned();
-        let next = flow::next_unsolved(&self.set, self.index, &solved.progress)
-            .or_else(|| flow::neighbour_level(&self.set, self.index, true));
+    /// Tells the page what a solve (recorded by the session) achieved.
+    fn solved_message(&self, solved: Solved) -> Value {
+        let next = self.session.next_level(&solved.progress, true);
         json!({
             "type": "solved",
-            "moves": self.game.moves(),
-            "pushes": self.game.pushes(),
+            "moves": self.session.game().moves(),
+            "pushes": self.session.game().pushes(),
             "first_solve": solved.new_best.first_solve,
             "moves_record": solved.new_best.moves_record,
             "pushes_record": solved.new_best.pushes_record,
@@ -347,8 +322,20 @@ fn handle(
             ..
         } => return export(&text, format, title.as_deref(), seq),
         Request::SaveLevel {
-            name, text, title, ..
-        } => return save_level(app, &name, &text, title.as_deref(), seq),
+            name,
+            text,
+            title,
+            saved_as,
+            ..
+        } => {
+            let edited = EditedLevel {
+                name: &name,
+                text: &text,
+                title: title.as_deref(),
+                saved_as: saved_as.as_deref(),
+            };
+            return save_level(app, &edited, seq);
+        }
         _ => {}
     }
     let Some((session, shared)) = current.clone() else {
@@ -359,46 +346,29 @@ fn handle(
     let mut extra = Vec::new();
     match request {
         Request::Move { dir, by_solver, .. } => {
-            if g.game.is_solved() {
-                return refuse(ErrorCode::Blocked, "the level is solved", seq);
-            }
-            let made = if by_solver {
-                g.game.step_by_solver(dir.into())
-            } else {
-                g.game.step(dir.into())
-            };
-            match made {
-                Ok(step) => {
-                    if step.push {
-                        g.check_deadlock();
-                    }
-                    if g.game.is_solved() {
-                        extra.push(g.on_solved(app));
-                    }
+            match g.session.step(dir.into(), by_solver, &app.data) {
+                Ok(solved) => extra.extend(solved.map(|s| g.solved_message(s))),
+                Err(NoStep::Solved) => {
+                    return refuse(ErrorCode::Blocked, "the level is solved", seq);
                 }
-                Err(why) => return vec![g.state(&session, seq, Some(why.to_string()))],
+                Err(NoStep::Blocked(why)) => {
+                    return vec![g.state(&session, seq, Some(why.to_string()))];
+                }
             }
         }
-        Request::Undo { .. } | Request::Redo { .. } | Request::Restart { .. } => {
-            let changed = match request {
-                Request::Undo { .. } => g.game.undo(),
-                Request::Redo { .. } => g.game.redo(),
-                _ => {
-                    let moved = g.game.moves() > 0;
-                    g.game.restart();
-                    moved
-                }
-            };
-            if changed {
-                g.check_deadlock();
-                if matches!(request, Request::Redo { .. }) && g.game.is_solved() {
-                    extra.push(g.on_solved(app));
-                }
-            }
+        Request::Undo { .. } => {
+            g.session.undo();
+        }
+        Request::Redo { .. } => {
+            let redone = g.session.redo(&app.data);
+            extra.extend(redone.solved.map(|s| g.solved_message(s)));
+        }
+        Request::Restart { .. } => {
+            g.session.restart();
         }
         Request::Walk { to, .. } => {
-            let steps = if to < g.game.level().map().len() {
-                path::walk_to(&g.game, to)
+            let steps = if to < g.session.level().map().len() {
+                path::walk_to(g.session.game(), to)
             } else {
                 None
             };
@@ -408,9 +378,9 @@ fn handle(
             };
         }
         Request::Push { from, to, .. } => {
-            let len = g.game.level().map().len();
+            let len = g.session.level().map().len();
             let steps = if from < len && to < len {
-                path::push_to(&g.game, from, to)
+                path::push_to(g.session.game(), from, to)
             } else {
                 None
             };
@@ -422,19 +392,13 @@ fn handle(
         Request::Next { unsolved, .. } => {
             let (progress, warning) = progress::load(&app.data);
             g.warnings.extend(app.report(warning));
-            let target = if unsolved {
-                flow::next_unsolved(&g.set, g.index, &progress)
-                    .or_else(|| flow::neighbour_level(&g.set, g.index, true))
-            } else {
-                flow::neighbour_level(&g.set, g.index, true)
-            };
-            let Some(target) = target else {
+            let Some(target) = g.session.next_level(&progress, unsolved) else {
                 return refuse(ErrorCode::NotFound, "this is the last level", seq);
             };
             return switch_level(app, &mut g, &session, target, seq);
         }
         Request::Prev { .. } => {
-            let Some(target) = flow::neighbour_level(&g.set, g.index, false) else {
+            let Some(target) = g.session.previous_level() else {
                 return refuse(ErrorCode::NotFound, "this is the first level", seq);
             };
             return switch_level(app, &mut g, &session, target, seq);
@@ -453,9 +417,9 @@ fn handle(
         Request::Replay { by_pushes, .. } => {
             let (progress, warning) = progress::load(&app.data);
             g.warnings.extend(app.report(warning));
-            return match flow::replay_solution(&progress, g.game.level(), by_pushes) {
+            return match g.session.best_to_replay(&progress, by_pushes) {
                 Some((lurd, label)) => {
-                    let level = g.game.level();
+                    let level = g.session.level();
                     let start = json!({ "player": level.player(), "boxes": level.boxes() });
                     let reply =
                         json!({ "type": "replay", "lurd": lurd, "label": label, "start": start });
@@ -471,37 +435,31 @@ fn handle(
             };
         }
         Request::SaveSnapshot { .. } => {
-            let snapshot = flow::snapshot_of(&g.game);
-            let text = match snapshots::save(&app.data, &snapshot) {
-                Ok(_) => format!("Snapshot saved at move {}.", g.game.moves()),
-                Err(e) => return refuse(ErrorCode::Internal, format!("{e:#}"), seq),
+            let text = match g.session.save_snapshot(&app.data) {
+                Ok(saved) => {
+                    g.warnings.extend(app.report(saved.warning));
+                    format!("Snapshot saved at move {}.", saved.moves)
+                }
+                Err(e) => return refuse(ErrorCode::Internal, e, seq),
             };
             extra.push(json!({ "type": "notice", "message": text }));
         }
         Request::LoadSnapshot { .. } => {
-            let key = g.game.level().key();
-            match snapshots::load(&app.data, &key) {
-                Ok((Some(snapshot), _)) => {
-                    match flow::restore_snapshot(g.game.level(), &snapshot) {
-                        Ok(game) => {
-                            g.cancel_thinking();
-                            g.game = game;
-                            g.check_deadlock();
-                            extra.push(json!({ "type": "notice", "message": "Snapshot loaded." }));
-                        }
-                        Err(e) => {
-                            return refuse(
-                                ErrorCode::BadLevel,
-                                format!("the snapshot does not fit this level: {e}"),
-                                seq,
-                            );
-                        }
-                    }
+            g.cancel_thinking();
+            match g.session.load_snapshot(&app.data) {
+                Ok(loaded) => {
+                    g.warnings.extend(app.report(loaded.warning));
+                    extra.push(json!({ "type": "notice", "message": "Snapshot loaded." }));
                 }
-                Ok((None, _)) => {
-                    return refuse(ErrorCode::NotFound, "no snapshot saved for this level", seq);
+                Err(e @ SnapshotError::NoneSaved(_)) => {
+                    return refuse(ErrorCode::NotFound, e.to_string(), seq);
                 }
-                Err(e) => return refuse(ErrorCode::Internal, format!("{e:#}"), seq),
+                Err(e @ SnapshotError::DoesNotFit(_)) => {
+                    return refuse(ErrorCode::BadLevel, e.to_string(), seq);
+                }
+                Err(e @ SnapshotError::Unreadable(_)) => {
+                    return refuse(ErrorCode::Internal, e.to_string(), seq);
+                }
             }
         }
         // Handled above.
@@ -603,7 +561,7 @@ fn switch_level(
     index: usize,
     seq: Option<u64>,
 ) -> Replies {
-    let Some(next) = SokobanGame::new(app, Arc::clone(&g.set), g.collection, index) else {
+    let Some(next) = SokobanGame::new(app, Arc::clone(g.session.set()), g.collection, index) else {
         return refuse(
             ErrorCode::NotFound,
             format!("no playable level {index}"),
@@ -613,7 +571,7 @@ fn switch_level(
     g.cancel_thinking();
     *g = next;
     if g.collection.is_some() {
-        let (name, level) = (g.set.name.clone(), index);
+        let (name, level) = (g.session.set().name.clone(), index);
         let _ = settings::update(&app.data, |s| {
             s.sokoban.last_collection = Some(name);
             s.sokoban.last_level = Some(level);
@@ -731,7 +689,7 @@ fn think(
     seq: Option<u64>,
     sender: &mpsc::UnboundedSender<String>,
 ) -> Replies {
-    if g.game.is_solved() {
+    if g.session.game().is_solved() {
         return refuse(ErrorCode::Blocked, "the level is solved already", seq);
     }
     let Ok(permit) = Arc::clone(&app.solver_slots).try_acquire_owned() else {
@@ -740,7 +698,7 @@ fn think(
     g.cancel_thinking();
     let cancel = Arc::new(AtomicBool::new(false));
     g.thinking = Some(Arc::clone(&cancel));
-    let level = g.game.position_as_level();
+    let level = g.session.game().position_as_level();
     let (shared, sender) = (Arc::clone(shared), sender.clone());
     tokio::task::spawn_blocking(move || {
         let report = solve_blocking(&level, &Options::default(), Some(THINK_LIMIT), &cancel);
@@ -752,7 +710,7 @@ fn think(
         }
         g.thinking = None;
         // Moves made meanwhile make the answer stale.
-        let answer = if g.game.position_as_level() != level {
+        let answer = if g.session.game().position_as_level() != level {
             json!({ "type": "notice", "message": "The position changed; ask again." })
         } else {
             solver_answer(purpose, &report)
@@ -782,7 +740,7 @@ fn rewind(
     g.cancel_thinking();
     let cancel = Arc::new(AtomicBool::new(false));
     g.thinking = Some(Arc::clone(&cancel));
-    let start = g.game.clone();
+    let start = g.session.game().clone();
     let (shared, sender, session) = (Arc::clone(shared), sender.clone(), session.to_string());
     tokio::task::spawn_blocking(move || {
         let mut undos = 0;
@@ -805,17 +763,15 @@ fn rewind(
             return;
         }
         g.thinking = None;
-        if g.game.moves() != start.moves() || g.game.lurd() != start.lurd() {
+        let game = g.session.game();
+        if game.moves() != start.moves() || game.lurd() != start.lurd() {
             let stale = json!({ "type": "notice", "message": "The position changed; ask again." });
             let _ = sender.send(with_seq(stale, seq));
             return;
         }
         let message = match found {
             Ok(count) => {
-                for _ in 0..count {
-                    g.game.undo();
-                }
-                g.check_deadlock();
+                g.session.undo_steps(count);
                 let _ = sender.send(g.state(&session, None, None));
                 let steps = if count == 1 {
                     "1 step".to_string()
@@ -1046,39 +1002,69 @@ fn export(text: &str, format: Format, title: Option<&str>, seq: Option<u64>) -> 
 
 /// Saves an editor level as `sokoban/levels/<name>.sok` in the data dir.
 /// The name must be a plain file stem; the data dir refuses anything else.
-fn save_level(app: &App, name: &str, text: &str, title: Option<&str>, seq: Option<u64>) -> Replies {
-    let plain = !name.is_empty()
-        && name.len() <= 64
+/// A `save_level` request: the level's text and title, the file name the
+/// page proposes, and the file an earlier save made.
+struct EditedLevel<'a> {
+    name: &'a str,
+    text: &'a str,
+    title: Option<&'a str>,
+    saved_as: Option<&'a str>,
+}
+
+/// A name the page may give a level file: letters, digits, `-`, `_`.
+fn plain_name(name: &str, most: usize) -> bool {
+    !name.is_empty()
+        && name.len() <= most
         && name
             .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
-    if !plain {
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+}
+
+fn save_level(app: &App, edited: &EditedLevel<'_>, seq: Option<u64>) -> Replies {
+    if !plain_name(edited.name, 64) {
         return refuse(
             ErrorCode::BadPath,
             "a level name is 1 to 64 letters, digits, - or _",
             seq,
         );
     }
-    let rel = Path::new("sokoban")
-        .join("levels")
-        .join(format!("{name}.sok"));
-    let path = match app.data.path(&rel) {
-        Ok(p) => p,
-        Err(e) => return refuse(ErrorCode::BadPath, format!("{e:?}"), seq),
+    // Only a file an earlier save made (a plain `.sok` name) is replaced.
+    let own = match edited.saved_as {
+        Some(file) => {
+            let stem = file.strip_suffix(".sok").filter(|s| plain_name(s, 70));
+            let rel = stem.map(|s| Path::new("sokoban").join("levels").join(format!("{s}.sok")));
+            match rel.map(|rel| app.data.path(&rel)) {
+                Some(Ok(path)) if path.is_file() => Some(path),
+                Some(Ok(_)) => None, // gone meanwhile: a new file
+                _ => return refuse(ErrorCode::BadPath, "not a level file of yours", seq),
+            }
+        }
+        None => None,
     };
-    let level = match editor_level(text, title) {
+    let level = match editor_level(edited.text, edited.title) {
         Ok(level) if sokoban::validate(&level).is_ok() => level,
         Ok(_) => return refuse(ErrorCode::BadLevel, "fix the errors before saving", seq),
         Err(e) => return refuse(ErrorCode::BadLevel, e.to_string(), seq),
     };
-    let body =
-        sokoban::format::sok::write_sok(level.meta.title.as_deref(), std::slice::from_ref(&level));
-    if let Err(e) = write_atomic(&path, body.as_bytes()) {
-        return refuse(ErrorCode::BadPath, format!("could not save: {e:#}"), seq);
-    }
+    let title = level
+        .meta
+        .title
+        .clone()
+        .unwrap_or_else(|| edited.name.to_string());
+    let to = match &own {
+        Some(path) => SaveTo::Own(path),
+        None => SaveTo::NewFile { stem: edited.name },
+    };
+    let path = match save_edited_level(&app.data, &level, &title, to) {
+        Ok(path) => path,
+        Err(e) => return refuse(ErrorCode::BadPath, format!("could not save: {e:#}"), seq),
+    };
     app.reload_sets();
+    let name = path
+        .file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
     vec![with_seq(
-        json!({ "type": "saved", "path": rel.to_string_lossy() }),
+        json!({ "type": "saved", "path": format!("sokoban/levels/{name}"), "name": name }),
         seq,
     )]
 }

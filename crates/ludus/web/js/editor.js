@@ -44,6 +44,7 @@ export class Editor {
 
   // An empty room with walls around.
   blank(width, height) {
+    this.savedAs = null; // another level: the next save makes a new file
     this.width = width;
     this.height = height;
     this.cells = [];
@@ -54,6 +55,7 @@ export class Editor {
   }
 
   loadXsb(xsb, title) {
+    this.savedAs = null;
     const view = viewFromXsb(xsb);
     const lines = xsb.replace(/\r\n?/g, '\n').split('\n');
     this.width = Math.min(MAX_SIDE, view.width);
@@ -298,8 +300,15 @@ export class Editor {
 
   async save() {
     const name = this.title().toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60) || 'level';
-    const reply = await this.socket.send({ type: 'save_level', name, text: this.text(), title: this.title() });
-    if (reply.type === 'saved') this.message(`Saved as ${reply.path} in your data folder; it is in the level browser now.`, 'info');
+    // The first save makes a new file (never over another level); later
+    // saves of the same level replace that file.
+    const reply = await this.socket.send({
+      type: 'save_level', name, text: this.text(), title: this.title(), saved_as: this.savedAs || undefined,
+    });
+    if (reply.type === 'saved') {
+      this.savedAs = reply.name;
+      this.message(`Saved as ${reply.path} in your data folder; it is in the level browser now.`, 'info');
+    } else if (reply.type === 'error') this.message(reply.message, 'warn');
   }
 
   async import(text, name) {

@@ -3,9 +3,9 @@
 
 use std::path::{Path, PathBuf};
 
-use sokoban::{Collection, ParseError, format};
+use sokoban::{Collection, Level, ParseError, format};
 
-use crate::store::DataDir;
+use crate::store::{DataDir, write_atomic};
 
 /// Extensions of level files found in the user's levels folder.
 pub const LEVEL_EXTENSIONS: [&str; 4] = ["sok", "xsb", "txt", "json"];
@@ -139,4 +139,57 @@ pub fn registry(data: &DataDir, files: &[PathBuf]) -> (Vec<LevelSet>, Vec<String
         .iter()
         .for_each(|p| load(p, &mut sets));
     (sets, problems)
+}
+
+/// A file-name-safe form of a title.
+pub fn slug(title: &str) -> String {
+    let slug: String = title
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '-'
+            }
+        })
+        .collect::<String>()
+        .split('-')
+        .filter(|s| !s.is_empty())
+        .collect::<Vec<_>>()
+        .join("-");
+    if slug.is_empty() {
+        "level".into()
+    } else {
+        slug
+    }
+}
+
+/// Where the editor saves a level.
+#[derive(Clone, Copy, Debug)]
+pub enum SaveTo<'a> {
+    /// A new file in the levels folder named from `stem` (`stem-2.sok`…
+    /// when taken): a save never replaces another level.
+    NewFile { stem: &'a str },
+    /// The file an earlier save of the same level made, replaced.
+    Own(&'a Path),
+}
+
+/// Saves an edited level as a `.sok` file titled `title` and returns its path.
+///
+/// # Errors
+/// The levels folder or the file could not be written.
+pub fn save_edited_level(
+    data: &DataDir,
+    level: &Level,
+    title: &str,
+    to: SaveTo<'_>,
+) -> anyhow::Result<PathBuf> {
+    let text = format::sok::write_sok(Some(title), std::slice::from_ref(level));
+    match to {
+        SaveTo::Own(path) => write_atomic(path, text.as_bytes()).map(|()| path.to_path_buf()),
+        SaveTo::NewFile { stem } => {
+            let dir = data.ensure_sokoban_levels()?;
+            crate::store::atomic::write_new(&dir, stem, "sok", text.as_bytes())
+        }
+    }
 }

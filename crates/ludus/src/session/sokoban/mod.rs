@@ -4,6 +4,7 @@
 //! decide how to show the results.
 
 pub mod library;
+pub mod play;
 pub mod solver_job;
 
 use sokoban::solver::DeadlockKind;

@@ -18,8 +18,8 @@ use sokoban::{Level, ParseError};
 
 use super::play::Play;
 use crate::session::sokoban::library::LevelSet;
+use crate::session::sokoban::library::{SaveTo, save_edited_level, slug};
 use crate::session::sokoban::solver_job::{self, SolveJob};
-use crate::store::write_atomic;
 use crate::tui::app::{Action, Ctx, Screen};
 use crate::tui::clipboard;
 use crate::tui::widgets::{highlight, key_hints, popup};
@@ -238,21 +238,15 @@ impl Editor {
                 return;
             }
         };
-        let text = sokoban::format::sok::write_sok(Some(&self.title), std::slice::from_ref(&level));
         // The first save takes a free name (another level may have this
         // title); later saves replace the level's own file.
-        let result = ctx
-            .data
-            .ensure_sokoban_levels()
-            .and_then(|dir| match &self.path {
-                Some(path) => write_atomic(path, text.as_bytes()).map(|()| path.clone()),
-                None => crate::store::atomic::write_new(
-                    &dir,
-                    &slug(&self.title),
-                    "sok",
-                    text.as_bytes(),
-                ),
-            });
+        let to = match &self.path {
+            Some(path) => SaveTo::Own(path),
+            None => SaveTo::NewFile {
+                stem: &slug(&self.title),
+            },
+        };
+        let result = save_edited_level(&ctx.data, &level, &self.title, to);
         self.status = Some(match result {
             Ok(path) => {
                 self.dirty = false;
@@ -339,29 +333,6 @@ impl Editor {
 impl Default for Editor {
     fn default() -> Editor {
         Editor::new()
-    }
-}
-
-/// A file-name-safe form of a title.
-fn slug(title: &str) -> String {
-    let slug: String = title
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() {
-                c.to_ascii_lowercase()
-            } else {
-                '-'
-            }
-        })
-        .collect::<String>()
-        .split('-')
-        .filter(|s| !s.is_empty())
-        .collect::<Vec<_>>()
-        .join("-");
-    if slug.is_empty() {
-        "level".into()
-    } else {
-        slug
     }
 }
 

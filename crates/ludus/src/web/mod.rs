@@ -28,7 +28,8 @@ use hyper_util::service::TowerToHyperService;
 use serde_json::{Value, json};
 
 use crate::session::sokoban::library::{LevelSet, registry};
-use crate::store::{DataDir, Warning, progress};
+use crate::session::sokoban::load_progress;
+use crate::store::{DataDir, Warning};
 use sessions::{Owners, Sessions};
 
 /// How long a client may take to send a request's line and headers; a
@@ -265,7 +266,7 @@ async fn collections(State(app): State<Arc<App>>) -> Response {
 
 /// The player's progress in each game, for the home page.
 fn progress_summary(app: &App) -> Value {
-    let (progress, warning) = progress::load(&app.data);
+    let (progress, warning) = load_progress(&app.data);
     let mut warnings: Vec<String> = app.report(warning).into_iter().collect();
     let sets = app.sets();
     let total: usize = sets

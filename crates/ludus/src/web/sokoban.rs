@@ -23,7 +23,6 @@ use crate::session::sokoban::library::{LevelSet, SaveTo, Source, parse_text, sav
 use crate::session::sokoban::play::{NoStep, SnapshotError, SokobanSession};
 use crate::session::sokoban::solver_job::{Report, solve_blocking};
 use crate::session::sokoban::{self as flow, Solved};
-use crate::store::progress;
 use crate::store::settings;
 
 /// How long a hint or a solve-and-show may think.
@@ -56,7 +55,7 @@ impl SokobanGame {
     /// Level `index` of `set`, if it parsed.
     fn new(app: &App, set: Arc<LevelSet>, collection: Option<usize>, index: usize) -> Option<Self> {
         let (settings, settings_warning) = settings::load(&app.data);
-        let (progress, progress_warning) = progress::load(&app.data);
+        let (progress, progress_warning) = flow::load_progress(&app.data);
         let warnings = [settings_warning, progress_warning]
             .into_iter()
             .filter_map(|w| app.report(w))
@@ -87,7 +86,7 @@ impl SokobanGame {
     fn state(&self, session: &str, seq: Option<u64>, blocked: Option<String>) -> String {
         let game = self.session.game();
         let level = game.level();
-        let counts = |s: &Option<progress::Solution>| {
+        let counts = |s: &Option<flow::Solution>| {
             s.as_ref().map(|s| Counts {
                 moves: s.moves,
                 pushes: s.pushes,
@@ -390,7 +389,7 @@ fn handle(
             };
         }
         Request::Next { unsolved, .. } => {
-            let (progress, warning) = progress::load(&app.data);
+            let (progress, warning) = flow::load_progress(&app.data);
             g.warnings.extend(app.report(warning));
             let Some(target) = g.session.next_level(&progress, unsolved) else {
                 return refuse(ErrorCode::NotFound, "this is the last level", seq);
@@ -415,7 +414,7 @@ fn handle(
         Request::Cancel { .. } => g.cancel_thinking(),
         Request::Rewind { .. } => return rewind(app, &shared, &mut g, &session, seq, sender),
         Request::Replay { by_pushes, .. } => {
-            let (progress, warning) = progress::load(&app.data);
+            let (progress, warning) = flow::load_progress(&app.data);
             g.warnings.extend(app.report(warning));
             return match g.session.best_to_replay(&progress, by_pushes) {
                 Some((lurd, label)) => {
@@ -1073,7 +1072,7 @@ fn save_level(app: &App, edited: &EditedLevel<'_>, seq: Option<u64>) -> Replies 
 /// the level browser (`GET /api/sokoban/collections`).
 pub fn collections(app: &App) -> Value {
     let mut problems = app.reload_sets();
-    let (progress, warning) = progress::load(&app.data);
+    let (progress, warning) = flow::load_progress(&app.data);
     problems.extend(app.report(warning));
     let sets = app.sets();
     let list: Vec<Value> = sets
@@ -1088,7 +1087,7 @@ pub fn collections(app: &App) -> Value {
                 .map(|(n, l)| match l {
                     Ok(level) => {
                         let record = progress.get(&level.key());
-                        let counts = |s: Option<&progress::Solution>| {
+                        let counts = |s: Option<&flow::Solution>| {
                             s.map(|s| json!({ "moves": s.moves, "pushes": s.pushes }))
                         };
                         json!({

@@ -19,10 +19,9 @@ use super::sessions::{GameKey, game_key, lock};
 use super::socket::{GameConnection, Replies, refuse};
 use crate::session::tetris::{
     GameResult, MODES, OpenReplayError, TetrisSession, file_name, format_date, high_scores,
-    mode_title, open_replay, random_seed, saved_replays,
+    mode_title, now_secs, open_replay, random_seed, saved_replays,
 };
 use crate::store::settings::{self, TetrisSettings};
-use crate::store::tetris::now_secs;
 
 /// The most game time one message may add: a page claiming more (a stalled
 /// tab, a bad clock, a hostile client) gets this much, so one message is

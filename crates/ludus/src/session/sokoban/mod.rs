@@ -12,7 +12,10 @@ use sokoban::{Game, Level, ReplayError};
 
 use crate::session::sokoban::library::LevelSet;
 use crate::store::DataDir;
-use crate::store::progress::{self, NewBest, Progress};
+use crate::store::progress;
+pub use crate::store::progress::{
+    LevelProgress, NewBest, Progress, Solution, load as load_progress,
+};
 use crate::store::snapshots::{History, Snapshot};
 
 /// Seconds since the Unix epoch (0 if the clock is before it).

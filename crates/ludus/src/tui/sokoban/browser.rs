@@ -3,7 +3,7 @@
 
 use std::cell::Cell;
 use std::path::PathBuf;
-use std::rc::Rc;
+use std::sync::Arc;
 
 use ratatui::Frame;
 use ratatui::crossterm::event::{KeyCode, KeyEvent};
@@ -23,7 +23,7 @@ use crate::tui::widgets::{highlight, key_hints};
 pub struct Browser {
     /// Files named on the command line (the levels folder is rescanned on return).
     files: Vec<PathBuf>,
-    sets: Vec<Rc<LevelSet>>,
+    sets: Vec<Arc<LevelSet>>,
     set: usize,
     /// The chosen level in each set.
     chosen: Vec<usize>,
@@ -39,7 +39,7 @@ impl Browser {
     pub fn new(ctx: &mut Ctx, files: &[PathBuf]) -> Browser {
         let (sets, problems) = registry(&ctx.data, files);
         ctx.notices.extend(problems);
-        let sets: Vec<Rc<LevelSet>> = sets.into_iter().map(Rc::new).collect();
+        let sets: Vec<Arc<LevelSet>> = sets.into_iter().map(Arc::new).collect();
         let mut browser = Browser {
             files: files.to_vec(),
             chosen: vec![0; sets.len()],
@@ -72,7 +72,7 @@ impl Browser {
         ctx.settings.sokoban.last_collection = Some(set.name.clone());
         ctx.settings.sokoban.last_level = Some(level);
         ctx.save_settings();
-        Play::new(Rc::clone(set), level, ctx)
+        Play::new(Arc::clone(set), level, ctx)
     }
 
     fn current(&self) -> usize {
@@ -269,7 +269,7 @@ impl Screen for Browser {
         // A level saved in the editor appears at once.
         let (sets, _) = registry(&ctx.data, &self.files);
         if sets.len() != self.sets.len() {
-            self.sets = sets.into_iter().map(Rc::new).collect();
+            self.sets = sets.into_iter().map(Arc::new).collect();
             self.chosen.resize(self.sets.len(), 0);
             self.set = self.set.min(self.sets.len().saturating_sub(1));
         }

@@ -3,7 +3,7 @@
 //! solver, play-test, save as `.sok` in the levels folder, copy as XSB/RLE.
 
 use std::path::PathBuf;
-use std::rc::Rc;
+use std::sync::Arc;
 use std::time::Instant;
 
 use ratatui::Frame;
@@ -294,7 +294,7 @@ impl Editor {
     fn play_test(&mut self, ctx: &Ctx) -> Action {
         match self.parse() {
             Ok(level) if sokoban::validate(&level).is_ok() => {
-                let set = Rc::new(LevelSet::single("Play-test", level));
+                let set = Arc::new(LevelSet::single("Play-test", level));
                 match Play::new(set, 0, ctx) {
                     Some(play) => Action::Push(Box::new(play)),
                     None => Action::None,

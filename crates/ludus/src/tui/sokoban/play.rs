@@ -2,7 +2,7 @@
 //! moving, undo/redo, restart, levels, snapshots, cursor mode, replays.
 
 use std::collections::VecDeque;
-use std::rc::Rc;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use ratatui::Frame;
@@ -11,15 +11,15 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
-use sokoban::solver::{self, Deadlock, DeadlockDetector, Outcome};
+use sokoban::solver::{self, Deadlock, Outcome};
 use sokoban::{Direction, Game, Level, path};
 
 use super::board::BoardView;
 use crate::session::sokoban as flow;
+use crate::session::sokoban::NewBest;
 use crate::session::sokoban::library::{LevelSet, Source};
+use crate::session::sokoban::play::{SnapshotError, SokobanSession};
 use crate::session::sokoban::solver_job::{self, SolveJob};
-use crate::store::progress::NewBest;
-use crate::store::snapshots;
 use crate::tui::app::{Action, Ctx, Screen};
 use crate::tui::widgets::{clock, highlight, key_hints, popup};
 
@@ -95,11 +95,8 @@ struct Replay {
 }
 
 pub struct Play {
-    set: Rc<LevelSet>,
-    index: usize,
-    game: Game,
-    detector: DeadlockDetector,
-    deadlock: Option<Deadlock>,
+    /// The level, its game and record: the flow both front ends share.
+    session: SokobanSession,
     mode: Mode,
     /// Steps still to animate (a cursor walk, a hint, or the solver's
     /// solution), each with whether the solver makes it (solve and show).
@@ -115,15 +112,11 @@ pub struct Play {
 
 impl Play {
     /// Opens level `index` of `set`; `None` if it did not parse.
-    pub fn new(set: Rc<LevelSet>, index: usize, ctx: &Ctx) -> Option<Play> {
-        let level = set.collection.levels.get(index)?.as_ref().ok()?.clone();
-        let detector = DeadlockDetector::new(&level);
+    pub fn new(set: Arc<LevelSet>, index: usize, ctx: &Ctx) -> Option<Play> {
+        let show_deadlocks = ctx.settings.sokoban.show_deadlocks;
+        let session = SokobanSession::open(set, index, &ctx.progress, show_deadlocks)?;
         let mut play = Play {
-            set,
-            index,
-            game: Game::new(level),
-            detector,
-            deadlock: None,
+            session,
             mode: Mode::Playing,
             queue: VecDeque::new(),
             shown_steps: 0,
@@ -132,28 +125,29 @@ impl Play {
             last_tick: None,
             message: None,
         };
-        if ctx.progress.is_solved(&play.game.level().key()) {
+        if play.session.solved_before() {
             play.message = Some("You have solved this level before; try to beat your best.".into());
         }
         Some(play)
     }
 
     fn level(&self) -> &Level {
-        self.game.level()
+        self.session.level()
     }
 
     fn title(&self) -> String {
-        let number = self.index + 1;
+        let number = self.session.index() + 1;
+        let count = self.session.set().len();
         match &self.level().meta.title {
-            Some(t) => format!("Level {number}/{}: {t}", self.set.len()),
-            None => format!("Level {number}/{}", self.set.len()),
+            Some(t) => format!("Level {number}/{count}: {t}"),
+            None => format!("Level {number}/{count}"),
         }
     }
 
     /// Moves to another level of the set, skipping levels with errors.
     fn go_to(&mut self, forward: bool, ctx: &mut Ctx) -> bool {
-        let len = self.set.len();
-        let mut i = self.index;
+        let len = self.session.set().len();
+        let mut i = self.session.index();
         loop {
             i = if forward {
                 i + 1
@@ -166,7 +160,7 @@ impl Play {
             if i >= len {
                 return false;
             }
-            if let Some(next) = Play::new(Rc::clone(&self.set), i, ctx) {
+            if let Some(next) = Play::new(Arc::clone(self.session.set()), i, ctx) {
                 *self = next;
                 ctx.settings.sokoban.last_level = Some(i);
                 ctx.save_settings();
@@ -177,45 +171,26 @@ impl Play {
 
     /// The next level not yet solved after this one (wrapping), if any.
     fn next_unsolved(&self, ctx: &Ctx) -> Option<usize> {
-        flow::next_unsolved(&self.set, self.index, &ctx.progress)
+        flow::next_unsolved(self.session.set(), self.session.index(), &ctx.progress)
     }
 
     fn step(&mut self, dir: Direction, by_solver: bool, ctx: &mut Ctx) {
-        if self.game.is_solved() {
-            return;
-        }
-        let made = if by_solver {
-            self.game.step_by_solver(dir)
-        } else {
-            self.game.step(dir)
-        };
-        match made {
-            Ok(step) => {
+        match self.session.step(dir, by_solver, &ctx.data) {
+            Ok(solved) => {
                 if by_solver {
                     self.shown_steps += 1;
                 }
-                if step.push {
-                    self.check_deadlock(ctx);
-                }
-                if self.game.is_solved() {
-                    self.on_solved(ctx);
+                if let Some(solved) = solved {
+                    self.on_solved(solved, ctx);
                 }
             }
             Err(_) => self.queue.clear(),
         }
     }
 
-    fn check_deadlock(&mut self, ctx: &Ctx) {
-        self.deadlock = if ctx.settings.sokoban.show_deadlocks {
-            self.detector.find(&self.game)
-        } else {
-            None
-        };
-    }
-
-    fn on_solved(&mut self, ctx: &mut Ctx) {
+    /// The session recorded a solve: show what it achieved.
+    fn on_solved(&mut self, solved: flow::Solved, ctx: &mut Ctx) {
         self.queue.clear();
-        let solved = flow::record_solve(&ctx.data, &self.set, self.index, &self.game);
         ctx.notices.extend(solved.problems);
         ctx.progress = solved.progress;
         self.mode = Mode::Solved {
@@ -225,18 +200,19 @@ impl Play {
         };
     }
 
-    fn undo(&mut self, ctx: &Ctx) {
-        if self.game.undo() {
-            self.after_history_change(ctx);
+    fn undo(&mut self) {
+        if self.session.undo().changed {
+            self.after_history_change();
         }
     }
 
     fn redo(&mut self, ctx: &mut Ctx) {
-        if self.game.redo() {
-            self.after_history_change(ctx);
-            if self.game.is_solved() {
-                self.on_solved(ctx);
-            }
+        let change = self.session.redo(&ctx.data);
+        if change.changed {
+            self.after_history_change();
+        }
+        if let Some(solved) = change.solved {
+            self.on_solved(solved, ctx);
         }
     }
 
@@ -247,53 +223,45 @@ impl Play {
         }
     }
 
-    fn after_history_change(&mut self, ctx: &Ctx) {
+    fn after_history_change(&mut self) {
         self.queue.clear();
-        self.check_deadlock(ctx);
         self.message = None;
     }
 
     fn save_snapshot(&mut self, ctx: &mut Ctx) {
-        let snapshot = flow::snapshot_of(&self.game);
-        self.message = Some(match snapshots::save(&ctx.data, &snapshot) {
-            Ok(w) => {
-                ctx.warn(w);
-                format!("Snapshot saved at move {}.", self.game.moves())
+        self.message = Some(match self.session.save_snapshot(&ctx.data) {
+            Ok(saved) => {
+                ctx.warn(saved.warning);
+                format!("Snapshot saved at move {}.", saved.moves)
             }
-            Err(e) => format!("Could not save the snapshot: {e:#}"),
+            Err(e) => format!("Could not save the snapshot: {e}"),
         });
     }
 
     fn load_snapshot(&mut self, ctx: &mut Ctx) {
-        let key = self.game.level().key();
-        let loaded = snapshots::load(&ctx.data, &key);
+        let loaded = self.session.load_snapshot(&ctx.data);
         self.message = Some(match loaded {
-            Ok((Some(snapshot), w)) => {
-                ctx.warn(w);
-                match flow::restore_snapshot(self.game.level(), &snapshot) {
-                    Ok(game) => {
-                        self.game = game;
-                        self.after_history_change(ctx);
-                        format!(
-                            "Snapshot loaded: move {} (undo and redo work).",
-                            self.game.moves()
-                        )
-                    }
-                    Err(e) => format!("The snapshot does not fit this level: {e}"),
-                }
+            Ok(loaded) => {
+                ctx.warn(loaded.warning);
+                self.after_history_change();
+                format!(
+                    "Snapshot loaded: move {} (undo and redo work).",
+                    loaded.moves
+                )
             }
-            Ok((None, w)) => {
-                ctx.warn(w);
+            Err(SnapshotError::NoneSaved(warning)) => {
+                ctx.warn(warning);
                 "No snapshot saved for this level yet (S saves one).".to_string()
             }
-            Err(e) => format!("Could not load the snapshot: {e:#}"),
+            Err(SnapshotError::DoesNotFit(why)) => {
+                format!("The snapshot does not fit this level: {why}")
+            }
+            Err(SnapshotError::Unreadable(why)) => format!("Could not load the snapshot: {why}"),
         });
     }
 
     fn start_replay(&mut self, by_pushes: bool, ctx: &Ctx) {
-        let Some((lurd, label)) =
-            flow::replay_solution(&ctx.progress, self.game.level(), by_pushes)
-        else {
+        let Some((lurd, label)) = self.session.best_to_replay(&ctx.progress, by_pushes) else {
             self.message =
                 Some("No solution of yours to replay yet: solve the level first.".into());
             return;
@@ -301,7 +269,7 @@ impl Play {
         match sokoban::lurd::parse(&lurd) {
             Ok(steps) => {
                 self.mode = Mode::Replay(Box::new(Replay {
-                    game: Game::new(self.game.level().clone()),
+                    game: Game::new(self.session.level().clone()),
                     steps: steps.into_iter().map(|(d, _)| d).collect(),
                     position: 0,
                     paused: false,
@@ -317,7 +285,7 @@ impl Play {
     /// Starts the solver on the current position, for a hint or to show a
     /// solution to the end.
     fn think(&mut self, purpose: Purpose) {
-        if self.game.is_solved() {
+        if self.session.game().is_solved() {
             self.message = Some("The level is solved already.".into());
             return;
         }
@@ -326,7 +294,11 @@ impl Play {
         } else {
             THINK_LIMIT
         };
-        let job = SolveJob::from_game(&self.game, solver_job::for_one_player(), Some(limit));
+        let job = SolveJob::from_game(
+            self.session.game(),
+            solver_job::for_one_player(),
+            Some(limit),
+        );
         self.queue.clear();
         self.mode = Mode::Thinking { job, purpose };
     }
@@ -334,7 +306,7 @@ impl Play {
     /// Looks for the last solvable position: the one just before the latest
     /// push at least `undos` steps back.
     fn rewind_from(&mut self, undos: usize) {
-        let Some((earlier, count)) = flow::before_last_push(&self.game, undos) else {
+        let Some((earlier, count)) = flow::before_last_push(self.session.game(), undos) else {
             self.message = Some("No earlier position to go back to.".into());
             return;
         };
@@ -370,10 +342,7 @@ impl Play {
                 self.message = Some("This position cannot be solved any more. Enter: back to the last one that can.".into());
             }
             (Purpose::Rewind { undos }, Outcome::Solved(_)) => {
-                for _ in 0..undos {
-                    self.game.undo();
-                }
-                self.deadlock = None;
+                self.session.undo_steps(undos);
                 let steps = if undos == 1 {
                     "1 step".to_string()
                 } else {
@@ -397,11 +366,12 @@ impl Play {
     fn on_key_solved(&mut self, key: KeyEvent, ctx: &mut Ctx) -> Action {
         match key.code {
             KeyCode::Enter | KeyCode::Char('n') | KeyCode::Char(' ') => {
-                let target = self.next_unsolved(ctx).unwrap_or(self.index + 1);
-                if target < self.set.len() {
-                    let forward = target > self.index;
+                let (index, len) = (self.session.index(), self.session.set().len());
+                let target = self.next_unsolved(ctx).unwrap_or(index + 1);
+                if target < len {
+                    let forward = target > index;
                     let mut guard = 0;
-                    while self.index != target && guard < self.set.len() && self.go_to(forward, ctx)
+                    while self.session.index() != target && guard < len && self.go_to(forward, ctx)
                     {
                         guard += 1;
                     }
@@ -414,13 +384,13 @@ impl Play {
                 return Action::Pop;
             }
             KeyCode::Char('r') => {
-                self.game.restart();
+                self.session.restart();
                 self.mode = Mode::Playing;
-                self.after_history_change(ctx);
+                self.after_history_change();
             }
             KeyCode::Char('u') | KeyCode::Char('z') | KeyCode::Backspace => {
                 self.mode = Mode::Playing;
-                self.undo(ctx);
+                self.undo();
             }
             _ => self.mode = Mode::Playing,
         }
@@ -438,11 +408,11 @@ impl Play {
             KeyCode::Char('r') if ctrl => self.redo(ctx),
             KeyCode::Char('s') if ctrl => self.save_snapshot(ctx),
             KeyCode::Char('l') if ctrl => self.load_snapshot(ctx),
-            KeyCode::Char('u') | KeyCode::Char('z') | KeyCode::Backspace => self.undo(ctx),
+            KeyCode::Char('u') | KeyCode::Char('z') | KeyCode::Backspace => self.undo(),
             KeyCode::Char('y') => self.redo(ctx),
             KeyCode::Char('r') => {
-                self.game.restart();
-                self.after_history_change(ctx);
+                self.session.restart();
+                self.after_history_change();
                 self.message = Some("Restarted (u undoes the restart).".into());
             }
             KeyCode::Char('n') => self.change_level(true, ctx),
@@ -451,7 +421,7 @@ impl Play {
             KeyCode::Char('L') => self.load_snapshot(ctx),
             KeyCode::Char('c') => {
                 self.mode = Mode::Cursor {
-                    cell: self.game.player(),
+                    cell: self.session.game().player(),
                     selected: None,
                 };
                 self.message = Some(
@@ -470,11 +440,11 @@ impl Play {
         Action::None
     }
 
-    fn on_key_cursor(&mut self, key: KeyEvent, ctx: &mut Ctx) -> Action {
+    fn on_key_cursor(&mut self, key: KeyEvent) -> Action {
         let Mode::Cursor { cell, selected } = &mut self.mode else {
             return Action::None;
         };
-        let map = self.game.level().map();
+        let map = self.session.level().map();
         if let Some(dir) = direction_of(key) {
             if let Some(next) = map.neighbor(*cell, dir) {
                 *cell = next;
@@ -484,7 +454,7 @@ impl Play {
         match key.code {
             KeyCode::Enter | KeyCode::Char(' ') => {
                 let target = *cell;
-                if self.game.has_box(target) {
+                if self.session.game().has_box(target) {
                     *selected = if *selected == Some(target) {
                         None
                     } else {
@@ -493,8 +463,8 @@ impl Play {
                     return Action::None;
                 }
                 let planned = match *selected {
-                    Some(b) => path::push_to(&self.game, b, target),
-                    None => path::walk_to(&self.game, target),
+                    Some(b) => path::push_to(self.session.game(), b, target),
+                    None => path::walk_to(self.session.game(), target),
                 };
                 match planned {
                     Some(steps) => {
@@ -519,7 +489,7 @@ impl Play {
                 self.mode = Mode::Playing;
                 self.message = None;
             }
-            KeyCode::Char('u') | KeyCode::Char('z') | KeyCode::Backspace => self.undo(ctx),
+            KeyCode::Char('u') | KeyCode::Char('z') | KeyCode::Backspace => self.undo(),
             _ => {}
         }
         Action::None
@@ -566,10 +536,9 @@ impl Screen for Play {
             let showing = self.queue.iter().any(|&(_, by_solver)| by_solver);
             self.queue.clear();
             if showing {
-                for _ in 0..std::mem::take(&mut self.shown_steps) {
-                    self.game.undo();
-                }
-                self.after_history_change(ctx);
+                self.session
+                    .undo_steps(std::mem::take(&mut self.shown_steps));
+                self.after_history_change();
                 self.message = Some("Stopped: back where you were.".into());
             } else {
                 self.message = None;
@@ -588,7 +557,7 @@ impl Screen for Play {
                 Action::None
             }
             Mode::Solved { .. } => self.on_key_solved(key, ctx),
-            Mode::Cursor { .. } => self.on_key_cursor(key, ctx),
+            Mode::Cursor { .. } => self.on_key_cursor(key),
             Mode::Replay(_) => self.on_key_replay(key),
             Mode::Thinking { .. } => {
                 // Dropping the job cancels it; any key but Esc then acts as usual.
@@ -622,7 +591,8 @@ impl Screen for Play {
             self.mode = Mode::Playing;
             self.on_solver_answer(purpose, report.outcome);
         }
-        let running = self.game.moves() > 0 && !self.game.is_solved();
+        let game = self.session.game();
+        let running = game.moves() > 0 && !game.is_solved();
         if let Some(last) = self.last_tick
             && running
         {
@@ -662,7 +632,7 @@ impl Screen for Play {
         frame.render_widget(
             Paragraph::new(Line::from(vec![
                 Span::styled(" Sokoban ", gold),
-                Span::raw(format!("  {}  ", self.set.name)),
+                Span::raw(format!("  {}  ", self.session.set().name)),
                 Span::styled(self.title(), Style::default().add_modifier(Modifier::BOLD)),
             ])),
             header,
@@ -670,11 +640,11 @@ impl Screen for Play {
 
         let shown = match &self.mode {
             Mode::Replay(r) => &r.game,
-            _ => &self.game,
+            _ => self.session.game(),
         };
         let danger = self
-            .deadlock
-            .as_ref()
+            .session
+            .deadlock()
             .map(|d| d.boxes.clone())
             .unwrap_or_default();
         let mut view = BoardView::new(shown);
@@ -712,7 +682,7 @@ impl Screen for Play {
             status,
         );
 
-        let (text, style) = match (&self.mode, &self.deadlock, &self.message) {
+        let (text, style) = match (&self.mode, self.session.deadlock(), &self.message) {
             (Mode::Replay(r), _, _) => (
                 format!(
                     "Replaying {}: step {}/{}, {} ms a step{}",
@@ -809,15 +779,15 @@ impl Screen for Play {
                 let mut lines = vec![
                     Line::from(format!(
                         "Moves {}   pushes {}   time {}",
-                        self.game.moves(),
-                        self.game.pushes(),
+                        self.session.game().moves(),
+                        self.session.game().pushes(),
                         clock(self.elapsed.as_secs())
                     )),
                     Line::raw(""),
                 ];
                 if *assisted {
                     lines.push(Line::from(flow::ASSISTED_SOLVE));
-                } else if self.set.source == Source::PlayTest {
+                } else if self.session.set().source == Source::PlayTest {
                     lines.push(Line::from(flow::PLAY_TEST_SOLVE));
                 } else if new_best.first_solve {
                     lines.push(
@@ -844,8 +814,11 @@ impl Screen for Play {
                 if *all_solved {
                     lines.push(Line::raw(""));
                     lines.push(
-                        Line::from(format!("You have solved every level of {}!", self.set.name))
-                            .style(Style::default().fg(Color::Rgb(230, 190, 80)).bold()),
+                        Line::from(format!(
+                            "You have solved every level of {}!",
+                            self.session.set().name
+                        ))
+                        .style(Style::default().fg(Color::Rgb(230, 190, 80)).bold()),
                     );
                 }
                 lines.push(Line::raw(""));

@@ -353,7 +353,8 @@ function onMessage(msg) {
       break;
     case 'error':
       if (msg.code === 'closed') break;
-      if (msg.code === 'not_found' && /gone/.test(msg.message)) { sessionStorage.removeItem(SESSION_KEY); openNewDialog(); break; }
+      // A lost game (the resume's answer) is rebuilt or replaced by onOpen.
+      if (msg.code === 'not_found' && /gone/.test(msg.message)) { sessionStorage.removeItem(SESSION_KEY); break; }
       setStatus(msg.message, 'warn');
       break;
     default:

@@ -483,3 +483,24 @@ fn c_switches_the_board_and_the_moves_to_simplified_characters_and_back() {
     press(&mut app, "c");
     assert!(screen(&app).contains("馬8進7"));
 }
+
+#[test]
+fn at_80_columns_the_heading_keeps_the_strength_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let start = Start::Screen(Box::new(|ctx| {
+        Box::new(Play::new(
+            Game::new(),
+            Opponent::Engine {
+                human: Color::Red,
+                level: 8,
+            },
+            None,
+            ctx,
+        )) as Box<dyn ludus::tui::Screen>
+    }));
+    let app = App::new(DataDir::at(dir.path()), start).unwrap();
+    let text = screen(&app);
+    let name = ludus::session::xiangqi::flow::LEVELS[8].name;
+    assert!(text.contains("You (Red) vs Ludus,"), "{text}");
+    assert!(text.contains(name), "{name} is cut: {text}");
+}

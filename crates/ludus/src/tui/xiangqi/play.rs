@@ -855,15 +855,22 @@ impl Screen for Play {
             board_area,
         );
 
-        let mut lines = vec![
-            Line::styled(
-                self.heading(),
-                Style::default()
-                    .fg(Tint::Rgb(230, 190, 80))
-                    .add_modifier(Modifier::BOLD),
-            ),
-            self.status(&pos),
-        ];
+        // A heading wider than the panel (an 80-column terminal) breaks after
+        // its first comma rather than losing its end.
+        let heading = self.heading();
+        let heading_style = Style::default()
+            .fg(Tint::Rgb(230, 190, 80))
+            .add_modifier(Modifier::BOLD);
+        let mut lines: Vec<Line> = match heading.split_once(", ") {
+            Some((first, rest)) if Line::from(heading.as_str()).width() > panel.width as usize => {
+                vec![
+                    Line::styled(format!("{first},"), heading_style),
+                    Line::styled(rest.to_string(), heading_style),
+                ]
+            }
+            _ => vec![Line::styled(heading, heading_style)],
+        };
+        lines.push(self.status(&pos));
         lines.extend(self.clock_line());
         let cursor_text = match pos.piece_at(self.cursor) {
             Some(p) => format!("Cursor {} {}", self.cursor, self.characters.piece(p)),

@@ -369,6 +369,12 @@ fn the_editor_draws_checks_saves_and_play_tests_a_level() {
     press_code(&mut app, KeyCode::Right);
     press(&mut app, "3"); // goal
     assert_snapshot!("editor", screen(&app, 100, 24));
+    // At 80 columns the keys take two rows; none is cut off.
+    let narrow = screen(&app, 80, 24);
+    assert!(
+        narrow.contains("[]{} size") && narrow.contains("q back"),
+        "{narrow}"
+    );
 
     press(&mut app, "c");
     let shown = tick_until(&mut app, |s| s.contains("Solvable"));

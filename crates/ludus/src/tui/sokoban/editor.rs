@@ -36,6 +36,20 @@ const TOOLS: [(char, char, &str); 8] = [
     (' ', '0', "outside (erase)"),
 ];
 
+/// The keys the footer shows.
+const HINTS: [(&str, &str); 10] = [
+    ("arrows", "move"),
+    ("0-7", "tool"),
+    ("Space", "draw"),
+    ("c", "check"),
+    ("p", "test"),
+    ("S", "save"),
+    ("t", "title"),
+    ("y/Y", "copy"),
+    ("[]{}", "size"),
+    ("q", "back"),
+];
+
 /// Largest level the editor draws.
 const MAX_WIDTH: usize = 40;
 const MAX_HEIGHT: usize = 24;
@@ -415,11 +429,18 @@ impl Screen for Editor {
     }
 
     fn draw(&self, frame: &mut Frame, area: Rect, _ctx: &Ctx) {
+        let hint_line = key_hints(&HINTS);
+        // Two rows for the keys when one is too narrow (an 80-column terminal).
+        let hint_rows = if hint_line.width() > area.width as usize {
+            2
+        } else {
+            1
+        };
         let [header, body, status, hints] = Layout::vertical([
             Constraint::Length(1),
             Constraint::Min(5),
             Constraint::Length(1),
-            Constraint::Length(1),
+            Constraint::Length(hint_rows),
         ])
         .areas(area);
         let gold = highlight();
@@ -489,19 +510,7 @@ impl Screen for Editor {
             Paragraph::new(status_text).style(Style::default().fg(Color::Cyan)),
             status,
         );
-        let pairs = [
-            ("arrows", "move"),
-            ("0-7", "tool"),
-            ("Space", "draw"),
-            ("c", "check"),
-            ("p", "test"),
-            ("S", "save"),
-            ("t", "title"),
-            ("y/Y", "copy"),
-            ("[]{}", "size"),
-            ("q", "back"),
-        ];
-        frame.render_widget(Paragraph::new(key_hints(&pairs)), hints);
+        frame.render_widget(Paragraph::new(hint_line).wrap(Wrap { trim: true }), hints);
         if let Some((title, text)) = &self.shown {
             let lines: Vec<Line> = text.iter().map(|l| Line::from(l.clone())).collect();
             popup(frame, area, title, lines, Color::Rgb(230, 190, 80));

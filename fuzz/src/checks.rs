@@ -344,8 +344,8 @@ pub fn tetris(data: &[u8]) {
 /// Whether a web request is answered here without a server: requests that
 /// start a solver or an engine search (on the server's thread pools) are only
 /// parsed.
-fn sokoban_local(request: &ludus::web::protocol::Request) -> bool {
-    use ludus::web::protocol::Request;
+fn sokoban_local(request: &ludus::web::sokoban::Request) -> bool {
+    use ludus::web::sokoban::Request;
     !matches!(request, Request::Hint { .. } | Request::Solve { .. })
 }
 
@@ -369,12 +369,12 @@ fn check_replies(replies: &[String]) {
 }
 
 /// The web request types of the three games: each line is read by all three
-/// parsers (a refusal is itself a JSON reply); Sokoban and Xiangqi requests
-/// that need no thread pool are handled in order on one connection of an app
+/// parsers (a refusal is itself a JSON reply); the requests that need no
+/// thread pool (every Tetris request) are handled in order on one connection of an app
 /// over a temporary data directory, and every reply is a typed JSON object.
 pub fn web(data: &[u8]) {
     use ludus::web::socket::GameConnection;
-    use ludus::web::{App, protocol, sokoban, tetris as web_tetris, xiangqi};
+    use ludus::web::{App, sokoban, tetris as web_tetris, xiangqi};
     let Some(text) = text(data) else { return };
     let dir = tempfile::tempdir().expect("a temporary directory");
     let app = Arc::new(App::new(
@@ -385,8 +385,9 @@ pub fn web(data: &[u8]) {
     let (sender, _results) = tokio::sync::mpsc::unbounded_channel::<String>();
     let mut soko = sokoban::Current::default();
     let mut xq = xiangqi::Current::default();
+    let mut tet = web_tetris::Conn::default();
     for line in text.lines().take(32) {
-        match protocol::parse(line) {
+        match sokoban::parse(line) {
             Ok(request) if sokoban_local(&request) => {
                 check_replies(&soko.handle(&app, request, &sender));
             }
@@ -400,15 +401,14 @@ pub fn web(data: &[u8]) {
             Ok(_) => {}
             Err(refusal) => check_replies(&[refusal.to_json()]),
         }
-        match web_tetris::parse(line) {
-            Ok(request) => {
-                let _ = request.seq();
-            }
+        match <web_tetris::Conn as GameConnection>::parse(line) {
+            Ok(request) => check_replies(&tet.handle(&app, request, &sender)),
             Err(refusal) => check_replies(&[refusal.to_json()]),
         }
     }
     soko.closed();
     xq.closed();
+    tet.closed();
 }
 
 /// Saves what loaded and loads it again: it must come back equal.

@@ -2,6 +2,8 @@
 
 #![allow(clippy::unwrap_used)]
 
+mod cli_common;
+use cli_common::{ludus, stdout};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -9,18 +11,6 @@ fn data(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/data")
         .join(name)
-}
-
-fn ludus(args: &[&str], data_dir: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_ludus"))
-        .args(args)
-        .env("LUDUS_DATA_DIR", data_dir)
-        .output()
-        .unwrap()
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
 #[test]

@@ -3,21 +3,10 @@
 
 #![allow(clippy::unwrap_used)]
 
+mod cli_common;
+use cli_common::{ludus, stdout};
 use std::io::Write;
-use std::path::Path;
-use std::process::{Command, Output, Stdio};
-
-fn ludus(args: &[&str], data_dir: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_ludus"))
-        .args(args)
-        .env("LUDUS_DATA_DIR", data_dir)
-        .output()
-        .unwrap()
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
+use std::process::{Command, Stdio};
 
 #[test]
 fn perft_prints_the_count() {

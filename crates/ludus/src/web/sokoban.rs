@@ -10,20 +10,259 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use super::socket::{GameConnection, Replies, refuse};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use sokoban::solver::{Options, Outcome};
 use sokoban::{Cell, Level, path};
 use tokio::sync::mpsc;
 
 use super::App;
-use super::protocol::{self, Dir, ErrorCode, Format, Refusal, Request, with_seq};
+use super::protocol::{self, ErrorCode, Refusal, with_seq};
 use super::sessions::{GameKey, game_key, lock};
 use crate::session::sokoban::library::{LevelSet, SaveTo, Source, parse_text, save_edited_level};
 use crate::session::sokoban::play::{NoStep, SnapshotError, SokobanSession};
 use crate::session::sokoban::solver_job::{Report, solve_blocking};
 use crate::session::sokoban::{self as flow, Solved};
 use crate::store::settings;
+
+/// A direction in a request or reply.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Dir {
+    Left,
+    Up,
+    Right,
+    Down,
+}
+
+impl From<Dir> for sokoban::Direction {
+    fn from(d: Dir) -> sokoban::Direction {
+        match d {
+            Dir::Left => sokoban::Direction::Left,
+            Dir::Up => sokoban::Direction::Up,
+            Dir::Right => sokoban::Direction::Right,
+            Dir::Down => sokoban::Direction::Down,
+        }
+    }
+}
+
+impl From<sokoban::Direction> for Dir {
+    fn from(d: sokoban::Direction) -> Dir {
+        match d {
+            sokoban::Direction::Left => Dir::Left,
+            sokoban::Direction::Up => Dir::Up,
+            sokoban::Direction::Right => Dir::Right,
+            sokoban::Direction::Down => Dir::Down,
+        }
+    }
+}
+
+/// Export formats of the editor.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Format {
+    Sok,
+    Json,
+    Xsb,
+    Rle,
+}
+
+/// A request from the page.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Request {
+    /// Play level `level` of collection `collection` (indices into `/api/sokoban/collections`).
+    Open {
+        #[serde(default)]
+        seq: Option<u64>,
+        collection: usize,
+        level: usize,
+    },
+    /// Reconnect to the game of an earlier connection (after a page reload).
+    Resume {
+        #[serde(default)]
+        seq: Option<u64>,
+        session: String,
+    },
+    /// Play levels sent as text (a file the player picked, or the editor's play-test).
+    Upload {
+        #[serde(default)]
+        seq: Option<u64>,
+        text: String,
+        #[serde(default)]
+        name: Option<String>,
+        #[serde(default)]
+        level: Option<usize>,
+        /// A level from the editor, play-tested: solving it records nothing.
+        #[serde(default)]
+        play_test: bool,
+    },
+    Move {
+        #[serde(default)]
+        seq: Option<u64>,
+        dir: Dir,
+        /// The page plays the solver's solution (solve and show): a solve
+        /// through such moves is not recorded as the player's.
+        #[serde(default)]
+        by_solver: bool,
+    },
+    /// Ask for the walk to a cell (the page then plays the steps).
+    Walk {
+        #[serde(default)]
+        seq: Option<u64>,
+        to: usize,
+    },
+    /// Ask for the pushes that bring the box at `from` to `to`.
+    Push {
+        #[serde(default)]
+        seq: Option<u64>,
+        from: usize,
+        to: usize,
+    },
+    Undo {
+        #[serde(default)]
+        seq: Option<u64>,
+    },
+    Redo {
+        #[serde(default)]
+        seq: Option<u64>,
+    },
+    Restart {
+        #[serde(default)]
+        seq: Option<u64>,
+    },
+    Next {
+        #[serde(default)]
+        seq: Option<u64>,
+        /// Go to the next level not yet solved (as after a solve) instead of the next one.
+        #[serde(default)]
+        unsolved: bool,
+    },
+    Prev {
+        #[serde(default)]
+        seq: Option<u64>,
+    },
+    Goto {
+        #[serde(default)]
+        seq: Option<u64>,
+        level: usize,
+    },
+    Hint {
+        #[serde(default)]
+        seq: Option<u64>,
+    },
+    Solve {
+        #[serde(default)]
+        seq: Option<u64>,
+    },
+    Cancel {
+        #[serde(default)]
+        seq: Option<u64>,
+    },
+    /// Undo back to the last position the solver can still solve.
+    Rewind {
+        #[serde(default)]
+        seq: Option<u64>,
+    },
+    Replay {
+        #[serde(default)]
+        seq: Option<u64>,
+        #[serde(default)]
+        by_pushes: bool,
+    },
+    SaveSnapshot {
+        #[serde(default)]
+        seq: Option<u64>,
+    },
+    LoadSnapshot {
+        #[serde(default)]
+        seq: Option<u64>,
+    },
+    /// Editor: parse and validate a level.
+    Validate {
+        #[serde(default)]
+        seq: Option<u64>,
+        text: String,
+    },
+    /// Editor: ask the solver whether the level can be solved.
+    Check {
+        #[serde(default)]
+        seq: Option<u64>,
+        text: String,
+    },
+    /// Editor import: the levels in a text (XSB, SOK, RLE or the JSON library form).
+    Parse {
+        #[serde(default)]
+        seq: Option<u64>,
+        text: String,
+        #[serde(default)]
+        name: Option<String>,
+    },
+    /// Editor export: the level in a file format, for download.
+    Export {
+        #[serde(default)]
+        seq: Option<u64>,
+        text: String,
+        format: Format,
+        #[serde(default)]
+        title: Option<String>,
+    },
+    /// Editor: save the level in the levels folder of the data dir, as a
+    /// new `<name>.sok` (`<name>-2.sok`… when taken), or over `saved_as`,
+    /// the file an earlier save of the same level made.
+    SaveLevel {
+        #[serde(default)]
+        seq: Option<u64>,
+        name: String,
+        text: String,
+        #[serde(default)]
+        title: Option<String>,
+        #[serde(default)]
+        saved_as: Option<String>,
+    },
+    Ping {
+        #[serde(default)]
+        seq: Option<u64>,
+    },
+}
+
+impl Request {
+    /// The sequence number the page attached, echoed in the reply.
+    pub fn seq(&self) -> Option<u64> {
+        match self {
+            Request::Open { seq, .. }
+            | Request::Resume { seq, .. }
+            | Request::Upload { seq, .. }
+            | Request::Move { seq, .. }
+            | Request::Walk { seq, .. }
+            | Request::Push { seq, .. }
+            | Request::Undo { seq }
+            | Request::Redo { seq }
+            | Request::Restart { seq }
+            | Request::Next { seq, .. }
+            | Request::Prev { seq }
+            | Request::Goto { seq, .. }
+            | Request::Hint { seq }
+            | Request::Solve { seq }
+            | Request::Cancel { seq }
+            | Request::Rewind { seq }
+            | Request::Replay { seq, .. }
+            | Request::SaveSnapshot { seq }
+            | Request::LoadSnapshot { seq }
+            | Request::Validate { seq, .. }
+            | Request::Check { seq, .. }
+            | Request::Parse { seq, .. }
+            | Request::Export { seq, .. }
+            | Request::SaveLevel { seq, .. }
+            | Request::Ping { seq } => *seq,
+        }
+    }
+}
+
+/// Reads one text message into a request, or says why not.
+pub fn parse(text: &str) -> Result<Request, Refusal> {
+    protocol::parse_as(text)
+}
 
 /// How long a hint or a solve-and-show may think.
 const THINK_LIMIT: Duration = Duration::from_secs(10);
@@ -233,7 +472,7 @@ impl GameConnection for Current {
     type Request = Request;
 
     fn parse(text: &str) -> Result<Request, Refusal> {
-        protocol::parse(text)
+        parse(text)
     }
 
     fn quick(request: &Request) -> bool {
@@ -1117,4 +1356,57 @@ pub fn collections(app: &App) -> Value {
         Some(json!({ "collection": i, "level": settings.sokoban.last_level.unwrap_or(0) }))
     });
     json!({ "collections": list, "problems": problems, "last": last })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::web::protocol::MAX_MESSAGE;
+
+    fn code(text: &str) -> Option<ErrorCode> {
+        parse(text).err().map(|r| r.code)
+    }
+
+    #[test]
+    fn good_requests() {
+        assert_eq!(
+            parse(r#"{"type":"move","dir":"up","seq":3}"#),
+            Ok(Request::Move {
+                seq: Some(3),
+                dir: Dir::Up,
+                by_solver: false,
+            })
+        );
+        assert_eq!(
+            parse(r#"{"type":"move","dir":"up","by_solver":true}"#),
+            Ok(Request::Move {
+                seq: None,
+                dir: Dir::Up,
+                by_solver: true,
+            })
+        );
+        assert_eq!(parse(r#"{"type":"undo"}"#), Ok(Request::Undo { seq: None }));
+    }
+
+    #[test]
+    fn bad_requests() {
+        assert_eq!(code("{"), Some(ErrorCode::BadJson));
+        assert_eq!(code("[1,2]"), Some(ErrorCode::BadJson));
+        assert_eq!(code(r#"{"dir":"up"}"#), Some(ErrorCode::BadRequest));
+        assert_eq!(code(r#"{"type":"fly"}"#), Some(ErrorCode::UnknownType));
+        assert_eq!(
+            code(r#"{"type":"move","dir":"sideways"}"#),
+            Some(ErrorCode::BadRequest)
+        );
+        assert_eq!(
+            code(r#"{"type":"move","dir":"up","x":1}"#),
+            Some(ErrorCode::BadRequest)
+        );
+        assert_eq!(
+            code(&" ".repeat(MAX_MESSAGE + 1)),
+            Some(ErrorCode::TooLarge)
+        );
+        let refused = parse(r#"{"type":"walk","seq":9}"#).err();
+        assert_eq!(refused.map(|r| r.seq), Some(Some(9)));
+    }
 }

@@ -10,7 +10,6 @@ use sokoban::{Level, verify};
 
 use super::Format;
 use crate::session::sokoban::library::LevelSet;
-use crate::store::{DataDir, Warning, progress};
 use crate::words::counted;
 
 pub(super) fn write_output(output: Option<&Path>, text: &str) -> Result<ExitCode> {
@@ -219,29 +218,4 @@ pub fn convert(set: &LevelSet, to: Format) -> String {
         Format::Rle => sok::write_rle(&levels),
         Format::Json => json::write_library(title, &levels, &[]) + "\n",
     }
-}
-
-/// The collection as .sok with the player's best solutions (by moves, then by
-/// pushes when different) under each solved level, and the warning if the
-/// progress file could not be read (it was moved aside) for the caller to report.
-pub fn export_solutions(data: &DataDir, set: &LevelSet) -> (String, Option<Warning>) {
-    let (progress, warning) = progress::load(data);
-    let levels: Vec<Level> = set
-        .collection
-        .valid_levels()
-        .map(|(_, level)| {
-            let mut level = level.clone();
-            level.meta.solutions.clear();
-            if let Some(p) = progress.get(&level.key()) {
-                for best in [&p.best_by_moves, &p.best_by_pushes].into_iter().flatten() {
-                    if !level.meta.solutions.contains(&best.lurd) {
-                        level.meta.solutions.push(best.lurd.clone());
-                    }
-                }
-            }
-            level
-        })
-        .collect();
-    let text = sok::write_sok(set.collection.title.as_deref(), &levels);
-    (text, warning)
 }

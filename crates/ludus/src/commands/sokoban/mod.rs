@@ -10,7 +10,8 @@ use std::process::ExitCode;
 use anyhow::Result;
 use clap::{Args, Subcommand, ValueEnum};
 
-pub use levels::{convert, export_solutions, validate, verify_command};
+use crate::session::sokoban::library::export_solutions;
+pub use levels::{convert, validate, verify_command};
 
 use crate::session::sokoban::library::LevelSet;
 use crate::store::DataDir;

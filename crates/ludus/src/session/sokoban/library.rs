@@ -193,3 +193,50 @@ pub fn save_edited_level(
         }
     }
 }
+
+/// The collection as .sok with the player's best solutions (by moves, then by
+/// pushes when different) under each solved level, and the warning if the
+/// progress file could not be read (it was moved aside) for the caller to report.
+pub fn export_solutions(data: &DataDir, set: &LevelSet) -> (String, Option<crate::store::Warning>) {
+    let (progress, warning) = crate::store::progress::load(data);
+    let levels: Vec<Level> = set
+        .collection
+        .valid_levels()
+        .map(|(_, level)| {
+            let mut level = level.clone();
+            level.meta.solutions.clear();
+            if let Some(p) = progress.get(&level.key()) {
+                for best in [&p.best_by_moves, &p.best_by_pushes].into_iter().flatten() {
+                    if !level.meta.solutions.contains(&best.lurd) {
+                        level.meta.solutions.push(best.lurd.clone());
+                    }
+                }
+            }
+            level
+        })
+        .collect();
+    let text = format::sok::write_sok(set.collection.title.as_deref(), &levels);
+    (text, warning)
+}
+
+/// Writes [`export_solutions`] of `set` to `sokoban/exports/<set>-solutions.sok`
+/// in the data dir and returns where, with the progress file's warning.
+///
+/// # Errors
+/// The file could not be written.
+pub fn write_solutions_export(
+    data: &DataDir,
+    set: &LevelSet,
+) -> (anyhow::Result<PathBuf>, Option<crate::store::Warning>) {
+    let (text, warning) = export_solutions(data, set);
+    let name: String = set
+        .name
+        .chars()
+        .map(|c| if c.is_alphanumeric() { c } else { '-' })
+        .collect();
+    let written = data
+        .path(format!("sokoban/exports/{name}-solutions.sok"))
+        .map_err(anyhow::Error::from)
+        .and_then(|path| write_atomic(&path, text.as_bytes()).map(|()| path));
+    (written, warning)
+}

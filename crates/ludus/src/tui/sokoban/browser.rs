@@ -16,7 +16,7 @@ use sokoban::Game;
 use super::board::BoardView;
 use super::editor::Editor;
 use super::play::Play;
-use crate::session::sokoban::library::{LevelSet, registry};
+use crate::session::sokoban::library::{LevelSet, registry, write_solutions_export};
 use crate::tui::app::{Action, Ctx, Screen};
 use crate::tui::widgets::{highlight, key_hints};
 
@@ -93,18 +93,8 @@ impl Browser {
         let Some(set) = self.sets.get(self.set) else {
             return;
         };
-        let (text, warning) = crate::commands::sokoban::export_solutions(&ctx.data, set);
+        let (result, warning) = write_solutions_export(&ctx.data, set);
         ctx.warn(warning);
-        let name: String = set
-            .name
-            .chars()
-            .map(|c| if c.is_alphanumeric() { c } else { '-' })
-            .collect();
-        let result = ctx
-            .data
-            .path(format!("sokoban/exports/{name}-solutions.sok"))
-            .map_err(anyhow::Error::from)
-            .and_then(|path| crate::store::write_atomic(&path, text.as_bytes()).map(|()| path));
         match result {
             Ok(path) => ctx
                 .notices

@@ -34,26 +34,32 @@ function serveOn(port) {
 }
 
 // Runs `play` on a first server, restarts the server on the same port, and
-// returns the page (reconnected to the new server) with a way to stop it.
-async function acrossARestart(pagePath, play) {
+// returns the page (reconnected to the new server); both servers stop when the test ends.
+async function acrossARestart(t, pagePath, play) {
   const first = await startServer();
+  // Stopped however the test ends: a server left running keeps node from exiting.
+  let firstStopped = false;
+  t.after(() => (firstStopped ? undefined : first.stop()));
   const port = new URL(first.url).port;
   const page = await newPage(browser);
   await page.goto(`${first.url}${pagePath}`);
   await play(page);
   await first.stop();
+  firstStopped = true;
   const second = await serveOn(port);
+  t.after(async () => { await page.context().close(); await second.stop(); });
   return { page, second };
 }
 
-// The browser logs the refused connections while the server is down; any
-// other console error or page error counts.
-const unexpected = (page) => page.errors.filter((e) => !/WebSocket connection .* failed|ERR_CONNECTION_REFUSED/.test(e));
+// The browser logs the connections refused or cut while the server goes
+// down and comes back; any other console error or page error counts.
+const DOWN = /WebSocket connection .* failed|^Failed to load resource: net::ERR_/;
+const unexpected = (page) => page.errors.filter((e) => !DOWN.test(e));
 
 const shot = (page, name) => page.screenshot({ path: path.join(shotDir(), `${name}.png`) });
 
-test('Sokoban: a lost game goes back to the level list and says why', async () => {
-  const { page, second } = await acrossARestart('sokoban#levels', async (page) => {
+test('Sokoban: a lost game goes back to the level list and says why', async (t) => {
+  const { page } = await acrossARestart(t, 'sokoban#levels', async (page) => {
     await page.waitForSelector('.level-card');
     await page.selectOption('#collection', String(FIXTURE_COLLECTION));
     await page.locator('.level-card[data-level="2"]').click();
@@ -67,12 +73,10 @@ test('Sokoban: a lost game goes back to the level list and says why', async () =
   assert.equal(await page.evaluate(() => window.__ludus.view), 'levels');
   await shot(page, 'restart-sokoban');
   assert.deepEqual(unexpected(page), []);
-  await page.context().close();
-  await second.stop();
 });
 
-test('Tetris: a lost game goes back to the modes and says why', async () => {
-  const { page, second } = await acrossARestart('tetris', async (page) => {
+test('Tetris: a lost game goes back to the modes and says why', async (t) => {
+  const { page } = await acrossARestart(t, 'tetris', async (page) => {
     await page.click('.t-mode[data-mode="sprint"]');
     await page.waitForFunction(() => window.__ludus.state && window.__ludus.state.playing);
     await page.keyboard.press('Space');
@@ -83,12 +87,10 @@ test('Tetris: a lost game goes back to the modes and says why', async () => {
   assert.equal(await page.isVisible('#view-menu'), true);
   await shot(page, 'restart-tetris');
   assert.deepEqual(unexpected(page), []);
-  await page.context().close();
-  await second.stop();
 });
 
-test('Xiangqi: a lost game is rebuilt from the moves on the page', async () => {
-  const { page, second } = await acrossARestart('xiangqi', async (page) => {
+test('Xiangqi: a lost game is rebuilt from the moves on the page', async (t) => {
+  const { page } = await acrossARestart(t, 'xiangqi', async (page) => {
     await page.waitForSelector('#new-dialog[open]');
     await page.check('input[name="mode"][value="humans"]');
     await page.click('#new-ok');
@@ -108,6 +110,4 @@ test('Xiangqi: a lost game is rebuilt from the moves on the page', async () => {
   assert.equal(await page.locator('#new-dialog[open]').count(), 0);
   await shot(page, 'restart-xiangqi');
   assert.deepEqual(unexpected(page), []);
-  await page.context().close();
-  await second.stop();
 });

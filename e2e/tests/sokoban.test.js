@@ -198,6 +198,23 @@ test('a level the solver solves is not counted as the player\'s', async () => {
   await page.context().close();
 });
 
+test('Esc during solve and show takes the solver\'s moves back', async () => {
+  const page = await newPage(env.browser);
+  await openLevel(page, 3); // "Crossing"
+  await page.keyboard.press('ArrowUp'); // the player's own move stays
+  await page.waitForFunction(() => window.__ludus.state.moves === 1);
+  await page.keyboard.press('A');
+  await page.waitForFunction(() => window.__ludus.animating && window.__ludus.state.moves >= 3, null, { timeout: 20000 });
+  await page.keyboard.press('Escape');
+  await page.waitForFunction(() => document.getElementById('message').textContent === 'Stopped: back where you were.');
+  await page.waitForFunction(() => !window.__ludus.animating);
+  assert.equal(await page.evaluate(() => window.__ludus.state.moves), 1);
+  assert.equal(await page.textContent('#moves'), '1');
+  assert.equal(await page.isVisible('#solved-dialog[open]'), false);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
 test('phone width', async () => {
   const page = await newPage(env.browser, { width: 390, height: 844 });
   await openLevel(page, 2);

@@ -272,3 +272,21 @@ test('a bad level file is reported where the player looks', async () => {
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('a bad level file names the level and the line, until the next upload', async () => {
+  const page = await newPage(env.browser);
+  await page.goto(`${env.server.url}sokoban#levels`);
+  await page.waitForSelector('.level-card');
+  const two = '; first\n#####\n#.$ #\n#####\n\n; second\n#####\n#.$ #\n#####\n';
+  await page.setInputFiles('#upload', { name: 'two.sok', mimeType: 'text/plain', buffer: Buffer.from(two) });
+  const alert = page.locator('#levels-alert[role="alert"]');
+  await alert.waitFor({ state: 'visible' });
+  assert.match(await alert.textContent(), /two\.sok: level 1, line 2: the level has no player; level 2, line 7: the level has no player/);
+  await shot(page, 'sokoban-bad-upload-levels');
+  // The next upload replaces it: junk says what a level is.
+  await page.setInputFiles('#upload', { name: 'junk.txt', mimeType: 'text/plain', buffer: Buffer.from('hello\nworld\n') });
+  await page.waitForFunction(() => /junk\.txt: no level found/.test(document.getElementById('levels-alert').textContent));
+  assert.doesNotMatch(await alert.textContent(), /two\.sok/);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

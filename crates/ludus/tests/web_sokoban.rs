@@ -84,3 +84,33 @@ async fn stopping_solve_and_show_takes_the_solvers_moves_back() {
     let kept = client.ask(json!({"type": "cancel"}), "state").await;
     assert_eq!(kept["moves"], 1, "{kept}");
 }
+
+#[tokio::test]
+async fn a_bad_upload_names_the_level_and_the_line() {
+    let server = Server::start();
+    let mut client = server.socket().await;
+    // Two levels, neither playable: each is named with its line.
+    let two = "; first\n#####\n#.$ #\n#####\n\n; second\n#####\n#.$ #\n#####\n";
+    let refused = client
+        .ask(
+            json!({"type": "upload", "text": two, "name": "two.sok"}),
+            "error",
+        )
+        .await;
+    assert_eq!(
+        refused["message"],
+        "level 1, line 2: the level has no player; level 2, line 7: the level has no player"
+    );
+    // Junk says what a level is.
+    let refused = client
+        .ask(
+            json!({"type": "upload", "text": "this is not a level\n", "name": "junk.txt"}),
+            "error",
+        )
+        .await;
+    let message = refused["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("no level found: a level is"),
+        "{message}"
+    );
+}

@@ -21,7 +21,7 @@ use super::App;
 use super::protocol::{self, ErrorCode, Refusal, with_seq};
 use super::sessions::{GameKey, game_key, lock};
 use crate::session::sokoban::editing::{self, NotReady};
-use crate::session::sokoban::library::{LevelSet, Source, parse_text};
+use crate::session::sokoban::library::{LevelSet, Source, parse_text, why_nothing_to_play};
 use crate::session::sokoban::play::{NoRun, NoStep, SnapshotError, SokobanSession};
 use crate::session::sokoban::solver_job::solve_blocking;
 use crate::session::sokoban::thinking::{Purpose, SolveOrder, SolverAnswer, SolverOrder};
@@ -1084,11 +1084,7 @@ fn upload(
         None => match collection.valid_levels().next() {
             Some((i, _)) => i,
             None => {
-                let why = collection
-                    .levels
-                    .iter()
-                    .find_map(|l| l.as_ref().err().map(ToString::to_string))
-                    .unwrap_or_else(|| "no level found".into());
+                let why = why_nothing_to_play(&collection);
                 return refuse(ErrorCode::BadLevel, why, seq);
             }
         },

@@ -191,6 +191,8 @@ async function resume() {
   if (reply.type === 'error') {
     // The server restarted or forgot the game: back to the level list, saying why.
     sessionStorage.removeItem('ludus.sokoban.session');
+    // Nothing to go back to: Play waits for the next level opened.
+    $('nav-play').disabled = true;
     if (page.view === 'play') {
       page.state = null;
       show('levels');

@@ -29,12 +29,12 @@ export function ludusBin() {
 export const FIXTURE = path.join(root, 'crates', 'ludus', 'tests', 'web_common', 'levels.sok');
 export const FIXTURE_COLLECTION = 1;
 
-// Starts `ludus serve --port 0`; resolves with { url, dataDir, stop }.
-export function startServer(dataDir = mkdtempSync(path.join(tmpdir(), 'ludus-e2e-'))) {
+// Starts `ludus serve` on `port` (0: a free one); resolves with { url, dataDir, stop }.
+export function startServer(dataDir = mkdtempSync(path.join(tmpdir(), 'ludus-e2e-')), port = 0) {
   const levels = path.join(dataDir, 'sokoban', 'levels');
   mkdirSync(levels, { recursive: true });
   copyFileSync(FIXTURE, path.join(levels, 'web-test.sok'));
-  const child = spawn(ludusBin(), ['--data-dir', dataDir, 'serve', '--port', '0'], {
+  const child = spawn(ludusBin(), ['--data-dir', dataDir, 'serve', '--port', String(port)], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';

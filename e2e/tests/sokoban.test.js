@@ -4,7 +4,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { newPage, useBrowser, FIXTURE_COLLECTION } from './helpers.js';
+import { newPage, startServer, useBrowser, FIXTURE_COLLECTION } from './helpers.js';
 
 const env = useBrowser();
 const { shot } = env;
@@ -198,6 +198,23 @@ test('a level the solver solves is not counted as the player\'s', async () => {
   await page.context().close();
 });
 
+test('Esc during solve and show takes the solver\'s moves back', async () => {
+  const page = await newPage(env.browser);
+  await openLevel(page, 3); // "Crossing"
+  await page.keyboard.press('ArrowUp'); // the player's own move stays
+  await page.waitForFunction(() => window.__ludus.state.moves === 1);
+  await page.keyboard.press('A');
+  await page.waitForFunction(() => window.__ludus.animating && window.__ludus.state.moves >= 3, null, { timeout: 20000 });
+  await page.keyboard.press('Escape');
+  await page.waitForFunction(() => document.getElementById('message').textContent === 'Stopped: back where you were.');
+  await page.waitForFunction(() => !window.__ludus.animating);
+  assert.equal(await page.evaluate(() => window.__ludus.state.moves), 1);
+  assert.equal(await page.textContent('#moves'), '1');
+  assert.equal(await page.isVisible('#solved-dialog[open]'), false);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
 test('phone width', async () => {
   const page = await newPage(env.browser, { width: 390, height: 844 });
   await openLevel(page, 2);
@@ -254,4 +271,52 @@ test('a bad level file is reported where the player looks', async () => {
   assert.equal(await alert.isVisible(), false);
   assert.deepEqual(page.errors, []);
   await page.context().close();
+});
+
+test('a bad level file names the level and the line, until the next upload', async () => {
+  const page = await newPage(env.browser);
+  await page.goto(`${env.server.url}sokoban#levels`);
+  await page.waitForSelector('.level-card');
+  const two = '; first\n#####\n#.$ #\n#####\n\n; second\n#####\n#.$ #\n#####\n';
+  await page.setInputFiles('#upload', { name: 'two.sok', mimeType: 'text/plain', buffer: Buffer.from(two) });
+  const alert = page.locator('#levels-alert[role="alert"]');
+  await alert.waitFor({ state: 'visible' });
+  assert.match(await alert.textContent(), /two\.sok: level 1, line 2: the level has no player; level 2, line 7: the level has no player/);
+  await shot(page, 'sokoban-bad-upload-levels');
+  // The next upload replaces it: junk says what a level is.
+  await page.setInputFiles('#upload', { name: 'junk.txt', mimeType: 'text/plain', buffer: Buffer.from('hello\nworld\n') });
+  await page.waitForFunction(() => /junk\.txt: no level found/.test(document.getElementById('levels-alert').textContent));
+  assert.doesNotMatch(await alert.textContent(), /two\.sok/);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('a key after the server restarted: back to the level list, saying why', async () => {
+  // A server of its own, restarted on the same port under the page.
+  const first = await startServer();
+  const port = new URL(first.url).port;
+  const page = await newPage(env.browser);
+  await page.goto(`${first.url}sokoban#levels`);
+  await page.waitForSelector('.level-card');
+  await page.selectOption('#collection', String(FIXTURE_COLLECTION));
+  await page.locator('.level-card[data-level="2"]').click();
+  await page.waitForFunction(() => window.__ludus.view === 'play' && window.__ludus.state);
+  await page.keyboard.press('ArrowRight');
+  await page.waitForFunction(() => window.__ludus.state.moves === 1);
+  await first.stop();
+  const second = await startServer(undefined, port);
+  await page.keyboard.press('ArrowRight');
+  const alert = page.locator('#levels-alert[role="alert"]');
+  await alert.waitFor({ state: 'visible', timeout: 20000 });
+  assert.match(await alert.textContent(), /no longer has the game/);
+  assert.equal(await page.evaluate(() => window.__ludus.view), 'levels');
+  await page.waitForSelector('.level-card');
+  // No way back to a game that is gone.
+  assert.equal(await page.isDisabled('#nav-play'), true);
+  await shot(page, 'sokoban-server-restarted');
+  // The browser logs the refused connections while the server is down.
+  const unexpected = page.errors.filter((e) => !/WebSocket connection .* failed|ERR_CONNECTION_REFUSED/.test(e));
+  assert.deepEqual(unexpected, []);
+  await page.context().close();
+  await second.stop();
 });

@@ -1,27 +1,30 @@
-//! The Sokoban WebSocket: one `sokoban::Game` per game on the server, kept
-//! in [`Sessions`] so a reload reconnects; every request validated, every
-//! reply JSON (see `docs/web-protocol.md`). Game flow that the terminal UI
-//! shares (recording a solve, the next level, replays, snapshots) comes from
-//! [`crate::session::sokoban`].
+//! The Sokoban WebSocket: one [`SokobanSession`] per game on the server,
+//! kept in [`Sessions`] so a reload reconnects (and its clock goes on);
+//! every request validated, every reply JSON (see `docs/web-protocol.md`).
+//! Requests become session commands and the session's state becomes JSON;
+//! the session's solver orders are carried out here, on the blocking pool.
+//! The editor's save and check come from [`crate::session::sokoban::editing`].
 
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::Instant;
 
 use super::socket::{GameConnection, Replies, refuse};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
-use sokoban::solver::{Options, Outcome};
+use sokoban::solver::Options;
 use sokoban::{Cell, Level, path};
 use tokio::sync::mpsc;
 
 use super::App;
 use super::protocol::{self, ErrorCode, Refusal, with_seq};
 use super::sessions::{GameKey, game_key, lock};
-use crate::session::sokoban::library::{LevelSet, SaveTo, Source, parse_text, save_edited_level};
-use crate::session::sokoban::play::{NoStep, SnapshotError, SokobanSession};
-use crate::session::sokoban::solver_job::{Report, solve_blocking};
+use crate::session::sokoban::editing::{self, NotReady};
+use crate::session::sokoban::library::{LevelSet, Source, parse_text, why_nothing_to_play};
+use crate::session::sokoban::play::{NoRun, NoStep, SnapshotError, SokobanSession};
+use crate::session::sokoban::solver_job::solve_blocking;
+use crate::session::sokoban::thinking::{Purpose, SolveOrder, SolverAnswer, SolverOrder};
 use crate::session::sokoban::{self as flow, Solved};
 use crate::store::settings;
 
@@ -264,10 +267,6 @@ pub fn parse(text: &str) -> Result<Request, Refusal> {
     protocol::parse_as(text)
 }
 
-/// How long a hint or a solve-and-show may think.
-const THINK_LIMIT: Duration = Duration::from_secs(10);
-/// How long the editor's solvability check may think.
-const CHECK_LIMIT: Duration = Duration::from_secs(30);
 /// Estimated bytes per cell of the level being played: the level and the
 /// game's copy, box marks, the deadlock detector's tables, the drawn rows.
 const GAME_BYTES_PER_CELL: usize = 32;
@@ -284,8 +283,8 @@ pub struct SokobanGame {
     key: String,
     title: String,
     xsb: String,
-    /// Cancel flag of the solver thinking for this game, if one is.
-    thinking: Option<Arc<AtomicBool>>,
+    /// The cancel flag of the solve running for this game, if one is.
+    solving: Option<Arc<AtomicBool>>,
     /// Data files moved aside while setting up, for the page (sent once).
     warnings: Vec<String>,
 }
@@ -309,21 +308,31 @@ impl SokobanGame {
             session,
             collection,
             animation_ms: settings.sokoban.animation_ms,
-            thinking: None,
+            solving: None,
             warnings,
         })
     }
 
-    fn cancel_thinking(&mut self) {
-        if let Some(flag) = self.thinking.take() {
+    /// Stops the solve running for this game: its answer is not wanted.
+    fn cancel_solving(&mut self) {
+        if let Some(flag) = self.solving.take() {
             flag.store(true, Ordering::Relaxed);
         }
+    }
+
+    /// Nobody is looking: the session pauses (its clock stops, its solver
+    /// run is dropped), and the solve stops.
+    fn pause(&mut self) {
+        self.session.pause(Instant::now());
+        self.session.take_orders();
+        self.cancel_solving();
     }
 
     /// The whole visible state, sent after every change, as JSON text.
     /// Serialized straight from borrowed data: it is the reply to every move.
     fn state(&self, session: &str, seq: Option<u64>, blocked: Option<String>) -> String {
         let game = self.session.game();
+        let elapsed = self.session.elapsed(Instant::now());
         let level = game.level();
         let counts = |s: &Option<flow::Solution>| {
             s.as_ref().map(|s| Counts {
@@ -363,7 +372,9 @@ impl SokobanGame {
                 pushes: counts(&r.best_by_pushes),
             }),
             solved_before: self.session.solved_before(),
-            thinking: self.thinking.is_some(),
+            thinking: self.session.thinking().is_some(),
+            elapsed_ms: u64::try_from(elapsed.as_millis()).unwrap_or(u64::MAX),
+            clock_running: self.session.clock_running(),
             animation_ms: self.animation_ms,
             blocked,
             seq,
@@ -440,6 +451,10 @@ struct StateView<'a> {
     best: Option<Best>,
     solved_before: bool,
     thinking: bool,
+    /// Time spent on the level, and whether it runs on (the page counts on
+    /// from `elapsed_ms` while it does).
+    elapsed_ms: u64,
+    clock_running: bool,
     animation_ms: u32,
     #[serde(skip_serializing_if = "Option::is_none")]
     blocked: Option<String>,
@@ -508,7 +523,7 @@ impl GameConnection for Current {
 
     fn closed(&self) {
         if let Some((_, game)) = self {
-            lock(game).cancel_thinking();
+            lock(game).pause();
         }
     }
 }
@@ -529,7 +544,11 @@ fn handle(
         Request::Resume { session, .. } => {
             return match app.sokoban.get(&session) {
                 Some(game) => {
-                    let state = lock(&game).state(&session, seq, None);
+                    let state = {
+                        let mut g = lock(&game);
+                        g.session.resume(Instant::now());
+                        g.state(&session, seq, None)
+                    };
                     *current = Some((session, game));
                     vec![state]
                 }
@@ -581,10 +600,11 @@ fn handle(
     };
     app.sokoban.touch(&session);
     let mut g = lock(&shared);
+    let now = Instant::now();
     let mut extra = Vec::new();
     match request {
         Request::Move { dir, by_solver, .. } => {
-            match g.session.step(dir.into(), by_solver, &app.data) {
+            match g.session.step(dir.into(), by_solver, &app.data, now) {
                 Ok(solved) => extra.extend(solved.map(|s| g.solved_message(s))),
                 Err(NoStep::Solved) => {
                     return refuse(ErrorCode::Blocked, "the level is solved", seq);
@@ -595,14 +615,14 @@ fn handle(
             }
         }
         Request::Undo { .. } => {
-            g.session.undo();
+            g.session.undo(now);
         }
         Request::Redo { .. } => {
-            let redone = g.session.redo(&app.data);
+            let redone = g.session.redo(&app.data, now);
             extra.extend(redone.solved.map(|s| g.solved_message(s)));
         }
         Request::Restart { .. } => {
-            g.session.restart();
+            g.session.restart(now);
         }
         Request::Walk { to, .. } => {
             let steps = if to < g.session.level().map().len() {
@@ -644,32 +664,48 @@ fn handle(
         Request::Goto { level, .. } => return switch_level(app, &mut g, &session, level, seq),
         Request::Hint { .. } | Request::Solve { .. } => {
             let purpose = if matches!(request, Request::Hint { .. }) {
-                "hint"
+                Purpose::Hint
             } else {
-                "show"
+                Purpose::Show
             };
-            return think(app, &shared, &mut g, purpose, seq, sender);
+            if let Err(NoRun::Solved) = g.session.ask(purpose) {
+                return refuse(ErrorCode::Blocked, NoRun::Solved.to_string(), seq);
+            }
+            return thinking_reply(app, &shared, &mut g, &session, purpose, seq, sender);
         }
-        Request::Cancel { .. } => g.cancel_thinking(),
-        Request::Rewind { .. } => return rewind(app, &shared, &mut g, &session, seq, sender),
+        Request::Rewind { .. } => {
+            if let Err(why) = g.session.rewind() {
+                let text = flow::as_sentence(&why.to_string());
+                return vec![with_seq(json!({ "type": "notice", "message": text }), seq)];
+            }
+            return thinking_reply(app, &shared, &mut g, &session, Purpose::Rewind, seq, sender);
+        }
+        Request::Cancel { .. } => {
+            let stopped = g.session.stop(now);
+            extra.extend(
+                stopped
+                    .text()
+                    .map(|text| json!({ "type": "notice", "message": text })),
+            );
+        }
         Request::Replay { by_pushes, .. } => {
             let (progress, warning) = flow::load_progress(&app.data);
             g.warnings.extend(app.report(warning));
-            return match g.session.best_to_replay(&progress, by_pushes) {
-                Some((lurd, label)) => {
+            return match g.session.replay(&progress, by_pushes) {
+                Ok(replay) => {
                     let level = g.session.level();
                     let start = json!({ "player": level.player(), "boxes": level.boxes() });
-                    let reply =
-                        json!({ "type": "replay", "lurd": lurd, "label": label, "start": start });
+                    let reply = json!({
+                        "type": "replay",
+                        "lurd": replay.lurd(),
+                        "label": replay.label(),
+                        "start": start,
+                    });
                     let mut replies = vec![with_seq(reply, seq)];
                     replies.extend(notices(&mut g));
                     replies
                 }
-                None => refuse(
-                    ErrorCode::NotFound,
-                    "no solution to replay yet: solve the level first",
-                    seq,
-                ),
+                Err(why) => refuse(ErrorCode::NotFound, why.to_string(), seq),
             };
         }
         Request::SaveSnapshot { .. } => {
@@ -682,24 +718,21 @@ fn handle(
             };
             extra.push(json!({ "type": "notice", "message": text }));
         }
-        Request::LoadSnapshot { .. } => {
-            g.cancel_thinking();
-            match g.session.load_snapshot(&app.data) {
-                Ok(loaded) => {
-                    g.warnings.extend(app.report(loaded.warning));
-                    extra.push(json!({ "type": "notice", "message": "Snapshot loaded." }));
-                }
-                Err(e @ SnapshotError::NoneSaved(_)) => {
-                    return refuse(ErrorCode::NotFound, e.to_string(), seq);
-                }
-                Err(e @ SnapshotError::DoesNotFit(_)) => {
-                    return refuse(ErrorCode::BadLevel, e.to_string(), seq);
-                }
-                Err(e @ SnapshotError::Unreadable(_)) => {
-                    return refuse(ErrorCode::Internal, e.to_string(), seq);
-                }
+        Request::LoadSnapshot { .. } => match g.session.load_snapshot(&app.data, now) {
+            Ok(loaded) => {
+                g.warnings.extend(app.report(loaded.warning));
+                extra.push(json!({ "type": "notice", "message": "Snapshot loaded." }));
             }
-        }
+            Err(e @ SnapshotError::NoneSaved(_)) => {
+                return refuse(ErrorCode::NotFound, e.to_string(), seq);
+            }
+            Err(e @ SnapshotError::DoesNotFit(_)) => {
+                return refuse(ErrorCode::BadLevel, e.to_string(), seq);
+            }
+            Err(e @ SnapshotError::Unreadable(_)) => {
+                return refuse(ErrorCode::Internal, e.to_string(), seq);
+            }
+        },
         // Handled above.
         Request::Ping { .. }
         | Request::Open { .. }
@@ -711,9 +744,165 @@ fn handle(
         | Request::Export { .. }
         | Request::SaveLevel { .. } => {}
     }
+    // A move, an undo or a stop may have dropped a solver run.
+    let carried = carry_out_orders(app, &shared, &mut g, &session, seq, sender);
     let mut replies = vec![g.state(&session, seq, None)];
+    replies.extend(carried.err());
     replies.extend(extra.into_iter().map(|v| v.to_string()));
     replies
+}
+
+/// The session asked the solver for `purpose`: its order goes to the
+/// blocking pool and the page hears that the solver thinks (or that it is busy).
+fn thinking_reply(
+    app: &Arc<App>,
+    shared: &Arc<Mutex<SokobanGame>>,
+    g: &mut SokobanGame,
+    session: &str,
+    purpose: Purpose,
+    seq: Option<u64>,
+    sender: &mpsc::UnboundedSender<String>,
+) -> Replies {
+    if let Err(busy) = carry_out_orders(app, shared, g, session, seq, sender) {
+        return vec![busy];
+    }
+    vec![with_seq(
+        json!({ "type": "thinking", "purpose": purpose.name() }),
+        seq,
+    )]
+}
+
+/// Carries out the session's solver orders: a solve runs on the blocking
+/// pool in one of the server's solver slots, and its answer goes to the
+/// session and then to the page; a cancel stops the running solve.
+///
+/// # Errors
+/// Every solver slot is taken: the run is dropped and the refusal is returned.
+fn carry_out_orders(
+    app: &Arc<App>,
+    shared: &Arc<Mutex<SokobanGame>>,
+    g: &mut SokobanGame,
+    session: &str,
+    seq: Option<u64>,
+    sender: &mpsc::UnboundedSender<String>,
+) -> Result<(), String> {
+    for order in g.session.take_orders() {
+        match order {
+            SolverOrder::Cancel => g.cancel_solving(),
+            SolverOrder::Solve(order) => {
+                g.cancel_solving();
+                let Ok(permit) = Arc::clone(&app.solver_slots).try_acquire_owned() else {
+                    g.session.stop(Instant::now());
+                    g.session.take_orders();
+                    let busy = "the solver is busy; try again soon";
+                    return Err(Refusal::new(ErrorCode::Busy, busy, seq).to_json());
+                };
+                let cancel = Arc::new(AtomicBool::new(false));
+                g.solving = Some(Arc::clone(&cancel));
+                let run = SolveRun {
+                    app: Arc::clone(app),
+                    shared: Arc::clone(shared),
+                    session: session.to_string(),
+                    seq,
+                    sender: sender.clone(),
+                    cancel,
+                };
+                tokio::task::spawn_blocking(move || {
+                    let report = solve_blocking(
+                        &order.level,
+                        &Options::default(),
+                        Some(order.limit),
+                        &run.cancel,
+                    );
+                    drop(permit);
+                    run.done(&order, report.outcome);
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// One solve on the blocking pool and where its answer goes.
+struct SolveRun {
+    app: Arc<App>,
+    shared: Arc<Mutex<SokobanGame>>,
+    session: String,
+    seq: Option<u64>,
+    sender: mpsc::UnboundedSender<String>,
+    cancel: Arc<AtomicBool>,
+}
+
+impl SolveRun {
+    /// Hands the outcome to the session and its answer to the page; a
+    /// rewind may go on with an earlier position.
+    fn done(self, order: &SolveOrder, outcome: sokoban::solver::Outcome) {
+        let mut g = lock(&self.shared);
+        // Another level (or a newer run) took this game's place meanwhile.
+        if !g
+            .solving
+            .as_ref()
+            .is_some_and(|c| Arc::ptr_eq(c, &self.cancel))
+        {
+            return;
+        }
+        g.solving = None;
+        let answer = g.session.solver_done(order.id, outcome, Instant::now());
+        let mut replies = Vec::new();
+        if let Err(busy) = carry_out_orders(
+            &self.app,
+            &self.shared,
+            &mut g,
+            &self.session,
+            self.seq,
+            &self.sender,
+        ) {
+            replies.push(busy);
+        }
+        replies.extend(answer.map_or_else(Vec::new, |a| self.replies(&g, a)));
+        for reply in replies {
+            // The page may be gone: the game stays for a reload.
+            let _ = self.sender.send(reply);
+        }
+    }
+
+    fn replies(&self, g: &SokobanGame, answer: SolverAnswer) -> Replies {
+        let seq = self.seq;
+        let notice = |text: &str| with_seq(json!({ "type": "notice", "message": text }), seq);
+        match answer {
+            SolverAnswer::Play {
+                purpose,
+                steps,
+                moves,
+                pushes,
+                text,
+                ..
+            } => {
+                let dirs: Vec<Dir> = steps.into_iter().map(Dir::from).collect();
+                let reply = json!({
+                    "type": "solution",
+                    "purpose": purpose.name(),
+                    "steps": dirs,
+                    "moves": moves,
+                    "pushes": pushes,
+                    "text": text,
+                });
+                vec![with_seq(reply, seq)]
+            }
+            SolverAnswer::Unsolvable { purpose } => vec![with_seq(
+                json!({
+                    "type": "unsolvable",
+                    "purpose": purpose.name(),
+                    "message": "This position cannot be solved any more. Enter (or the button): back to the last one that can.",
+                }),
+                seq,
+            )],
+            SolverAnswer::Rewound { text, .. } => {
+                vec![g.state(&self.session, None, None), notice(&text)]
+            }
+            SolverAnswer::Notice(text) => vec![notice(&text)],
+        }
+    }
 }
 
 fn path_reply(purpose: &str, steps: &[sokoban::Direction], seq: Option<u64>) -> String {
@@ -751,7 +940,7 @@ fn start(
         );
     };
     if let Some((_, old)) = current.take() {
-        lock(&old).cancel_thinking();
+        lock(&old).pause();
     }
     let warnings = notices(&mut game);
     let game = Arc::new(Mutex::new(game));
@@ -806,7 +995,7 @@ fn switch_level(
             seq,
         );
     };
-    g.cancel_thinking();
+    g.cancel_solving();
     *g = next;
     if g.collection.is_some() {
         let (name, level) = (g.session.set().name.clone(), index);
@@ -895,11 +1084,7 @@ fn upload(
         None => match collection.valid_levels().next() {
             Some((i, _)) => i,
             None => {
-                let why = collection
-                    .levels
-                    .iter()
-                    .find_map(|l| l.as_ref().err().map(ToString::to_string))
-                    .unwrap_or_else(|| "no level found".into());
+                let why = why_nothing_to_play(&collection);
                 return refuse(ErrorCode::BadLevel, why, seq);
             }
         },
@@ -915,161 +1100,6 @@ fn upload(
         collection,
     });
     start(app, current, set, None, index, seq)
-}
-
-/// Runs the solver for a hint or a solve-and-show on the blocking pool; the
-/// answer arrives later as its own message.
-fn think(
-    app: &Arc<App>,
-    shared: &Arc<Mutex<SokobanGame>>,
-    g: &mut SokobanGame,
-    purpose: &'static str,
-    seq: Option<u64>,
-    sender: &mpsc::UnboundedSender<String>,
-) -> Replies {
-    if g.session.game().is_solved() {
-        return refuse(ErrorCode::Blocked, "the level is solved already", seq);
-    }
-    let Ok(permit) = Arc::clone(&app.solver_slots).try_acquire_owned() else {
-        return refuse(ErrorCode::Busy, "the solver is busy; try again soon", seq);
-    };
-    g.cancel_thinking();
-    let cancel = Arc::new(AtomicBool::new(false));
-    g.thinking = Some(Arc::clone(&cancel));
-    let level = g.session.game().position_as_level();
-    let (shared, sender) = (Arc::clone(shared), sender.clone());
-    tokio::task::spawn_blocking(move || {
-        let report = solve_blocking(&level, &Options::default(), Some(THINK_LIMIT), &cancel);
-        drop(permit);
-        let mut g = lock(&shared);
-        let same_run = g.thinking.as_ref().is_some_and(|c| Arc::ptr_eq(c, &cancel));
-        if !same_run {
-            return; // cancelled or replaced by a newer request
-        }
-        g.thinking = None;
-        // Moves made meanwhile make the answer stale.
-        let answer = if g.session.game().position_as_level() != level {
-            json!({ "type": "notice", "message": "The position changed; ask again." })
-        } else {
-            solver_answer(purpose, &report)
-        };
-        let _ = sender.send(with_seq(answer, seq));
-    });
-    vec![with_seq(
-        json!({ "type": "thinking", "purpose": purpose }),
-        seq,
-    )]
-}
-
-/// Looks for the last position that can still be solved (the terminal's
-/// Enter after "cannot be solved"), on the blocking pool; then undoes back to
-/// it and sends the new state.
-fn rewind(
-    app: &Arc<App>,
-    shared: &Arc<Mutex<SokobanGame>>,
-    g: &mut SokobanGame,
-    session: &str,
-    seq: Option<u64>,
-    sender: &mpsc::UnboundedSender<String>,
-) -> Replies {
-    let Ok(permit) = Arc::clone(&app.solver_slots).try_acquire_owned() else {
-        return refuse(ErrorCode::Busy, "the solver is busy; try again soon", seq);
-    };
-    g.cancel_thinking();
-    let cancel = Arc::new(AtomicBool::new(false));
-    g.thinking = Some(Arc::clone(&cancel));
-    let start = g.session.game().clone();
-    let (shared, sender, session) = (Arc::clone(shared), sender.clone(), session.to_string());
-    tokio::task::spawn_blocking(move || {
-        let mut undos = 0;
-        let found = loop {
-            let Some((earlier, count)) = flow::before_last_push(&start, undos) else {
-                break Err("No earlier position to go back to.");
-            };
-            let level = earlier.position_as_level();
-            let limit = Some(flow::REWIND_LIMIT);
-            match solve_blocking(&level, &Options::default(), limit, &cancel).outcome {
-                Outcome::Solved(_) => break Ok(count),
-                Outcome::Unsolvable => undos = count,
-                Outcome::Cancelled if cancel.load(Ordering::Relaxed) => return,
-                _ => break Err("The solver could not decide in time; undo by hand."),
-            }
-        };
-        drop(permit);
-        let mut g = lock(&shared);
-        if !g.thinking.as_ref().is_some_and(|c| Arc::ptr_eq(c, &cancel)) {
-            return;
-        }
-        g.thinking = None;
-        let game = g.session.game();
-        if game.moves() != start.moves() || game.lurd() != start.lurd() {
-            let stale = json!({ "type": "notice", "message": "The position changed; ask again." });
-            let _ = sender.send(with_seq(stale, seq));
-            return;
-        }
-        let message = match found {
-            Ok(count) => {
-                g.session.undo_steps(count);
-                let _ = sender.send(g.state(&session, None, None));
-                let steps = if count == 1 {
-                    "1 step".to_string()
-                } else {
-                    format!("{count} steps")
-                };
-                format!("Back to the last solvable position: {steps} undone (y redoes).")
-            }
-            Err(why) => why.to_string(),
-        };
-        let _ = sender.send(with_seq(
-            json!({ "type": "notice", "message": message }),
-            seq,
-        ));
-    });
-    vec![with_seq(
-        json!({ "type": "thinking", "purpose": "rewind" }),
-        seq,
-    )]
-}
-
-fn solver_answer(purpose: &str, report: &Report) -> Value {
-    match &report.outcome {
-        Outcome::Solved(s) => {
-            let steps = if purpose == "hint" {
-                s.first_push()
-            } else {
-                s.steps()
-            };
-            let dirs: Vec<Dir> = steps.into_iter().map(|(d, _)| Dir::from(d)).collect();
-            json!({
-                "type": "solution",
-                "purpose": purpose,
-                "steps": dirs,
-                "moves": s.moves,
-                "pushes": s.pushes,
-                "text": if purpose == "hint" {
-                    flow::hint_text(s.pushes)
-                } else {
-                    flow::solution_text(s.moves, s.pushes)
-                },
-            })
-        }
-        Outcome::Unsolvable => json!({
-            "type": "unsolvable",
-            "purpose": purpose,
-            "message": "This position cannot be solved any more. Enter (or the button): back to the last one that can.",
-        }),
-        Outcome::Internal(e) => json!({
-            "type": "notice",
-            "message": format!("The solver failed: {e}"),
-        }),
-        _ => json!({
-            "type": "notice",
-            "message": format!(
-                "The solver found nothing within {} s; try again from another position.",
-                THINK_LIMIT.as_secs()
-            ),
-        }),
-    }
 }
 
 /// The editor's level: parsed, with its title.
@@ -1132,10 +1162,9 @@ fn check(
     seq: Option<u64>,
     sender: &mpsc::UnboundedSender<String>,
 ) -> Replies {
-    let level = match Level::from_xsb(text) {
-        Ok(level) if sokoban::validate(&level).is_ok() => level,
-        Ok(_) => return refuse(ErrorCode::BadLevel, "fix the errors first", seq),
-        Err(e) => return refuse(ErrorCode::BadLevel, e.to_string(), seq),
+    let level = match editing::ready(Level::from_xsb(text)) {
+        Ok(level) => level,
+        Err(why) => return refuse(ErrorCode::BadLevel, why.to_string(), seq),
     };
     let Ok(permit) = Arc::clone(&app.solver_slots).try_acquire_owned() else {
         return refuse(ErrorCode::Busy, "the solver is busy; try again soon", seq);
@@ -1146,27 +1175,20 @@ fn check(
         let report = solve_blocking(
             &level,
             &Options::default(),
-            Some(CHECK_LIMIT),
+            Some(editing::CHECK_LIMIT),
             &AtomicBool::new(false),
         );
         drop(permit);
+        let message = editing::check_text(&report.outcome);
         let answer = match report.outcome {
-            Outcome::Solved(s) => json!({
+            sokoban::solver::Outcome::Solved(s) => json!({
                 "type": "checked", "outcome": "solvable", "moves": s.moves, "pushes": s.pushes,
-                "message": format!(
-                    "Solvable: the solver found {}, {}.",
-                    crate::words::counted(s.moves as usize, "move"),
-                    crate::words::counted(s.pushes as usize, "push")
-                ),
+                "message": message,
             }),
-            Outcome::Unsolvable => json!({
-                "type": "checked", "outcome": "unsolvable",
-                "message": "Not solvable: the solver proved it.",
+            sokoban::solver::Outcome::Unsolvable => json!({
+                "type": "checked", "outcome": "unsolvable", "message": message,
             }),
-            _ => json!({
-                "type": "checked", "outcome": "undecided",
-                "message": format!("Undecided: no solution found within {} s.", CHECK_LIMIT.as_secs()),
-            }),
+            _ => json!({ "type": "checked", "outcome": "undecided", "message": message }),
         };
         let _ = sender.send(with_seq(answer, seq));
     });
@@ -1249,17 +1271,8 @@ struct EditedLevel<'a> {
     saved_as: Option<&'a str>,
 }
 
-/// A name the page may give a level file: letters, digits, `-`, `_`.
-fn plain_name(name: &str, most: usize) -> bool {
-    !name.is_empty()
-        && name.len() <= most
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
-}
-
 fn save_level(app: &App, edited: &EditedLevel<'_>, seq: Option<u64>) -> Replies {
-    if !plain_name(edited.name, 64) {
+    if !editing::plain_name(edited.name, editing::MAX_NAME) {
         return refuse(
             ErrorCode::BadPath,
             "a level name is 1 to 64 letters, digits, - or _",
@@ -1267,33 +1280,33 @@ fn save_level(app: &App, edited: &EditedLevel<'_>, seq: Option<u64>) -> Replies 
         );
     }
     // Only a file an earlier save made (a plain `.sok` name) is replaced.
-    let own = match edited.saved_as {
-        Some(file) => {
-            let stem = file.strip_suffix(".sok").filter(|s| plain_name(s, 70));
-            let rel = stem.map(|s| Path::new("sokoban").join("levels").join(format!("{s}.sok")));
-            match rel.map(|rel| app.data.path(&rel)) {
-                Some(Ok(path)) if path.is_file() => Some(path),
-                Some(Ok(_)) => None, // gone meanwhile: a new file
-                _ => return refuse(ErrorCode::BadPath, "not a level file of yours", seq),
-            }
-        }
+    let saved_before = match edited.saved_as {
+        Some(file) => match editing::saved_before(&app.data, file) {
+            Ok(path) => path,
+            Err(why) => return refuse(ErrorCode::BadPath, why.to_string(), seq),
+        },
         None => None,
     };
-    let level = match editor_level(edited.text, edited.title) {
-        Ok(level) if sokoban::validate(&level).is_ok() => level,
-        Ok(_) => return refuse(ErrorCode::BadLevel, "fix the errors before saving", seq),
-        Err(e) => return refuse(ErrorCode::BadLevel, e.to_string(), seq),
+    let level = match editing::ready(editor_level(edited.text, edited.title)) {
+        Ok(level) => level,
+        Err(NotReady::HasErrors) => {
+            return refuse(ErrorCode::BadLevel, "fix the errors before saving", seq);
+        }
+        Err(why) => return refuse(ErrorCode::BadLevel, why.to_string(), seq),
     };
     let title = level
         .meta
         .title
         .clone()
         .unwrap_or_else(|| edited.name.to_string());
-    let to = match &own {
-        Some(path) => SaveTo::Own(path),
-        None => SaveTo::NewFile { stem: edited.name },
-    };
-    let path = match save_edited_level(&app.data, &level, &title, to) {
+    let saved = editing::save(
+        &app.data,
+        &level,
+        &title,
+        edited.name,
+        saved_before.as_deref(),
+    );
+    let path = match saved {
         Ok(path) => path,
         Err(e) => return refuse(ErrorCode::BadPath, format!("could not save: {e:#}"), seq),
     };

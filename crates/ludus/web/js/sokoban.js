@@ -42,7 +42,7 @@ const page = {
   drag: null,
   hover: null,
   replay: null,
-  clock: { key: null, start: null, stopped: null },
+  clock: { ms: 0, at: 0, running: false }, // the server's level clock, as of `at`
   fromEditor: false,
 };
 
@@ -191,6 +191,8 @@ async function resume() {
   if (reply.type === 'error') {
     // The server restarted or forgot the game: back to the level list, saying why.
     sessionStorage.removeItem('ludus.sokoban.session');
+    // Nothing to go back to: Play waits for the next level opened.
+    $('nav-play').disabled = true;
     if (page.view === 'play') {
       page.state = null;
       show('levels');
@@ -245,22 +247,16 @@ function onState(state) {
   sessionStorage.setItem('ludus.sokoban.session', state.session);
   $('nav-play').disabled = false;
   if (!previous || previous.key !== state.key || previous.session !== state.session) {
-    page.clock = { key: state.key, start: null, stopped: null };
     page.selected = null;
     page.queue = [];
     stopReplay();
     $('solved-dialog').open && $('solved-dialog').close();
     setMessage($('message'), state.solved_before ? 'You have solved this level before; try to beat your best.' : '', 'muted');
   }
-  if (state.moves > 0 && page.clock.start === null) {
-    // A reload of the same game goes on from the time it had.
-    const kept = JSON.parse(sessionStorage.getItem(CLOCK_KEY) || 'null');
-    const ms = kept && kept.session === state.session && kept.key === state.key ? kept.ms : 0;
-    page.clock.start = performance.now() - ms;
-  }
-  if (state.moves === 0 && !state.solved) page.clock.start = null;
-  if (state.solved && page.clock.stopped === null && page.clock.start !== null) page.clock.stopped = performance.now();
-  if (!state.solved) page.clock.stopped = null;
+  // The server keeps the time (a reload goes on from it); the page counts on while it runs.
+  page.clock = { ms: state.elapsed_ms || 0, at: performance.now(), running: !!state.clock_running };
+  // A move or an undo drops the solver's run.
+  if (!state.thinking) page.thinking = false;
   if (previous && state.pushes > previous.pushes && previous.key === state.key) sound('push');
   startSlide(previous, state);
   if (state.blocked && !page.animating) sound('bump');
@@ -342,19 +338,15 @@ async function animate() {
   page.animating = true;
   page.fast = false;
   page.stopShow = false;
-  let bySolverMade = 0;
   while (page.queue.length) {
     const { dir, bySolver } = page.queue.shift();
     const reply = await socket.send(bySolver ? { type: 'move', dir, by_solver: true } : { type: 'move', dir });
     if (reply.type !== 'state' || reply.blocked || reply.solved) { page.queue = []; break; }
-    if (bySolver) bySolverMade += 1;
     if (!page.fast) await sleep(page.state ? Math.max(30, page.state.animation_ms) : 60);
   }
-  // Esc during "solve and show": the solver's moves go, as in the terminal.
-  if (page.stopShow) {
-    for (; bySolverMade > 0; bySolverMade -= 1) await socket.send({ type: 'undo' });
-    setMessage($('message'), 'Stopped: back where you were.', 'info');
-  }
+  // Esc during "solve and show": the server takes the solver's moves back
+  // and says so, as in the terminal (a hint's push stays).
+  if (page.stopShow) await socket.send({ type: 'cancel' });
   page.animating = false;
 }
 
@@ -467,19 +459,9 @@ function render() {
 window.addEventListener('resize', () => { render(); editor.render(); });
 new ResizeObserver(() => render()).observe($('board-wrap'));
 
-const CLOCK_KEY = 'ludus.sokoban.clock';
-window.addEventListener('pagehide', () => {
-  const c = page.clock;
-  if (page.state && c.start !== null && !page.state.solved) {
-    const ms = performance.now() - c.start;
-    sessionStorage.setItem(CLOCK_KEY, JSON.stringify({ session: page.state.session, key: page.state.key, ms }));
-  } else sessionStorage.removeItem(CLOCK_KEY);
-});
-
 function clockText() {
   const c = page.clock;
-  if (c.start === null) return '0:00';
-  const ms = (c.stopped ?? performance.now()) - c.start;
+  const ms = c.ms + (c.running ? performance.now() - c.at : 0);
   const secs = Math.floor(ms / 1000);
   return `${Math.floor(secs / 60)}:${String(secs % 60).padStart(2, '0')}`;
 }
@@ -603,7 +585,7 @@ document.addEventListener('keydown', (e) => {
     Enter: () => { if (!$('b-rewind').hidden) rewind(); },
     Escape: () => {
       if (page.animating) { page.stopShow = true; page.queue = []; return; }
-      if (page.thinking) { page.thinking = false; act('cancel'); setMessage($('message'), 'Solver stopped.', 'info'); return; }
+      if (page.thinking) { page.thinking = false; act('cancel'); return; }
       show('levels');
     },
   };

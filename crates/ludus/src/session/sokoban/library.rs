@@ -105,6 +105,32 @@ pub fn parse_text(text: &str, path: &Path) -> Result<Collection, ParseError> {
     }
 }
 
+/// How many broken levels [`why_nothing_to_play`] names.
+const BROKEN_LEVELS_NAMED: usize = 3;
+
+/// Why a collection holds no level to play: each broken level by its
+/// number, with the line and what is wrong ("level 2, line 9: the level has
+/// no player"), the first few of them; or that no level was found at all.
+pub fn why_nothing_to_play(collection: &Collection) -> String {
+    let broken: Vec<String> = collection
+        .levels
+        .iter()
+        .enumerate()
+        .filter_map(|(i, level)| Some(format!("level {}, {}", i + 1, level.as_ref().err()?)))
+        .collect();
+    if broken.is_empty() {
+        return "no level found: a level is rows of walls #, floor, boxes $, goals . and one player @"
+            .to_string();
+    }
+    let more = broken.len().saturating_sub(BROKEN_LEVELS_NAMED);
+    let mut text = broken[..broken.len() - more].join("; ");
+    if more > 0 {
+        let levels = crate::words::plural(more, "level");
+        text.push_str(&format!("; and {more} more broken {levels}"));
+    }
+    text
+}
+
 /// The level files in the user's levels folder, sorted by name.
 pub fn user_level_files(data: &DataDir) -> Vec<PathBuf> {
     let Ok(entries) = std::fs::read_dir(data.sokoban_levels()) else {
@@ -239,4 +265,24 @@ pub fn write_solutions_export(
         .map_err(anyhow::Error::from)
         .and_then(|path| write_atomic(&path, text.as_bytes()).map(|()| path));
     (written, warning)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nothing_to_play_names_each_broken_level_and_its_line() {
+        let two = "; one\n#####\n#.$ #\n#####\n\n; two\n#####\n#.$ #\n#####\n";
+        let why = why_nothing_to_play(&sokoban::parse_collection(two));
+        assert_eq!(
+            why,
+            "level 1, line 2: the level has no player; level 2, line 7: the level has no player"
+        );
+        let junk = sokoban::parse_collection("not a level\n");
+        assert!(why_nothing_to_play(&junk).starts_with("no level found"));
+        let many = "#.$ #\n\n".repeat(5);
+        let why = why_nothing_to_play(&sokoban::parse_collection(&many));
+        assert!(why.ends_with("; and 2 more broken levels"), "{why}");
+    }
 }

@@ -1,11 +1,17 @@
-//! Sokoban game flow shared by the front ends (terminal and browser): what
-//! happens when a level is solved, which level comes next, which solution a
-//! replay shows, snapshots, and the words for a deadlock. Front ends only
-//! decide how to show the results.
+//! Sokoban game flow shared by the front ends (terminal and browser). The
+//! session of a level being played is [`play::SokobanSession`]; this module
+//! holds the helpers under it: what happens when a level is solved, which
+//! level comes next, which solution a replay shows, snapshots, and the words
+//! for hints, solutions and deadlocks. Front ends only decide how to show
+//! the results.
 
+pub mod clock;
+pub mod editing;
 pub mod library;
 pub mod play;
+pub mod replay;
 pub mod solver_job;
+pub mod thinking;
 
 use sokoban::solver::DeadlockKind;
 use sokoban::{Game, Level, ReplayError};
@@ -236,6 +242,16 @@ pub fn solution_text(moves: u32, pushes: u32) -> String {
         crate::words::counted(moves as usize, "move"),
         crate::words::counted(pushes as usize, "push")
     )
+}
+
+/// A reason ("no earlier position to go back to") as a line on the screen:
+/// a capital letter and a full stop.
+pub fn as_sentence(why: &str) -> String {
+    let mut chars = why.chars();
+    match chars.next() {
+        Some(first) => format!("{}{}.", first.to_uppercase(), chars.as_str()),
+        None => String::new(),
+    }
 }
 
 /// One line telling the player what kind of deadlock was found.

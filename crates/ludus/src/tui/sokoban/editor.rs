@@ -3,7 +3,6 @@
 //! solver, play-test, save as `.sok` in the levels folder, copy as XSB/RLE.
 
 use std::path::PathBuf;
-use std::sync::Arc;
 use std::time::Instant;
 
 use ratatui::Frame;
@@ -13,12 +12,11 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Paragraph, Wrap};
-use sokoban::solver::Outcome;
 use sokoban::{Level, ParseError};
 
 use super::play::Play;
-use crate::session::sokoban::library::LevelSet;
-use crate::session::sokoban::library::{SaveTo, save_edited_level, slug};
+use crate::session::sokoban::editing;
+use crate::session::sokoban::library::slug;
 use crate::session::sokoban::solver_job::{self, SolveJob};
 use crate::tui::app::{Action, Ctx, Screen};
 use crate::tui::clipboard;
@@ -245,22 +243,12 @@ impl Editor {
     }
 
     fn save(&mut self, ctx: &mut Ctx) {
-        let level = match self.parse() {
-            Ok(level) if sokoban::validate(&level).is_ok() => level,
-            _ => {
-                self.status = Some("Fix the errors before saving.".into());
-                return;
-            }
+        let Ok(level) = editing::ready(self.parse()) else {
+            self.status = Some("Fix the errors before saving.".into());
+            return;
         };
-        // The first save takes a free name (another level may have this
-        // title); later saves replace the level's own file.
-        let to = match &self.path {
-            Some(path) => SaveTo::Own(path),
-            None => SaveTo::NewFile {
-                stem: &slug(&self.title),
-            },
-        };
-        let result = save_edited_level(&ctx.data, &level, &self.title, to);
+        let stem = slug(&self.title);
+        let result = editing::save(&ctx.data, &level, &self.title, &stem, self.path.as_deref());
         self.status = Some(match result {
             Ok(path) => {
                 self.dirty = false;
@@ -292,32 +280,27 @@ impl Editor {
     }
 
     fn start_check(&mut self) {
-        match self.parse() {
-            Ok(level) if sokoban::validate(&level).is_ok() => {
+        match editing::ready(self.parse()) {
+            Ok(level) => {
                 self.check = Some(SolveJob::start(
                     level,
                     solver_job::for_one_player(),
-                    Some(std::time::Duration::from_secs(30)),
+                    Some(editing::CHECK_LIMIT),
                 ));
                 self.status = None;
             }
-            _ => self.status = Some("Fix the errors first.".into()),
+            Err(_) => self.status = Some("Fix the errors first.".into()),
         }
     }
 
     fn play_test(&mut self, ctx: &Ctx) -> Action {
-        match self.parse() {
-            Ok(level) if sokoban::validate(&level).is_ok() => {
-                let set = Arc::new(LevelSet::single("Play-test", level));
-                match Play::new(set, 0, ctx) {
-                    Some(play) => Action::Push(Box::new(play)),
-                    None => Action::None,
-                }
-            }
-            _ => {
-                self.status = Some("Fix the errors first.".into());
-                Action::None
-            }
+        let Ok(level) = editing::ready(self.parse()) else {
+            self.status = Some("Fix the errors first.".into());
+            return Action::None;
+        };
+        match Play::new(editing::play_test(level), 0, ctx) {
+            Some(play) => Action::Push(Box::new(play)),
+            None => Action::None,
         }
     }
 
@@ -412,18 +395,7 @@ impl Screen for Editor {
     fn tick(&mut self, _now: Instant, _ctx: &mut Ctx) -> Action {
         if let Some(report) = self.check.as_ref().and_then(SolveJob::poll) {
             self.check = None;
-            self.status = Some(match report.outcome {
-                Outcome::Solved(s) => format!(
-                    "Solvable: {}, {}{} ({:.1} s).",
-                    crate::words::counted(s.pushes as usize, "push"),
-                    crate::words::counted(s.moves as usize, "move"),
-                    if s.optimal { ", optimal" } else { "" },
-                    report.elapsed.as_secs_f64()
-                ),
-                Outcome::Unsolvable => "Not solvable: the solver proved it.".into(),
-                Outcome::Internal(e) => format!("The solver failed: {e}"),
-                _ => "Undecided: the solver found no solution within 30 s.".into(),
-            });
+            self.status = Some(editing::check_text(&report.outcome));
         }
         Action::None
     }

@@ -11,15 +11,17 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
-use sokoban::solver::{self, Deadlock, Outcome};
-use sokoban::{Direction, Game, Level, path};
+use sokoban::solver::Deadlock;
+use sokoban::{Direction, Level, path};
 
 use super::board::BoardView;
 use crate::session::sokoban as flow;
 use crate::session::sokoban::NewBest;
-use crate::session::sokoban::library::{LevelSet, Source};
+use crate::session::sokoban::library::LevelSet;
 use crate::session::sokoban::play::{SnapshotError, SokobanSession};
+use crate::session::sokoban::replay::{NoReplay, Replay};
 use crate::session::sokoban::solver_job::{self, SolveJob};
+use crate::session::sokoban::thinking::{Purpose, SolverAnswer, SolverOrder};
 use crate::tui::app::{Action, Ctx, Screen};
 use crate::tui::widgets::{clock, highlight, key_hints, popup};
 
@@ -59,53 +61,31 @@ enum Mode {
         cell: usize,
         selected: Option<usize>,
     },
-    Replay(Box<Replay>),
-    /// The solver works on a thread; the screen shows its progress.
-    Thinking {
-        job: SolveJob,
-        purpose: Purpose,
-    },
+    Replay(Box<Watching>),
     /// The position cannot be solved; Enter rewinds to the last one that can.
     Unsolvable,
 }
 
-/// What a solver run is for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Purpose {
-    Hint,
-    Show,
-    /// Checking positions back in the history, `undos` steps back from now.
-    Rewind {
-        undos: usize,
-    },
-}
-
-/// How long a hint or a solve-and-show may think.
-const THINK_LIMIT: Duration = Duration::from_secs(10);
-
-/// Watching a stored solution.
-struct Replay {
-    game: Game,
-    steps: Vec<Direction>,
-    position: usize,
+/// Watching the player's best: the session's replay and its pace here.
+struct Watching {
+    replay: Replay,
     paused: bool,
     step_ms: u64,
     next_at: Option<Instant>,
-    label: &'static str,
 }
 
 pub struct Play {
-    /// The level, its game and record: the flow both front ends share.
+    /// The level, its game, clock, solver runs and record: the flow both
+    /// front ends share.
     session: SokobanSession,
     mode: Mode,
+    /// The solver carrying out the session's order, with the order's id.
+    job: Option<(u64, SolveJob)>,
     /// Steps still to animate (a cursor walk, a hint, or the solver's
     /// solution), each with whether the solver makes it (solve and show).
     queue: VecDeque<(Direction, bool)>,
-    /// Steps the solver has made of the solution being shown, for Esc to take back.
-    shown_steps: usize,
     next_step_at: Option<Instant>,
-    /// Time spent on this level; runs from the first move until solved.
-    elapsed: Duration,
+    /// The time of the last tick: the time keys happen at.
     last_tick: Option<Instant>,
     message: Option<String>,
 }
@@ -118,10 +98,9 @@ impl Play {
         let mut play = Play {
             session,
             mode: Mode::Playing,
+            job: None,
             queue: VecDeque::new(),
-            shown_steps: 0,
             next_step_at: None,
-            elapsed: Duration::ZERO,
             last_tick: None,
             message: None,
         };
@@ -135,6 +114,20 @@ impl Play {
         self.session.level()
     }
 
+    /// The time a key happens at: the event loop ticks right after every
+    /// event, so the last tick is as good as now.
+    fn now(&self) -> Instant {
+        self.last_tick.unwrap_or_else(Instant::now)
+    }
+
+    /// The time spent on the level, as of the last tick.
+    fn elapsed(&self) -> Duration {
+        match self.last_tick {
+            Some(now) => self.session.elapsed(now),
+            None => self.session.counted_time(),
+        }
+    }
+
     fn title(&self) -> String {
         let number = self.session.index() + 1;
         let count = self.session.set().len();
@@ -144,48 +137,55 @@ impl Play {
         }
     }
 
-    /// Moves to another level of the set, skipping levels with errors.
-    fn go_to(&mut self, forward: bool, ctx: &mut Ctx) -> bool {
-        let len = self.session.set().len();
-        let mut i = self.session.index();
-        loop {
-            i = if forward {
-                i + 1
-            } else {
-                match i.checked_sub(1) {
-                    Some(i) => i,
-                    None => return false,
-                }
-            };
-            if i >= len {
-                return false;
-            }
-            if let Some(next) = Play::new(Arc::clone(self.session.set()), i, ctx) {
-                *self = next;
-                ctx.settings.sokoban.last_level = Some(i);
-                ctx.save_settings();
-                return true;
-            }
+    /// Opens level `index` of the same set in place of this one.
+    fn open_level(&mut self, index: usize, ctx: &mut Ctx) -> bool {
+        let Some(next) = Play::new(Arc::clone(self.session.set()), index, ctx) else {
+            return false;
+        };
+        *self = next;
+        ctx.settings.sokoban.last_level = Some(index);
+        ctx.save_settings();
+        true
+    }
+
+    fn change_level(&mut self, forward: bool, ctx: &mut Ctx) {
+        let target = if forward {
+            self.session.next_level(&ctx.progress, false)
+        } else {
+            self.session.previous_level()
+        };
+        if !target.is_some_and(|i| self.open_level(i, ctx)) {
+            let edge = if forward { "last" } else { "first" };
+            self.message = Some(format!("This is the {edge} level."));
         }
     }
 
-    /// The next level not yet solved after this one (wrapping), if any.
-    fn next_unsolved(&self, ctx: &Ctx) -> Option<usize> {
-        flow::next_unsolved(self.session.set(), self.session.index(), &ctx.progress)
+    /// Hands the session's solver orders to a solver thread.
+    fn carry_out_orders(&mut self) {
+        for order in self.session.take_orders() {
+            match order {
+                SolverOrder::Solve(order) => {
+                    let job = SolveJob::start(
+                        order.level,
+                        solver_job::for_one_player(),
+                        Some(order.limit),
+                    );
+                    // Replacing a job drops it, which cancels it.
+                    self.job = Some((order.id, job));
+                }
+                SolverOrder::Cancel => self.job = None,
+            }
+        }
     }
 
     fn step(&mut self, dir: Direction, by_solver: bool, ctx: &mut Ctx) {
-        match self.session.step(dir, by_solver, &ctx.data) {
-            Ok(solved) => {
-                if by_solver {
-                    self.shown_steps += 1;
-                }
-                if let Some(solved) = solved {
-                    self.on_solved(solved, ctx);
-                }
-            }
+        let now = self.now();
+        match self.session.step(dir, by_solver, &ctx.data, now) {
+            Ok(Some(solved)) => self.on_solved(solved, ctx),
+            Ok(None) => {}
             Err(_) => self.queue.clear(),
         }
+        self.carry_out_orders();
     }
 
     /// The session recorded a solve: show what it achieved.
@@ -201,13 +201,15 @@ impl Play {
     }
 
     fn undo(&mut self) {
-        if self.session.undo().changed {
+        let now = self.now();
+        if self.session.undo(now).changed {
             self.after_history_change();
         }
     }
 
     fn redo(&mut self, ctx: &mut Ctx) {
-        let change = self.session.redo(&ctx.data);
+        let now = self.now();
+        let change = self.session.redo(&ctx.data, now);
         if change.changed {
             self.after_history_change();
         }
@@ -216,14 +218,14 @@ impl Play {
         }
     }
 
-    fn change_level(&mut self, forward: bool, ctx: &mut Ctx) {
-        if !self.go_to(forward, ctx) {
-            let edge = if forward { "last" } else { "first" };
-            self.message = Some(format!("This is the {edge} level."));
-        }
+    fn restart(&mut self) {
+        let now = self.now();
+        self.session.restart(now);
+        self.after_history_change();
     }
 
     fn after_history_change(&mut self) {
+        self.carry_out_orders();
         self.queue.clear();
         self.message = None;
     }
@@ -239,7 +241,8 @@ impl Play {
     }
 
     fn load_snapshot(&mut self, ctx: &mut Ctx) {
-        let loaded = self.session.load_snapshot(&ctx.data);
+        let now = self.now();
+        let loaded = self.session.load_snapshot(&ctx.data, now);
         self.message = Some(match loaded {
             Ok(loaded) => {
                 ctx.warn(loaded.warning);
@@ -261,132 +264,80 @@ impl Play {
     }
 
     fn start_replay(&mut self, by_pushes: bool, ctx: &Ctx) {
-        let Some((lurd, label)) = self.session.best_to_replay(&ctx.progress, by_pushes) else {
-            self.message =
-                Some("No solution of yours to replay yet: solve the level first.".into());
-            return;
-        };
-        match sokoban::lurd::parse(&lurd) {
-            Ok(steps) => {
-                self.mode = Mode::Replay(Box::new(Replay {
-                    game: Game::new(self.session.level().clone()),
-                    steps: steps.into_iter().map(|(d, _)| d).collect(),
-                    position: 0,
+        match self.session.replay(&ctx.progress, by_pushes) {
+            Ok(replay) => {
+                self.mode = Mode::Replay(Box::new(Watching {
+                    replay,
                     paused: false,
                     step_ms: u64::from(ctx.settings.sokoban.animation_ms.max(30)) * 2,
                     next_at: None,
-                    label,
                 }));
             }
-            Err(e) => self.message = Some(format!("The stored solution is damaged: {e}")),
+            Err(NoReplay::NotSolvedYet) => {
+                self.message =
+                    Some("No solution of yours to replay yet: solve the level first.".into());
+            }
+            Err(e @ NoReplay::Damaged(_)) => self.message = Some(flow::as_sentence(&e.to_string())),
         }
     }
 
-    /// Starts the solver on the current position, for a hint or to show a
-    /// solution to the end.
+    /// Asks the session for a hint or a solution to show to the end.
     fn think(&mut self, purpose: Purpose) {
-        if self.session.game().is_solved() {
-            self.message = Some("The level is solved already.".into());
-            return;
+        match self.session.ask(purpose) {
+            Ok(()) => self.queue.clear(),
+            Err(_) => self.message = Some("The level is solved already.".into()),
         }
-        let limit = if matches!(purpose, Purpose::Rewind { .. }) {
-            flow::REWIND_LIMIT
-        } else {
-            THINK_LIMIT
-        };
-        let job = SolveJob::from_game(
-            self.session.game(),
-            solver_job::for_one_player(),
-            Some(limit),
-        );
-        self.queue.clear();
-        self.mode = Mode::Thinking { job, purpose };
+        self.carry_out_orders();
     }
 
-    /// Looks for the last solvable position: the one just before the latest
-    /// push at least `undos` steps back.
-    fn rewind_from(&mut self, undos: usize) {
-        let Some((earlier, count)) = flow::before_last_push(self.session.game(), undos) else {
+    /// Looks for the last solvable position.
+    fn rewind(&mut self) {
+        if self.session.rewind().is_err() {
             self.message = Some("No earlier position to go back to.".into());
-            return;
-        };
-        let job = SolveJob::from_game(
-            &earlier,
-            solver_job::for_one_player(),
-            Some(flow::REWIND_LIMIT),
-        );
-        self.mode = Mode::Thinking {
-            job,
-            purpose: Purpose::Rewind { undos: count },
-        };
+        }
+        self.carry_out_orders();
     }
 
-    fn on_solver_answer(&mut self, purpose: Purpose, outcome: Outcome) {
-        // The hint's push is the player's to take; the whole solution is the solver's.
-        let steps = |s: &solver::Solution, all: bool| -> Vec<(Direction, bool)> {
-            let steps = if all { s.steps() } else { s.first_push() };
-            steps.into_iter().map(|(d, _)| (d, all)).collect()
-        };
-        match (purpose, outcome) {
-            (Purpose::Hint, Outcome::Solved(s)) => {
-                self.queue.extend(steps(&s, false));
-                self.message = Some(flow::hint_text(s.pushes));
+    fn on_solver_answer(&mut self, answer: SolverAnswer) {
+        match answer {
+            SolverAnswer::Play {
+                steps,
+                by_solver,
+                text,
+                ..
+            } => {
+                self.queue
+                    .extend(steps.into_iter().map(|dir| (dir, by_solver)));
+                self.message = Some(text);
             }
-            (Purpose::Show, Outcome::Solved(s)) => {
-                self.shown_steps = 0;
-                self.queue.extend(steps(&s, true));
-                self.message = Some(flow::solution_text(s.moves, s.pushes));
-            }
-            (Purpose::Hint | Purpose::Show, Outcome::Unsolvable) => {
+            SolverAnswer::Unsolvable { .. } => {
                 self.mode = Mode::Unsolvable;
                 self.message = Some("This position cannot be solved any more. Enter: back to the last one that can.".into());
             }
-            (Purpose::Rewind { undos }, Outcome::Solved(_)) => {
-                self.session.undo_steps(undos);
-                let steps = if undos == 1 {
-                    "1 step".to_string()
-                } else {
-                    format!("{undos} steps")
-                };
-                self.message = Some(format!(
-                    "Back to the last solvable position: {steps} undone (y redoes)."
-                ));
+            SolverAnswer::Rewound { text, .. } => {
+                self.queue.clear();
+                self.message = Some(text);
             }
-            (Purpose::Rewind { undos }, Outcome::Unsolvable) => self.rewind_from(undos),
-            (_, Outcome::Internal(e)) => self.message = Some(format!("The solver failed: {e}")),
-            (_, _) => {
-                let secs = THINK_LIMIT.as_secs();
-                self.message = Some(format!(
-                    "The solver found nothing within {secs} s; try again from another position."
-                ));
-            }
+            SolverAnswer::Notice(text) => self.message = Some(text),
         }
     }
 
     fn on_key_solved(&mut self, key: KeyEvent, ctx: &mut Ctx) -> Action {
         match key.code {
             KeyCode::Enter | KeyCode::Char('n') | KeyCode::Char(' ') => {
-                let (index, len) = (self.session.index(), self.session.set().len());
-                let target = self.next_unsolved(ctx).unwrap_or(index + 1);
-                if target < len {
-                    let forward = target > index;
-                    let mut guard = 0;
-                    while self.session.index() != target && guard < len && self.go_to(forward, ctx)
-                    {
-                        guard += 1;
-                    }
-                } else {
+                let opened = self
+                    .session
+                    .next_level(&ctx.progress, true)
+                    .is_some_and(|target| self.open_level(target, ctx));
+                if !opened {
                     self.mode = Mode::Playing;
                     self.message = Some("That was the last level of this collection.".into());
                 }
             }
-            KeyCode::Char('q') | KeyCode::Esc if key.code == KeyCode::Char('q') => {
-                return Action::Pop;
-            }
+            KeyCode::Char('q') => return Action::Pop,
             KeyCode::Char('r') => {
-                self.session.restart();
                 self.mode = Mode::Playing;
-                self.after_history_change();
+                self.restart();
             }
             KeyCode::Char('u') | KeyCode::Char('z') | KeyCode::Backspace => {
                 self.mode = Mode::Playing;
@@ -411,8 +362,7 @@ impl Play {
             KeyCode::Char('u') | KeyCode::Char('z') | KeyCode::Backspace => self.undo(),
             KeyCode::Char('y') => self.redo(ctx),
             KeyCode::Char('r') => {
-                self.session.restart();
-                self.after_history_change();
+                self.restart();
                 self.message = Some("Restarted (u undoes the restart).".into());
             }
             KeyCode::Char('n') => self.change_level(true, ctx),
@@ -496,29 +446,24 @@ impl Play {
     }
 
     fn on_key_replay(&mut self, key: KeyEvent) -> Action {
-        let Mode::Replay(replay) = &mut self.mode else {
+        let Mode::Replay(watching) = &mut self.mode else {
             return Action::None;
         };
         match key.code {
-            KeyCode::Char(' ') => replay.paused = !replay.paused,
+            KeyCode::Char(' ') => watching.paused = !watching.paused,
             KeyCode::Right | KeyCode::Char('l') | KeyCode::Char('d') => {
-                replay.paused = true;
-                replay.forward();
+                watching.paused = true;
+                watching.replay.forward();
             }
             KeyCode::Left | KeyCode::Char('h') | KeyCode::Char('a') => {
-                replay.paused = true;
-                if replay.game.undo() {
-                    replay.position -= 1;
-                }
+                watching.paused = true;
+                watching.replay.back();
             }
             KeyCode::Char('+') | KeyCode::Char('=') => {
-                replay.step_ms = (replay.step_ms * 2 / 3).max(10)
+                watching.step_ms = (watching.step_ms * 2 / 3).max(10)
             }
-            KeyCode::Char('-') => replay.step_ms = (replay.step_ms * 3 / 2).min(2000),
-            KeyCode::Home => {
-                replay.game.restart();
-                replay.position = 0;
-            }
+            KeyCode::Char('-') => watching.step_ms = (watching.step_ms * 3 / 2).min(2000),
+            KeyCode::Home => watching.replay.rewind(),
             KeyCode::Esc | KeyCode::Char('q') | KeyCode::Char('v') | KeyCode::Char('V') => {
                 self.mode = Mode::Playing;
             }
@@ -530,19 +475,15 @@ impl Play {
 
 impl Screen for Play {
     fn on_key(&mut self, key: KeyEvent, ctx: &mut Ctx) -> Action {
-        // Esc stops "solve and show" and takes its moves back (a hint's push
-        // is the player's to keep); any other key finishes an animation at once.
-        if !self.queue.is_empty() && key.code == KeyCode::Esc {
-            let showing = self.queue.iter().any(|&(_, by_solver)| by_solver);
+        // Esc stops the solver, or "solve and show" with its moves taken
+        // back (a hint's push is the player's to keep); any other key
+        // finishes an animation at once, or stops the solver and acts.
+        if key.code == KeyCode::Esc && (!self.queue.is_empty() || self.job.is_some()) {
             self.queue.clear();
-            if showing {
-                self.session
-                    .undo_steps(std::mem::take(&mut self.shown_steps));
-                self.after_history_change();
-                self.message = Some("Stopped: back where you were.".into());
-            } else {
-                self.message = None;
-            }
+            let now = self.now();
+            let stopped = self.session.stop(now);
+            self.carry_out_orders();
+            self.message = stopped.text().map(str::to_string);
             return Action::None;
         }
         if !self.queue.is_empty() {
@@ -550,6 +491,12 @@ impl Screen for Play {
                 self.step(d, by_solver, ctx);
             }
             return Action::None;
+        }
+        if self.job.is_some() {
+            let now = self.now();
+            self.session.stop(now);
+            self.carry_out_orders();
+            self.message = Some("Solver stopped.".into());
         }
         match &mut self.mode {
             Mode::Help => {
@@ -559,20 +506,10 @@ impl Screen for Play {
             Mode::Solved { .. } => self.on_key_solved(key, ctx),
             Mode::Cursor { .. } => self.on_key_cursor(key),
             Mode::Replay(_) => self.on_key_replay(key),
-            Mode::Thinking { .. } => {
-                // Dropping the job cancels it; any key but Esc then acts as usual.
-                self.mode = Mode::Playing;
-                self.message = Some("Solver stopped.".into());
-                if key.code == KeyCode::Esc {
-                    Action::None
-                } else {
-                    self.on_key_playing(key, ctx)
-                }
-            }
             Mode::Unsolvable => {
                 self.mode = Mode::Playing;
                 if key.code == KeyCode::Enter {
-                    self.rewind_from(0);
+                    self.rewind();
                     Action::None
                 } else {
                     self.on_key_playing(key, ctx)
@@ -584,21 +521,19 @@ impl Screen for Play {
 
     /// Advances animations and the clock, and collects the solver's answer.
     fn tick(&mut self, now: Instant, ctx: &mut Ctx) -> Action {
-        if let Mode::Thinking { job, purpose } = &self.mode
+        self.last_tick = Some(now);
+        if let Some((id, job)) = &self.job
             && let Some(report) = job.poll()
         {
-            let purpose = *purpose;
-            self.mode = Mode::Playing;
-            self.on_solver_answer(purpose, report.outcome);
+            let id = *id;
+            self.job = None;
+            let answer = self.session.solver_done(id, report.outcome, now);
+            // A rewind may go on with an earlier position.
+            self.carry_out_orders();
+            if let Some(answer) = answer {
+                self.on_solver_answer(answer);
+            }
         }
-        let game = self.session.game();
-        let running = game.moves() > 0 && !game.is_solved();
-        if let Some(last) = self.last_tick
-            && running
-        {
-            self.elapsed += now.saturating_duration_since(last);
-        }
-        self.last_tick = Some(now);
         let step = Duration::from_millis(u64::from(ctx.settings.sokoban.animation_ms));
         if !self.queue.is_empty() && self.next_step_at.is_none_or(|t| now >= t) {
             if let Some((d, by_solver)) = self.queue.pop_front() {
@@ -606,14 +541,14 @@ impl Screen for Play {
             }
             self.next_step_at = Some(now + step);
         }
-        if let Mode::Replay(replay) = &mut self.mode
-            && !replay.paused
-            && replay.next_at.is_none_or(|t| now >= t)
+        if let Mode::Replay(watching) = &mut self.mode
+            && !watching.paused
+            && watching.next_at.is_none_or(|t| now >= t)
         {
-            replay.forward();
-            replay.next_at = Some(now + Duration::from_millis(replay.step_ms));
-            if replay.position >= replay.steps.len() {
-                replay.paused = true;
+            watching.replay.forward();
+            watching.next_at = Some(now + Duration::from_millis(watching.step_ms));
+            if watching.replay.at_end() {
+                watching.paused = true;
             }
         }
         Action::None
@@ -639,7 +574,7 @@ impl Screen for Play {
         );
 
         let shown = match &self.mode {
-            Mode::Replay(r) => &r.game,
+            Mode::Replay(watching) => watching.replay.game(),
             _ => self.session.game(),
         };
         let danger = self
@@ -674,7 +609,7 @@ impl Screen for Play {
                 format!(" boxes {}/{} ", shown.boxes_on_goals(), shown.box_count()),
                 Style::default().fg(Color::Rgb(80, 190, 90)),
             ),
-            Span::raw(format!(" time {}", clock(self.elapsed.as_secs()))),
+            Span::raw(format!(" time {}", clock(self.elapsed().as_secs()))),
             Span::styled(best, Style::default().fg(Color::Gray)),
         ]);
         frame.render_widget(
@@ -682,35 +617,23 @@ impl Screen for Play {
             status,
         );
 
-        let (text, style) = match (&self.mode, self.session.deadlock(), &self.message) {
-            (Mode::Replay(r), _, _) => (
+        let thinking = self.thinking_line();
+        let deadlock = self.session.deadlock();
+        let (text, style) = match (&self.mode, thinking, deadlock, &self.message) {
+            (Mode::Replay(watching), _, _, _) => (
                 format!(
                     "Replaying {}: step {}/{}, {} ms a step{}",
-                    r.label,
-                    r.position,
-                    r.steps.len(),
-                    r.step_ms,
-                    if r.paused { " (paused)" } else { "" }
+                    watching.replay.label(),
+                    watching.replay.position(),
+                    watching.replay.len(),
+                    watching.step_ms,
+                    if watching.paused { " (paused)" } else { "" }
                 ),
                 Style::default().fg(Color::Cyan),
             ),
-            (Mode::Thinking { job, purpose }, _, _) => {
-                let (nodes, _) = job.progress();
-                let what = match purpose {
-                    Purpose::Hint => "Looking for a hint",
-                    Purpose::Show => "Solving",
-                    Purpose::Rewind { .. } => "Looking for the last solvable position",
-                };
-                (
-                    format!(
-                        "{what}… {nodes} positions, {:.1} s (Esc stops)",
-                        job.elapsed().as_secs_f64()
-                    ),
-                    Style::default().fg(Color::Cyan),
-                )
-            }
-            (_, _, Some(m)) => (m.clone(), Style::default().fg(Color::Gray)),
-            (_, Some(d), None) => (
+            (_, Some(line), _, _) => (line, Style::default().fg(Color::Cyan)),
+            (_, None, _, Some(m)) => (m.clone(), Style::default().fg(Color::Gray)),
+            (_, None, Some(d), None) => (
                 deadlock_text(d),
                 Style::default()
                     .fg(Color::White)
@@ -721,13 +644,15 @@ impl Screen for Play {
         frame.render_widget(Paragraph::new(text).style(style), message);
 
         let pairs: &[(&str, &str)] = match self.mode {
+            _ if self.job.is_some() => {
+                &[("Esc", "stop the solver"), ("any key", "stop and play on")]
+            }
             Mode::Cursor { .. } => &[
                 ("arrows", "cursor"),
                 ("Enter", "pick / go"),
                 ("u", "undo"),
                 ("Esc", "leave cursor"),
             ],
-            Mode::Thinking { .. } => &[("Esc", "stop the solver"), ("any key", "stop and play on")],
             Mode::Unsolvable => &[
                 ("Enter", "back to the last solvable position"),
                 ("u", "undo"),
@@ -781,13 +706,13 @@ impl Screen for Play {
                         "Moves {}   pushes {}   time {}",
                         self.session.game().moves(),
                         self.session.game().pushes(),
-                        clock(self.elapsed.as_secs())
+                        clock(self.elapsed().as_secs())
                     )),
                     Line::raw(""),
                 ];
                 if *assisted {
                     lines.push(Line::from(flow::ASSISTED_SOLVE));
-                } else if self.session.set().source == Source::PlayTest {
+                } else if self.session.is_play_test() {
                     lines.push(Line::from(flow::PLAY_TEST_SOLVE));
                 } else if new_best.first_solve {
                     lines.push(
@@ -840,15 +765,17 @@ impl Screen for Play {
     }
 }
 
-impl Replay {
-    fn forward(&mut self) {
-        if let Some(&d) = self.steps.get(self.position) {
-            if self.game.step(d).is_err() {
-                self.position = self.steps.len();
-                return;
-            }
-            self.position += 1;
-        }
+impl Play {
+    /// What the solver is doing, while it works.
+    fn thinking_line(&self) -> Option<String> {
+        let thinking = self.session.thinking()?;
+        let (_, job) = self.job.as_ref()?;
+        let (nodes, _) = job.progress();
+        Some(format!(
+            "{}… {nodes} positions, {:.1} s (Esc stops)",
+            thinking.purpose.doing(),
+            job.elapsed().as_secs_f64()
+        ))
     }
 }
 

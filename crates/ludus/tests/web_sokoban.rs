@@ -1,0 +1,116 @@
+//! The Sokoban socket's session end to end: the level clock across a
+//! reload, and "solve and show" stopped part way.
+#![allow(clippy::unwrap_used)]
+
+mod web_common;
+
+use std::time::Duration;
+
+use serde_json::json;
+use web_common::{FIXTURE_COLLECTION, Server};
+
+#[tokio::test]
+async fn the_level_clock_stops_while_the_page_is_away_and_goes_on_after_a_reload() {
+    let server = Server::start();
+    let mut client = server.socket().await;
+    let opened = client
+        .ask(
+            json!({"type": "open", "collection": FIXTURE_COLLECTION, "level": 3}),
+            "state",
+        )
+        .await;
+    assert_eq!(opened["elapsed_ms"], 0);
+    assert_eq!(opened["clock_running"], false);
+    let session = opened["session"].as_str().unwrap().to_string();
+    let moved = client
+        .ask(json!({"type": "move", "dir": "up"}), "state")
+        .await;
+    assert_eq!(moved["clock_running"], true, "{moved}");
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    let later = client.ask(json!({"type": "undo"}), "state").await;
+    // Back at the start: the clock stops, keeping the time spent.
+    assert_eq!(later["clock_running"], false, "{later}");
+    let spent = later["elapsed_ms"].as_u64().unwrap();
+    assert!(spent >= 1200, "{later}");
+    client.ask(json!({"type": "redo"}), "state").await;
+
+    // The page goes away for a while: that time is not counted.
+    client.ws.close(None).await.unwrap();
+    drop(client);
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let mut again = server.socket().await;
+    let resumed = again
+        .ask(json!({"type": "resume", "session": session}), "state")
+        .await;
+    let elapsed = resumed["elapsed_ms"].as_u64().unwrap();
+    assert!(
+        (spent..spent + 1000).contains(&elapsed),
+        "counted {spent} ms before, {elapsed} ms after the reload"
+    );
+    assert_eq!(resumed["clock_running"], true, "{resumed}");
+}
+
+#[tokio::test]
+async fn stopping_solve_and_show_takes_the_solvers_moves_back() {
+    let server = Server::start();
+    let mut client = server.socket().await;
+    client
+        .ask(
+            json!({"type": "open", "collection": FIXTURE_COLLECTION, "level": 3}),
+            "state",
+        )
+        .await;
+    client.ask(json!({"type": "solve"}), "thinking").await;
+    let shown = client.until("solution").await;
+    let steps = shown["steps"].as_array().unwrap().clone();
+    assert!(steps.len() > 2, "{shown}");
+    for dir in &steps[..2] {
+        client
+            .ask(
+                json!({"type": "move", "dir": dir, "by_solver": true}),
+                "state",
+            )
+            .await;
+    }
+    let stopped = client.ask(json!({"type": "cancel"}), "state").await;
+    assert_eq!(stopped["moves"], 0, "{stopped}");
+    assert_eq!(stopped["can_redo"], true, "{stopped}");
+    let notice = client.until("notice").await;
+    assert_eq!(notice["message"], "Stopped: back where you were.");
+    // A player's own move after that is not taken back by another stop.
+    client
+        .ask(json!({"type": "move", "dir": steps[0]}), "state")
+        .await;
+    let kept = client.ask(json!({"type": "cancel"}), "state").await;
+    assert_eq!(kept["moves"], 1, "{kept}");
+}
+
+#[tokio::test]
+async fn a_bad_upload_names_the_level_and_the_line() {
+    let server = Server::start();
+    let mut client = server.socket().await;
+    // Two levels, neither playable: each is named with its line.
+    let two = "; first\n#####\n#.$ #\n#####\n\n; second\n#####\n#.$ #\n#####\n";
+    let refused = client
+        .ask(
+            json!({"type": "upload", "text": two, "name": "two.sok"}),
+            "error",
+        )
+        .await;
+    assert_eq!(
+        refused["message"],
+        "level 1, line 2: the level has no player; level 2, line 7: the level has no player"
+    );
+    // Junk says what a level is.
+    let refused = client
+        .ask(
+            json!({"type": "upload", "text": "this is not a level\n", "name": "junk.txt"}),
+            "error",
+        )
+        .await;
+    let message = refused["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("no level found: a level is"),
+        "{message}"
+    );
+}

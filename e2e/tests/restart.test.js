@@ -5,33 +5,12 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { launch, ludusBin, newPage, startServer, shotDir, FIXTURE_COLLECTION } from './helpers.js';
+import { launch, newPage, startServer, shotDir, FIXTURE_COLLECTION } from './helpers.js';
 
 let browser;
 before(async () => { browser = await launch(); });
 after(async () => { if (browser) await browser.close(); });
-
-// `ludus serve` on a given port (the one the page is on), with a fresh data dir.
-function serveOn(port) {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'ludus-e2e-restart-'));
-  const child = spawn(ludusBin(), ['--data-dir', dataDir, 'serve', '--port', String(port)], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (d) => {
-      out += d;
-      if (/http:\/\//.test(out)) {
-        resolve({ stop: () => new Promise((done) => { child.once('exit', done); child.kill('SIGTERM'); }) });
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`ludus serve exited with ${code}`)));
-  });
-}
 
 // Runs `play` on a first server, restarts the server on the same port, and
 // returns the page (reconnected to the new server); both servers stop when the test ends.
@@ -46,7 +25,7 @@ async function acrossARestart(t, pagePath, play) {
   await play(page);
   await first.stop();
   firstStopped = true;
-  const second = await serveOn(port);
+  const second = await startServer(undefined, port);
   t.after(async () => { await page.context().close(); await second.stop(); });
   return { page, second };
 }
@@ -71,6 +50,8 @@ test('Sokoban: a lost game goes back to the level list and says why', async (t) 
   await page.waitForSelector('#levels-alert', { state: 'visible', timeout: 20000 });
   assert.match(await page.textContent('#levels-alert'), /no longer has the game/);
   assert.equal(await page.evaluate(() => window.__ludus.view), 'levels');
+  // No way back to a game that is gone.
+  assert.equal(await page.isDisabled('#nav-play'), true);
   await shot(page, 'restart-sokoban');
   assert.deepEqual(unexpected(page), []);
 });

@@ -4,7 +4,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { newPage, startServer, useBrowser, FIXTURE_COLLECTION } from './helpers.js';
+import { newPage, useBrowser, FIXTURE_COLLECTION } from './helpers.js';
 
 const env = useBrowser();
 const { shot } = env;
@@ -289,34 +289,4 @@ test('a bad level file names the level and the line, until the next upload', asy
   assert.doesNotMatch(await alert.textContent(), /two\.sok/);
   assert.deepEqual(page.errors, []);
   await page.context().close();
-});
-
-test('a key after the server restarted: back to the level list, saying why', async () => {
-  // A server of its own, restarted on the same port under the page.
-  const first = await startServer();
-  const port = new URL(first.url).port;
-  const page = await newPage(env.browser);
-  await page.goto(`${first.url}sokoban#levels`);
-  await page.waitForSelector('.level-card');
-  await page.selectOption('#collection', String(FIXTURE_COLLECTION));
-  await page.locator('.level-card[data-level="2"]').click();
-  await page.waitForFunction(() => window.__ludus.view === 'play' && window.__ludus.state);
-  await page.keyboard.press('ArrowRight');
-  await page.waitForFunction(() => window.__ludus.state.moves === 1);
-  await first.stop();
-  const second = await startServer(undefined, port);
-  await page.keyboard.press('ArrowRight');
-  const alert = page.locator('#levels-alert[role="alert"]');
-  await alert.waitFor({ state: 'visible', timeout: 20000 });
-  assert.match(await alert.textContent(), /no longer has the game/);
-  assert.equal(await page.evaluate(() => window.__ludus.view), 'levels');
-  await page.waitForSelector('.level-card');
-  // No way back to a game that is gone.
-  assert.equal(await page.isDisabled('#nav-play'), true);
-  await shot(page, 'sokoban-server-restarted');
-  // The browser logs the refused connections while the server is down.
-  const unexpected = page.errors.filter((e) => !/WebSocket connection .* failed|ERR_CONNECTION_REFUSED/.test(e));
-  assert.deepEqual(unexpected, []);
-  await page.context().close();
-  await second.stop();
 });

@@ -6,7 +6,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { newPage, startServer, useBrowser } from './helpers.js';
+import { newPage, useBrowser } from './helpers.js';
 
 const env = useBrowser();
 const { shot } = env;
@@ -194,36 +194,4 @@ test('the page at phone width', async () => {
   await shot(page, 'xiangqi-phone', { fullPage: true });
   assert.deepEqual(page.errors, []);
   await page.context().close();
-});
-
-test('a key after the server restarted: the lost game is rebuilt from the page\'s moves', async () => {
-  // A server of its own, restarted on the same port under the page.
-  const first = await startServer();
-  const port = new URL(first.url).port;
-  const page = await newPage(env.browser);
-  await page.goto(`${first.url}xiangqi`);
-  await page.waitForSelector('#new-dialog[open]');
-  await page.check('input[name="mode"][value="humans"]');
-  await page.click('#new-ok');
-  await page.waitForFunction(() => window.__ludus.state && window.__ludus.state.moves.length === 0);
-  for (const sq of ['h2', 'e2', 'h9', 'g7']) await page.mouse.click(...await point(page, sq));
-  await page.waitForFunction(() => window.__ludus.state.moves.length === 2);
-  await first.stop();
-  const second = await startServer(undefined, port);
-  await page.keyboard.press('f'); // any key, as a player coming back would
-  await page.waitForFunction(() => /lost this game/.test(document.body.textContent), null, { timeout: 20000 });
-  assert.match(await page.textContent('body'), /rebuilt from the moves on this page/);
-  const moves = await page.evaluate(() => window.__ludus.state.moves.map((m) => m.uci));
-  assert.deepEqual(moves, ['h2e2', 'h9g7']);
-  // The rebuilt game plays on, without a new-game dialog over it.
-  await page.mouse.click(...await point(page, 'b0'));
-  await page.mouse.click(...await point(page, 'c2'));
-  await page.waitForFunction(() => window.__ludus.state.moves.length === 3);
-  assert.equal(await page.locator('#new-dialog[open]').count(), 0);
-  await shot(page, 'xiangqi-server-restarted');
-  // The browser logs the refused connections while the server is down.
-  const unexpected = page.errors.filter((e) => !/WebSocket connection .* failed|ERR_CONNECTION_REFUSED/.test(e));
-  assert.deepEqual(unexpected, []);
-  await page.context().close();
-  await second.stop();
 });

@@ -8,7 +8,7 @@
 use std::sync::{Arc, Mutex};
 
 use ::tetris::scoring::ClearReport;
-use ::tetris::{Action, ActivePiece, Edge, Game, GameOver, Mode, Playback, Replay, Status};
+use ::tetris::{Action, ActivePiece, Edge, Game, Mode, Playback, Replay};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
@@ -18,7 +18,7 @@ use super::protocol::{self, ErrorCode, Refusal, with_seq};
 use super::sessions::{GameKey, game_key, lock};
 use super::socket::{GameConnection, Replies, refuse};
 use crate::session::tetris::{
-    GameResult, MODES, OpenReplayError, TetrisSession, file_name, format_date, high_scores,
+    End, GameResult, MODES, OpenReplayError, TetrisSession, file_name, format_date, high_scores,
     mode_title, now_secs, open_replay, random_seed, saved_replays,
 };
 use crate::store::settings::{self, TetrisSettings};
@@ -426,8 +426,8 @@ impl Conn {
                 let w = lock(&watch);
                 let replay = w.playback.replay();
                 // A replay that stops before the game ends shows as ended.
-                let over = game_over_name(w.playback.game())
-                    .or_else(|| w.playback.is_finished().then_some("ended"));
+                let over =
+                    End::of(w.playback.game().status(), w.playback.is_finished()).map(End::name);
                 let shown = Shown {
                     session: None,
                     paused: false,
@@ -511,16 +511,6 @@ struct Shown<'a> {
     ghost: bool,
     hint: Option<HintView>,
     setup: Option<Value>,
-}
-
-/// How a game that is over ended, by the protocol's name.
-fn game_over_name(game: &Game) -> Option<&'static str> {
-    match game.status() {
-        Status::Over(GameOver::BlockOut) => Some("block_out"),
-        Status::Over(GameOver::LockOut) => Some("lock_out"),
-        Status::Over(GameOver::GoalReached) => Some("goal_reached"),
-        Status::Playing => None,
-    }
 }
 
 impl GameConnection for Conn {

@@ -38,6 +38,18 @@ pub enum End {
 }
 
 impl End {
+    /// How a game in `status` ended; `ended` says the player (Zen) or the
+    /// replay's end stopped a game still playing.
+    pub fn of(status: Status, ended: bool) -> Option<End> {
+        match status {
+            Status::Over(GameOver::BlockOut) => Some(End::BlockOut),
+            Status::Over(GameOver::LockOut) => Some(End::LockOut),
+            Status::Over(GameOver::GoalReached) => Some(End::GoalReached),
+            Status::Playing if ended => Some(End::Ended),
+            Status::Playing => None,
+        }
+    }
+
     /// The name the web protocol uses.
     pub fn name(self) -> &'static str {
         match self {
@@ -190,13 +202,7 @@ impl TetrisSession {
 
     /// How the game ended, once it has.
     pub fn end(&self) -> Option<End> {
-        match self.game().status() {
-            Status::Over(GameOver::BlockOut) => Some(End::BlockOut),
-            Status::Over(GameOver::LockOut) => Some(End::LockOut),
-            Status::Over(GameOver::GoalReached) => Some(End::GoalReached),
-            Status::Playing if self.ended => Some(End::Ended),
-            Status::Playing => None,
-        }
+        End::of(self.game().status(), self.ended)
     }
 
     /// Plays `events` and lets time run to `now_ms`; nothing happens while

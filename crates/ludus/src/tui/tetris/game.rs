@@ -16,15 +16,13 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Borders, Paragraph};
 use tetris::matrix::VISIBLE_HEIGHT;
 use tetris::scoring::{ClearReport, TSpin};
-use tetris::{
-    Action as GameAction, Game, GameOver, InputEvent, Mode, Playback, Replay, Status, Summary,
-};
+use tetris::{Action as GameAction, Game, InputEvent, Mode, Playback, Replay, Summary};
 
 use super::board::{MATRIX_WIDTH, MatrixView, render_piece};
 use super::keys::{BINDS, Bind, InputTracker, Keymap, key_name, physical};
 use super::thousands;
 use crate::session::tetris::{
-    Hint, HintTracker, Recorded, ScoreEntry, TABLE_SIZE, TetrisSession, mode_title, now_secs,
+    End, Hint, HintTracker, Recorded, ScoreEntry, TABLE_SIZE, TetrisSession, mode_title, now_secs,
     random_seed,
 };
 
@@ -857,13 +855,11 @@ impl GameScreen {
 
     fn draw_over(&self, frame: &mut Frame, area: Rect, over: &Over) {
         let s = &over.summary;
-        let title = match (s.status, s.mode) {
-            _ if matches!(self.driver, Driver::Watch(_)) => "Replay finished",
-            (Status::Over(GameOver::GoalReached), Mode::Ultra) => "Time's up",
-            (Status::Over(GameOver::GoalReached), Mode::Sprint) => "Sprint complete",
-            (Status::Over(GameOver::GoalReached), _) => "Marathon complete",
-            (Status::Over(_), _) => "Game over",
-            (Status::Playing, _) => "Game ended",
+        // A summary over a game still playing is one the player ended (Zen).
+        let title = if matches!(self.driver, Driver::Watch(_)) {
+            "Replay finished"
+        } else {
+            End::of(s.status, true).map_or("Game ended", |end| end.title(s.mode))
         };
         let gray = Style::default().fg(Color::Gray);
         let mut lines = vec![

@@ -110,7 +110,7 @@ pub fn sokoban_json(data: &[u8]) {
     for level in &levels {
         check_xsb_round_trip(level);
     }
-    let written = write_library(library.title.as_deref(), &levels, &[]);
+    let written = write_library(library.title.as_deref(), &levels);
     let again = parse_library(&written).expect("a written library re-parses");
     let got: Vec<_> = again
         .valid_levels()

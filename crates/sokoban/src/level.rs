@@ -3,6 +3,7 @@
 
 use crate::Direction;
 use crate::map::{Cell, Map};
+use crate::rating::Par;
 
 /// Information that travels with a level in a collection file.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -15,6 +16,14 @@ pub struct Metadata {
     pub solutions: Vec<String>,
     /// 1-based line of the board's first row in the file it came from.
     pub line: usize,
+    /// The fewest pushes known (a library's `min_pushes`, a collection's
+    /// stored rating).
+    pub par: Option<Par>,
+    /// The fewest moves among push-optimal solutions, where a library says.
+    pub min_moves: Option<u32>,
+    /// The difficulty a library or rating gives, as written there (see
+    /// [`crate::rating::Difficulty`] for Ludus's own bands).
+    pub difficulty: Option<String>,
 }
 
 /// A parsed Sokoban level.

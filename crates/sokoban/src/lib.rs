@@ -5,6 +5,7 @@
 //! - [`format`]: XSB, SOK collections, RLE and the JSON library form.
 //! - [`lurd`]: solutions; [`verify`] replays one.
 //! - [`validate`], [`path`]: checks and path finding.
+//! - [`rating`]: par and difficulty; [`levels`]: the built-in collections.
 //! - [`solver`]: the solver, and the deadlock detector that also warns players.
 
 mod direction;
@@ -17,6 +18,7 @@ pub mod levels;
 pub mod lurd;
 mod map;
 pub mod path;
+pub mod rating;
 mod region;
 pub mod rle;
 pub mod solver;

@@ -1247,7 +1247,7 @@ fn export(text: &str, format: Format, title: Option<&str>, seq: Option<u64>) -> 
             "sok",
         ),
         Format::Json => (
-            sokoban::format::json::write_library(title.as_deref(), one, &[]),
+            sokoban::format::json::write_library(title.as_deref(), one),
             "json",
         ),
         Format::Xsb => (level.to_xsb(), "xsb"),

@@ -17,6 +17,9 @@ pub struct Collection {
     /// Header comment lines that belong to no level.
     pub notes: Vec<String>,
     pub levels: Vec<Result<Level, ParseError>>,
+    /// What the file says that does not add up but spoils no level, such as
+    /// a JSON library whose `total_levels` disagrees with its list.
+    pub warnings: Vec<String>,
 }
 
 impl Collection {
@@ -46,7 +49,7 @@ enum Note<'a> {
 
 fn classify(line: &str) -> Note<'_> {
     let text = line.trim();
-    if text.is_empty() {
+    if text.is_empty() || is_separator(text) {
         return Note::Blank;
     }
     let stripped = text.trim_start_matches(';').trim();
@@ -66,6 +69,12 @@ fn classify(line: &str) -> Note<'_> {
     } else {
         Note::Free(stripped)
     }
+}
+
+/// A line of dashes only (`---`), which some files put between levels: it
+/// ends a board and names nothing.
+fn is_separator(text: &str) -> bool {
+    text.len() >= 3 && text.chars().all(|c| c == '-')
 }
 
 /// A gap: the lines between two boards (or before the first / after the last).
@@ -433,5 +442,31 @@ mod tests {
         let sok = parse_collection(&write_sok(Some("S"), &levels));
         assert_eq!(sok.title.as_deref(), Some("S"));
         assert_eq!(sok.levels[0].as_ref().unwrap().meta.solutions, ["R"]);
+    }
+
+    #[test]
+    fn a_dash_line_separates_levels_and_names_none() {
+        let text = "Title: One\n#####\n#@$.#\n#####\n---\n######\n#@$ .#\n######\nTitle: Two\n";
+        let c = parse_collection(text);
+        assert_eq!(c.levels.len(), 2);
+        let titles: Vec<Option<String>> = c
+            .levels
+            .iter()
+            .map(|l| l.as_ref().unwrap().meta.title.clone())
+            .collect();
+        assert_eq!(titles, [None, Some("Two".to_string())]);
+        // Free titles before each board: the dashes are not the second's title.
+        let text = "; First\n#####\n#@$.#\n#####\n---\n; Second\n######\n#@$ .#\n######\n";
+        let c = parse_collection(text);
+        let second = c.levels[1].as_ref().unwrap();
+        assert_eq!(second.meta.title.as_deref(), Some("Second"));
+        let text = "#####\n#@$.#\n#####\n---\n######\n#@$ .#\n######\n";
+        let c = parse_collection(text);
+        assert_eq!(c.levels.len(), 2);
+        assert!(
+            c.levels
+                .iter()
+                .all(|l| l.as_ref().unwrap().meta.title.is_none())
+        );
     }
 }

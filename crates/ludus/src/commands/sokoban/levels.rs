@@ -216,6 +216,6 @@ pub fn convert(set: &LevelSet, to: Format) -> String {
         Format::Xsb => sok::write_xsb(&levels),
         Format::Sok => sok::write_sok(title, &levels),
         Format::Rle => sok::write_rle(&levels),
-        Format::Json => json::write_library(title, &levels, &[]) + "\n",
+        Format::Json => json::write_library(title, &levels) + "\n",
     }
 }

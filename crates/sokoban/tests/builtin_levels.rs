@@ -183,3 +183,54 @@ fn stored_push_counts_are_proven_optimal() {
         "fewest moves proven within the budget on only {moves_proven} levels"
     );
 }
+
+/// Every built-in collection: each level parses and validates with no error,
+/// its rating file reads and fits its levels, and the collections hold the
+/// level counts their authors published.
+#[test]
+fn every_builtin_collection_validates() {
+    let mut total = 0;
+    for builtin in levels::BUILTIN {
+        let collection = builtin.collection();
+        assert!(
+            collection.warnings.is_empty(),
+            "{}: {:?}",
+            builtin.title,
+            collection.warnings
+        );
+        assert!(
+            !collection.levels.is_empty(),
+            "{}: no levels",
+            builtin.title
+        );
+        for (i, level) in collection.levels.iter().enumerate() {
+            let level = level
+                .as_ref()
+                .unwrap_or_else(|e| panic!("{} level {}: {e}", builtin.title, i + 1));
+            let report = validate(level);
+            assert!(
+                report.errors().next().is_none(),
+                "{} level {}: {:?}",
+                builtin.title,
+                i + 1,
+                report.findings
+            );
+        }
+        assert!(!builtin.credit.is_empty() && !builtin.author.is_empty());
+        total += collection.levels.len();
+    }
+    let count = |prefix: &str| -> usize {
+        levels::BUILTIN
+            .iter()
+            .filter(|b| b.id.starts_with(prefix))
+            .map(|b| b.collection().levels.len())
+            .sum()
+    };
+    assert_eq!(count("microban-"), 519);
+    assert_eq!(count("sasquatch-"), 558);
+    assert!(total >= 1_800, "{total} levels");
+    assert_eq!(
+        levels::builtin("microban i").map(|b| b.id),
+        Some("microban-1")
+    );
+}

@@ -144,6 +144,22 @@ fn undo_redo_restart_through_keys() {
 }
 
 #[test]
+fn space_restarts_the_level_and_undo_brings_it_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = playing(dir.path(), 1);
+    press(&mut app, "dd");
+    press(&mut app, " ");
+    let shown = screen(&app, 80, 24);
+    assert!(shown.contains("moves 0  pushes 0"), "{shown}");
+    assert!(
+        shown.contains("Restarted (u undoes the restart)."),
+        "{shown}"
+    );
+    press(&mut app, "u");
+    assert!(screen(&app, 80, 24).contains("moves 2  pushes 1"));
+}
+
+#[test]
 fn snapshots_save_and_load_through_keys() {
     let dir = tempfile::tempdir().unwrap();
     let mut app = playing(dir.path(), 2);

@@ -30,7 +30,7 @@ pub const KEYS: [(&str, &str); 18] = [
     ("←↑→↓  WASD  hjkl", "move / push"),
     ("u  z  Backspace", "undo"),
     ("y  Ctrl-R", "redo"),
-    ("r", "restart (undoable)"),
+    ("r  Space", "restart (undoable)"),
     ("n  p", "next / previous level"),
     ("S  Ctrl-S", "save a snapshot of this level"),
     ("L  Ctrl-L", "load the saved snapshot"),
@@ -361,7 +361,8 @@ impl Play {
             KeyCode::Char('l') if ctrl => self.load_snapshot(ctx),
             KeyCode::Char('u') | KeyCode::Char('z') | KeyCode::Backspace => self.undo(),
             KeyCode::Char('y') => self.redo(ctx),
-            KeyCode::Char('r') => {
+            // Space restarts as in the seed's Swing version.
+            KeyCode::Char('r') | KeyCode::Char(' ') => {
                 self.restart();
                 self.message = Some("Restarted (u undoes the restart).".into());
             }
@@ -667,7 +668,7 @@ impl Screen for Play {
                 ("?", "help"),
                 ("u", "undo"),
                 ("y", "redo"),
-                ("r", "restart"),
+                ("r/Space", "restart"),
                 ("n/p", "level"),
                 ("c", "cursor"),
                 ("q", "back"),

@@ -47,8 +47,8 @@ pub const KEYS: [(&str, &str); 19] = [
     ("  Space  ←  →", "  pause, step back, step forward"),
     ("  +  -", "  faster, slower"),
     (
-        "click  right-click",
-        "walk there, or pick a box then its target; undo",
+        "mouse",
+        "click: walk, or pick a box then its target; right: undo",
     ),
     ("?", "this help"),
     ("q  Esc", "back to the level list"),

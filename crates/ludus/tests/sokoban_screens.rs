@@ -728,3 +728,22 @@ fn the_automatic_look_is_ascii_where_the_locale_is_not_utf8() {
     app.set_locale_utf8(false);
     assert!(screen(&app, 80, 24).is_ascii(), "ASCII in the C locale");
 }
+
+#[test]
+fn the_look_is_chosen_on_the_settings_screen() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = App::new(DataDir::at(dir.path()), Start::Launcher).unwrap();
+    press(&mut app, "4"); // Settings
+    for _ in 0..3 {
+        press_code(&mut app, KeyCode::Down);
+    }
+    assert!(screen(&app, 80, 24).contains("automatic (Unicode)"));
+    press_code(&mut app, KeyCode::Right);
+    assert!(!screen(&app, 80, 24).is_ascii(), "Unicode");
+    press_code(&mut app, KeyCode::Right);
+    let shown = screen(&app, 80, 24);
+    assert!(shown.is_ascii() && shown.contains("< ASCII >"), "{shown}");
+    press_code(&mut app, KeyCode::Esc);
+    let saved = std::fs::read_to_string(dir.path().join("settings.json")).unwrap();
+    assert!(saved.contains("\"look\": \"ascii\""), "{saved}");
+}

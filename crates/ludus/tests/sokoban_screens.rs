@@ -10,7 +10,9 @@ use ludus::store::DataDir;
 use ludus::tui::{App, Start};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
-use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::crossterm::event::{
+    KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
+};
 
 fn data(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -141,6 +143,22 @@ fn undo_redo_restart_through_keys() {
         screen(&app, 80, 24).contains("moves 2  pushes 1"),
         "restart is undoable"
     );
+}
+
+#[test]
+fn space_restarts_the_level_and_undo_brings_it_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = playing(dir.path(), 1);
+    press(&mut app, "dd");
+    press(&mut app, " ");
+    let shown = screen(&app, 80, 24);
+    assert!(shown.contains("moves 0  pushes 0"), "{shown}");
+    assert!(
+        shown.contains("Restarted (u undoes the restart)."),
+        "{shown}"
+    );
+    press(&mut app, "u");
+    assert!(screen(&app, 80, 24).contains("moves 2  pushes 1"));
 }
 
 #[test]
@@ -529,4 +547,203 @@ fn saving_a_new_level_never_replaces_another_and_edits_clear_saved() {
         .unwrap()
         .count();
     assert_eq!(files, 2);
+}
+
+fn mouse(app: &mut App, kind: MouseEventKind, (column, row): (u16, u16)) {
+    app.on_mouse(MouseEvent {
+        kind,
+        column,
+        row,
+        modifiers: KeyModifiers::NONE,
+    });
+}
+
+fn left_click(app: &mut App, at: (u16, u16)) {
+    mouse(app, MouseEventKind::Down(MouseButton::Left), at);
+}
+
+fn right_click(app: &mut App) {
+    mouse(app, MouseEventKind::Down(MouseButton::Right), (0, 0));
+}
+
+/// The terminal column and row where `needle` is first drawn.
+fn where_drawn(shown: &str, needle: &str) -> (u16, u16) {
+    shown
+        .lines()
+        .enumerate()
+        .find_map(|(row, line)| {
+            let byte = line.find(needle)?;
+            // Minus one: the backend's lines start with a quote.
+            let column = line[..byte].chars().count() - 1;
+            Some((column as u16, row as u16))
+        })
+        .unwrap_or_else(|| panic!("{needle:?} is not drawn: {shown}"))
+}
+
+/// Ticks through an animation, a second a step.
+fn animate(app: &mut App) {
+    let start = std::time::Instant::now();
+    for i in 0..20 {
+        app.tick(start + std::time::Duration::from_secs(i));
+    }
+}
+
+#[test]
+fn the_mouse_pushes_a_picked_box_to_a_clicked_cell_and_right_click_undoes() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = playing(dir.path(), 1);
+    // "#@ $ .#" at 4x2 a cell: the box's top row, then the goal two cells on.
+    let shown = screen(&app, 80, 24);
+    let (x, y) = where_drawn(&shown, "┌──┐");
+    left_click(&mut app, (x + 1, y + 1)); // the box's bottom row is the box too
+    let shown = screen(&app, 80, 24);
+    assert!(shown.contains("Box picked"), "{shown}");
+    left_click(&mut app, (x + 8, y));
+    animate(&mut app);
+    let shown = screen(&app, 80, 24);
+    assert!(shown.contains("Solved!"), "{shown}");
+    assert!(shown.contains("Moves 3   pushes 2"), "{shown}");
+    right_click(&mut app);
+    let shown = screen(&app, 80, 24);
+    assert!(!shown.contains("Solved!"), "{shown}");
+    assert!(shown.contains("moves 2  pushes 1"), "{shown}");
+}
+
+#[test]
+fn the_mouse_walks_to_a_clicked_cell_and_not_into_walls() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = playing(dir.path(), 2);
+    // The Square, 6x5 at 4x2: the player faces down on (1,3).
+    let shown = screen(&app, 80, 24);
+    let (x, y) = where_drawn(&shown, " ▼▼ ");
+    left_click(&mut app, (x, y - 4)); // two cells up: (1,1)
+    animate(&mut app);
+    let shown = screen(&app, 80, 24);
+    assert!(shown.contains("moves 2  pushes 0"), "{shown}");
+    left_click(&mut app, (x - 4, y)); // the wall left of where it stood
+    let shown = screen(&app, 80, 24);
+    assert!(shown.contains("The player cannot walk there."), "{shown}");
+    assert!(shown.contains("moves 2  pushes 0"), "{shown}");
+    // Off the board: nothing happens.
+    left_click(&mut app, (0, 1));
+    assert!(screen(&app, 80, 24).contains("moves 2  pushes 0"));
+    right_click(&mut app);
+    assert!(screen(&app, 80, 24).contains("moves 1  pushes 0"));
+}
+
+#[test]
+fn a_click_in_cursor_mode_moves_the_cursor_and_acts() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = playing(dir.path(), 1);
+    let shown = screen(&app, 80, 24);
+    let (x, y) = where_drawn(&shown, "┌──┐");
+    press(&mut app, "c");
+    left_click(&mut app, (x, y)); // the cursor goes to the box and picks it
+    press_code(&mut app, KeyCode::Right);
+    press_code(&mut app, KeyCode::Right);
+    press_code(&mut app, KeyCode::Enter); // its target, two cells on
+    animate(&mut app);
+    assert!(screen(&app, 80, 24).contains("Solved!"));
+}
+
+#[test]
+fn the_wheel_scrolls_the_level_list() {
+    let dir = tempfile::tempdir().unwrap();
+    let start = Start::Sokoban {
+        files: vec![data("solved.sok")],
+        level: None,
+    };
+    let mut app = App::new(DataDir::at(dir.path()), start).unwrap();
+    assert!(screen(&app, 100, 24).contains("7x3, 1 box"));
+    mouse(&mut app, MouseEventKind::ScrollDown, (50, 10));
+    assert!(screen(&app, 100, 24).contains("6x5, 2 boxes"));
+    mouse(&mut app, MouseEventKind::ScrollUp, (50, 10));
+    assert!(screen(&app, 100, 24).contains("7x3, 1 box"));
+}
+
+#[test]
+fn the_mouse_setting_switches_clicks_off() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = App::new(DataDir::at(dir.path()), Start::Launcher).unwrap();
+    assert!(app.wants_mouse(), "on by default");
+    press(&mut app, "4"); // Settings
+    press_code(&mut app, KeyCode::Down);
+    press_code(&mut app, KeyCode::Down);
+    press_code(&mut app, KeyCode::Right);
+    assert!(screen(&app, 80, 24).contains("Terminal: mouse"));
+    assert!(!app.wants_mouse());
+    press_code(&mut app, KeyCode::Esc); // saved
+    let saved = std::fs::read_to_string(dir.path().join("settings.json")).unwrap();
+    assert!(saved.contains("\"mouse\": false"), "{saved}");
+
+    // A game started with it off ignores clicks.
+    let mut app = playing(dir.path(), 2);
+    assert!(!app.wants_mouse());
+    let shown = screen(&app, 80, 24);
+    let (x, y) = where_drawn(&shown, " ▼▼ ");
+    left_click(&mut app, (x, y - 4));
+    animate(&mut app);
+    assert!(screen(&app, 80, 24).contains("moves 0  pushes 0"));
+}
+
+/// Settings with the ASCII look chosen.
+fn ascii_look(dir: &Path) {
+    std::fs::write(
+        dir.join("settings.json"),
+        r#"{"version": 1, "terminal": {"look": "ascii"}}"#,
+    )
+    .unwrap();
+}
+
+#[test]
+fn the_ascii_look_draws_the_board_and_the_browser_in_ascii() {
+    let dir = tempfile::tempdir().unwrap();
+    ascii_look(dir.path());
+    let mut app = playing(dir.path(), 2);
+    let shown = screen(&app, 80, 24);
+    assert!(shown.is_ascii(), "{shown}");
+    assert_snapshot!("ascii_play_screen", shown);
+    press(&mut app, "q");
+    let shown = screen(&app, 100, 24);
+    assert!(shown.is_ascii(), "{shown}");
+    assert_snapshot!("ascii_browser", shown);
+    // Two columns a cell in a small terminal; the player faces the way he went.
+    let mut app = playing(dir.path(), 2);
+    press(&mut app, "dw");
+    let shown = screen(&app, 40, 12);
+    assert!(
+        shown.is_ascii() && shown.contains("##  @^[]  ##"),
+        "{shown}"
+    );
+}
+
+#[test]
+fn the_automatic_look_is_ascii_where_the_locale_is_not_utf8() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = playing(dir.path(), 2);
+    assert!(
+        !screen(&app, 80, 24).is_ascii(),
+        "Unicode in a UTF-8 locale"
+    );
+    app.set_locale_utf8(false);
+    assert!(screen(&app, 80, 24).is_ascii(), "ASCII in the C locale");
+}
+
+#[test]
+fn the_look_is_chosen_on_the_settings_screen() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = App::new(DataDir::at(dir.path()), Start::Launcher).unwrap();
+    press(&mut app, "4"); // Settings
+    for _ in 0..3 {
+        press_code(&mut app, KeyCode::Down);
+    }
+    assert!(screen(&app, 80, 24).contains("automatic (Unicode)"));
+    press_code(&mut app, KeyCode::Right);
+    assert!(!screen(&app, 80, 24).is_ascii(), "Unicode");
+    press_code(&mut app, KeyCode::Right);
+    let shown = screen(&app, 80, 24);
+    assert!(shown.is_ascii() && shown.contains("< ASCII >"), "{shown}");
+    press_code(&mut app, KeyCode::Esc);
+    let saved = std::fs::read_to_string(dir.path().join("settings.json")).unwrap();
+    assert!(saved.contains("\"look\": \"ascii\""), "{saved}");
 }

@@ -14,6 +14,7 @@ pub struct Settings {
     pub sokoban: SokobanSettings,
     pub tetris: TetrisSettings,
     pub xiangqi: XiangqiSettings,
+    pub terminal: TerminalSettings,
 }
 
 /// Sokoban settings.
@@ -137,6 +138,65 @@ impl Default for XiangqiSettings {
     }
 }
 
+/// How the terminal front end talks to the terminal: the mouse and the characters drawn.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct TerminalSettings {
+    /// Capture the mouse (clicks and the wheel); off leaves the terminal's own selection.
+    pub mouse: bool,
+    pub look: Look,
+}
+
+impl Default for TerminalSettings {
+    fn default() -> Self {
+        TerminalSettings {
+            mouse: true,
+            look: Look::Auto,
+        }
+    }
+}
+
+/// The characters the screens are drawn with.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Look {
+    /// Unicode where the locale says UTF-8, else ASCII.
+    #[default]
+    Auto,
+    /// Block and box-drawing characters.
+    Unicode,
+    /// Plain ASCII, for terminals without those characters.
+    Ascii,
+}
+
+impl Look {
+    /// Whether to draw in ASCII, given whether the locale is UTF-8.
+    pub fn is_ascii(self, locale_utf8: bool) -> bool {
+        match self {
+            Look::Auto => !locale_utf8,
+            Look::Unicode => false,
+            Look::Ascii => true,
+        }
+    }
+}
+
+/// Whether the locale's character set is UTF-8, from the variables' values
+/// (`var` looks one up): the first of LC_ALL, LC_CTYPE and LANG that is set
+/// decides, as in POSIX. None set is the C locale (ASCII), except on
+/// Windows, whose terminals take Unicode without them.
+pub fn locale_is_utf8(var: impl Fn(&str) -> Option<String>) -> bool {
+    let chosen = ["LC_ALL", "LC_CTYPE", "LANG"]
+        .into_iter()
+        .find_map(|name| var(name).filter(|v| !v.is_empty()));
+    match chosen {
+        Some(value) => {
+            let value = value.to_ascii_lowercase();
+            value.contains("utf-8") || value.contains("utf8")
+        }
+        None => cfg!(windows),
+    }
+}
+
 impl Document for Settings {
     const VERSION: u32 = 1;
 }
@@ -172,6 +232,40 @@ mod tests {
         assert_eq!(s.sokoban.animation_ms, 120);
         assert_eq!(s.sokoban.last_collection, None);
         assert_eq!(s.sokoban.last_level, None);
+        assert!(s.terminal.mouse);
+        assert_eq!(s.terminal.look, Look::Auto);
+    }
+
+    #[test]
+    fn the_automatic_look_follows_the_locale() {
+        let env = |pairs: &'static [(&'static str, &'static str)]| {
+            move |name: &str| {
+                pairs
+                    .iter()
+                    .find(|(n, _)| *n == name)
+                    .map(|(_, v)| (*v).to_string())
+            }
+        };
+        assert!(locale_is_utf8(env(&[("LANG", "en_GB.UTF-8")])));
+        assert!(locale_is_utf8(env(&[("LC_CTYPE", "de_DE.utf8")])));
+        assert!(!locale_is_utf8(env(&[("LANG", "C")])));
+        assert!(!locale_is_utf8(env(&[("LANG", "fr_FR.ISO-8859-1")])));
+        // The first one set decides: LC_ALL=C wins over a UTF-8 LANG.
+        assert!(!locale_is_utf8(env(&[
+            ("LC_ALL", "C"),
+            ("LANG", "en_US.UTF-8")
+        ])));
+        assert!(locale_is_utf8(env(&[
+            ("LC_ALL", ""),
+            ("LC_CTYPE", "C.UTF-8"),
+            ("LANG", "C")
+        ])));
+        assert_eq!(locale_is_utf8(env(&[])), cfg!(windows));
+
+        assert!(Look::Auto.is_ascii(false));
+        assert!(!Look::Auto.is_ascii(true));
+        assert!(Look::Ascii.is_ascii(true));
+        assert!(!Look::Unicode.is_ascii(false));
     }
 
     #[test]
@@ -184,6 +278,8 @@ mod tests {
         s.sokoban.animation_ms = 40;
         s.sokoban.last_collection = Some("microban.txt".into());
         s.sokoban.last_level = Some(12);
+        s.terminal.mouse = false;
+        s.terminal.look = Look::Ascii;
         assert_eq!(save(&dir, &s).unwrap(), None);
         assert_eq!(load(&dir), (s.clone(), None));
         let (old, _) = update(&dir, |s| {

@@ -4,7 +4,9 @@ use std::time::Instant;
 
 use anyhow::Result;
 use ratatui::Frame;
-use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use ratatui::crossterm::event::{
+    KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseEvent, MouseEventKind,
+};
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Style};
 use ratatui::text::Line;
@@ -26,6 +28,9 @@ pub struct Ctx {
     /// empty when the terminal is too small for any screen): a game that
     /// cannot be seen must not run on.
     pub screen_area: Option<Rect>,
+    /// The locale says UTF-8 (read from the environment by [`super::run`];
+    /// `true` elsewhere, so that tests draw the same everywhere).
+    pub locale_utf8: bool,
 }
 
 impl Ctx {
@@ -40,7 +45,13 @@ impl Ctx {
             progress,
             notices,
             screen_area: None,
+            locale_utf8: true,
         }
+    }
+
+    /// Whether the screens draw in plain ASCII (the look setting, or the locale).
+    pub fn ascii(&self) -> bool {
+        self.settings.terminal.look.is_ascii(self.locale_utf8)
     }
 
     pub fn warn(&mut self, warning: Option<Warning>) {
@@ -74,6 +85,12 @@ pub enum Action {
 pub trait Screen {
     /// A key press (and, for screens that ask for them, repeats and releases).
     fn on_key(&mut self, key: KeyEvent, ctx: &mut Ctx) -> Action;
+
+    /// A click or a turn of the wheel (where the mouse is captured), in
+    /// terminal cells; most screens ignore it.
+    fn on_mouse(&mut self, _mouse: MouseEvent, _ctx: &mut Ctx) -> Action {
+        Action::None
+    }
 
     /// Called on every turn of the event loop with the current time.
     fn tick(&mut self, _now: Instant, _ctx: &mut Ctx) -> Action {
@@ -142,6 +159,38 @@ impl App {
 
     pub fn ctx(&self) -> &Ctx {
         &self.ctx
+    }
+
+    /// Tells the screens whether the locale is UTF-8 (for the automatic look).
+    pub fn set_locale_utf8(&mut self, utf8: bool) {
+        self.ctx.locale_utf8 = utf8;
+    }
+
+    /// Whether the mouse should be captured now (the setting).
+    pub fn wants_mouse(&self) -> bool {
+        self.ctx.settings.terminal.mouse
+    }
+
+    /// Handles a mouse event: button presses and the wheel reach the top
+    /// screen (moves, drags and releases do not), and a press dismisses
+    /// the notices as a key does.
+    pub fn on_mouse(&mut self, mouse: MouseEvent) {
+        if !self.wants_mouse() {
+            return;
+        }
+        let area = self.last_area.get();
+        if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
+            return;
+        }
+        match mouse.kind {
+            MouseEventKind::Down(_) => self.ctx.notices.clear(),
+            MouseEventKind::ScrollUp | MouseEventKind::ScrollDown => {}
+            _ => return,
+        }
+        if let Some(screen) = self.screens.last_mut() {
+            let action = screen.on_mouse(mouse, &mut self.ctx);
+            self.apply(action);
+        }
     }
 
     /// Handles a key event of any kind; releases reach only the screens that
@@ -264,6 +313,9 @@ impl App {
                 .collect();
             let style = Style::default().fg(Color::White).bg(Color::Red);
             frame.render_widget(Paragraph::new(lines).style(style), notices);
+        }
+        if self.ctx.ascii() {
+            super::widgets::to_ascii(frame.buffer_mut());
         }
     }
 }

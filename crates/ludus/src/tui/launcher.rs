@@ -38,7 +38,7 @@ const ITEMS: &[Item] = &[
     },
     Item {
         name: "Settings",
-        about: "animation speed, deadlock warnings",
+        about: "animation, deadlock warnings, mouse, look",
         open: |_| Action::Push(Box::new(SettingsScreen::new())),
     },
     Item {

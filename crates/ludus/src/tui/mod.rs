@@ -21,7 +21,7 @@ use ratatui::crossterm::event::{self, Event};
 
 pub use app::{Action, App, Ctx, Screen};
 
-use crate::store::DataDir;
+use crate::store::{self, DataDir};
 
 /// Which screen to open first.
 pub enum Start {
@@ -58,8 +58,13 @@ pub fn run(data: DataDir, start: Start) -> Result<ExitCode> {
         );
     }
     let mut app = App::new(data, start)?;
+    app.set_locale_utf8(store::settings::locale_is_utf8(|name| {
+        std::env::var(name).ok()
+    }));
     let mut terminal = ratatui::try_init().context("cannot set up the terminal")?;
     let enhanced = enable_key_releases();
+    let mut mouse = MouseCapture::default();
+    release_mouse_on_panic();
     // Focus reports let games pause when the terminal loses focus.
     let _ = ratatui::crossterm::execute!(
         std::io::stdout(),
@@ -67,10 +72,13 @@ pub fn run(data: DataDir, start: Start) -> Result<ExitCode> {
     );
     let result = (|| -> Result<()> {
         while !app.should_quit() {
+            // The setting may have changed on the settings screen.
+            let _ = mouse.set(&mut std::io::stdout(), app.wants_mouse());
             terminal.draw(|frame| app.draw(frame))?;
             if event::poll(TICK)? {
                 match event::read()? {
                     Event::Key(key) => app.on_key(key),
+                    Event::Mouse(event) => app.on_mouse(event),
                     Event::FocusLost => app.on_focus(false),
                     Event::FocusGained => app.on_focus(true),
                     _ => {} // resizes need nothing: the next draw adapts
@@ -83,12 +91,50 @@ pub fn run(data: DataDir, start: Start) -> Result<ExitCode> {
     if enhanced {
         disable_key_releases();
     }
+    let _ = mouse.set(&mut std::io::stdout(), false);
     let _ = ratatui::crossterm::execute!(
         std::io::stdout(),
         ratatui::crossterm::event::DisableFocusChange
     );
     ratatui::restore();
     result.map(|()| ExitCode::SUCCESS)
+}
+
+/// The terminal's mouse capture, kept in step with the setting: on, the
+/// terminal reports clicks and the wheel; off, it keeps its own selection.
+#[derive(Debug, Default)]
+struct MouseCapture {
+    on: bool,
+}
+
+impl MouseCapture {
+    /// Turns capture on or off on `out` if it is not so already.
+    fn set(&mut self, out: &mut impl std::io::Write, on: bool) -> std::io::Result<()> {
+        use ratatui::crossterm::event::{DisableMouseCapture, EnableMouseCapture};
+        if on == self.on {
+            return Ok(());
+        }
+        if on {
+            ratatui::crossterm::execute!(out, EnableMouseCapture)?;
+        } else {
+            ratatui::crossterm::execute!(out, DisableMouseCapture)?;
+        }
+        self.on = on;
+        Ok(())
+    }
+}
+
+/// A panic leaves the terminal without mouse capture too (ratatui's hook
+/// restores the rest); releasing it when it was not on does no harm.
+fn release_mouse_on_panic() {
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let _ = ratatui::crossterm::execute!(
+            std::io::stdout(),
+            ratatui::crossterm::event::DisableMouseCapture
+        );
+        previous(info);
+    }));
 }
 
 /// Asks the terminal for key release events (the kitty keyboard protocol),
@@ -116,4 +162,27 @@ fn enable_key_releases() -> bool {
 fn disable_key_releases() {
     use ratatui::crossterm::event::PopKeyboardEnhancementFlags;
     let _ = ratatui::crossterm::execute!(std::io::stdout(), PopKeyboardEnhancementFlags);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::MouseCapture;
+
+    #[test]
+    fn mouse_capture_follows_the_setting() {
+        let mut capture = MouseCapture::default();
+        let mut out = Vec::new();
+        capture.set(&mut out, true).unwrap();
+        let on = String::from_utf8_lossy(&out).into_owned();
+        assert!(on.contains("\x1b[?1000h"), "{on:?}");
+        out.clear();
+        capture.set(&mut out, true).unwrap();
+        assert!(out.is_empty(), "already on: nothing written");
+        capture.set(&mut out, false).unwrap();
+        let off = String::from_utf8_lossy(&out).into_owned();
+        assert!(off.contains("\x1b[?1000l"), "{off:?}");
+        out.clear();
+        capture.set(&mut out, false).unwrap();
+        assert!(out.is_empty(), "already off: nothing written");
+    }
 }

@@ -9,6 +9,7 @@ use ratatui::widgets::{Block, BorderType, Paragraph};
 
 use super::app::{Action, Ctx, Screen};
 use super::widgets::{centered, highlight, key_hints};
+use crate::store::settings::Look;
 
 /// Animation steps offered, in milliseconds per step.
 const ANIMATION_STEPS: [u32; 7] = [0, 30, 60, 120, 200, 350, 500];
@@ -17,9 +18,19 @@ const ANIMATION_STEPS: [u32; 7] = [0, 30, 60, 120, 200, 350, 500];
 enum Item {
     ShowDeadlocks,
     AnimationMs,
+    Mouse,
+    Look,
 }
 
-const ITEMS: [Item; 2] = [Item::ShowDeadlocks, Item::AnimationMs];
+const ITEMS: [Item; 4] = [
+    Item::ShowDeadlocks,
+    Item::AnimationMs,
+    Item::Mouse,
+    Item::Look,
+];
+
+/// The looks in the order ←→ go through them.
+const LOOKS: [Look; 3] = [Look::Auto, Look::Unicode, Look::Ascii];
 
 #[derive(Debug, Default)]
 pub struct SettingsScreen {
@@ -33,7 +44,14 @@ impl SettingsScreen {
 
     fn change(&mut self, ctx: &mut Ctx, delta: isize) {
         let sokoban = &mut ctx.settings.sokoban;
+        let terminal = &mut ctx.settings.terminal;
         match ITEMS[self.selected] {
+            Item::Mouse => terminal.mouse = !terminal.mouse,
+            Item::Look => {
+                let current = LOOKS.iter().position(|&l| l == terminal.look).unwrap_or(0);
+                let next = (current as isize + delta).rem_euclid(LOOKS.len() as isize);
+                terminal.look = LOOKS[next as usize];
+            }
             Item::ShowDeadlocks => sokoban.show_deadlocks = !sokoban.show_deadlocks,
             Item::AnimationMs => {
                 let current = ANIMATION_STEPS
@@ -74,7 +92,7 @@ impl Screen for SettingsScreen {
     }
 
     fn draw(&self, frame: &mut Frame, area: Rect, ctx: &Ctx) {
-        let rect = centered(area, 56, 10);
+        let rect = centered(area, 56, ITEMS.len() as u16 * 2 + 4);
         let block = Block::bordered()
             .border_type(BorderType::Rounded)
             .title(" Settings ");
@@ -87,6 +105,7 @@ impl Screen for SettingsScreen {
         ])
         .areas(inner);
         let sokoban = &ctx.settings.sokoban;
+        let terminal = &ctx.settings.terminal;
         let mut lines = Vec::new();
         for (i, item) in ITEMS.iter().enumerate() {
             let (name, value) = match item {
@@ -97,6 +116,20 @@ impl Screen for SettingsScreen {
                 Item::AnimationMs => (
                     "Sokoban: animation step",
                     format!("{} ms", sokoban.animation_ms),
+                ),
+                Item::Mouse => (
+                    "Terminal: mouse",
+                    if terminal.mouse { "on" } else { "off" }.to_string(),
+                ),
+                Item::Look => (
+                    "Terminal: look",
+                    match terminal.look {
+                        Look::Auto if ctx.ascii() => "automatic (ASCII)",
+                        Look::Auto => "automatic (Unicode)",
+                        Look::Unicode => "Unicode",
+                        Look::Ascii => "ASCII",
+                    }
+                    .to_string(),
                 ),
             };
             let style = if i == self.selected {

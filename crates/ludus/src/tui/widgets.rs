@@ -1,6 +1,7 @@
 //! Small drawing helpers shared by the screens.
 
 use ratatui::Frame;
+use ratatui::buffer::Buffer;
 use ratatui::crossterm::event::{KeyCode, KeyEvent};
 use ratatui::layout::{Constraint, Flex, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
@@ -105,6 +106,48 @@ pub fn menu_key(key: KeyEvent, selected: &mut usize, len: usize) -> MenuKey {
     MenuKey::None
 }
 
+/// Redraws every character of `buf` outside ASCII in ASCII, for the ASCII
+/// look: box drawing as `+`, `-`, `|`, arrows and triangles as `<`, `>`, `^`,
+/// `v`, marks as `x`, `!`, `.`, anything else as `?`. Done once over the
+/// whole screen, so that no screen can forget it; the Sokoban board draws
+/// its own ASCII (`#`, `@`, `$`, …) first.
+pub fn to_ascii(buf: &mut Buffer) {
+    for cell in &mut buf.content {
+        let symbol = cell.symbol();
+        if !symbol.is_ascii() {
+            let plain = ascii_for(symbol);
+            cell.set_symbol(plain);
+        }
+    }
+}
+
+/// The ASCII stand-in for one non-ASCII grapheme.
+fn ascii_for(symbol: &str) -> &'static str {
+    let Some(c) = symbol.chars().next() else {
+        return " ";
+    };
+    match c {
+        '─' | '━' | '═' | '╌' | '┄' | '—' | '–' | '−' | '‐' => "-",
+        '│' | '┃' | '║' | '╎' | '┆' => "|",
+        '┌' | '┐' | '└' | '┘' | '╭' | '╮' | '╰' | '╯' | '├' | '┤' | '┬' | '┴' | '┼' | '╔' | '╗'
+        | '╚' | '╝' | '╠' | '╣' | '╦' | '╩' | '╬' | '┏' | '┓' | '┗' | '┛' => {
+            "+"
+        }
+        '▶' | '►' | '▸' | '→' | '»' | '≥' => ">",
+        '◀' | '◄' | '◂' | '←' | '«' | '≤' => "<",
+        '▲' | '↑' | '△' => "^",
+        '▼' | '↓' | '▽' => "v",
+        '✓' | '✔' | '×' | '✕' => "x",
+        '✗' | '✘' => "!",
+        '·' | '…' | '•' | '∙' => ".",
+        '█' | '▓' | '▒' | '░' | '■' => "#",
+        '‘' | '’' => "'",
+        '“' | '”' => "\"",
+        '\u{a0}' => " ",
+        _ => "?",
+    }
+}
+
 /// Formats a duration in whole seconds as `m:ss` or `h:mm:ss`.
 pub fn clock(seconds: u64) -> String {
     let (h, m, s) = (seconds / 3600, seconds / 60 % 60, seconds % 60);
@@ -117,6 +160,26 @@ pub fn clock(seconds: u64) -> String {
 
 #[cfg(test)]
 mod tests {
+    use ratatui::buffer::Buffer;
+    use ratatui::layout::Rect;
+    use ratatui::widgets::{Block, BorderType, Widget};
+
+    #[test]
+    fn to_ascii_leaves_no_character_outside_ascii() {
+        let area = Rect::new(0, 0, 12, 3);
+        let mut buf = Buffer::empty(area);
+        Block::bordered()
+            .border_type(BorderType::Rounded)
+            .title("▶ ✓ 象")
+            .render(area, &mut buf);
+        buf.set_string(1, 1, "a—b…", ratatui::style::Style::default());
+        super::to_ascii(&mut buf);
+        let lines: Vec<String> = (0..3)
+            .map(|y| (0..12).map(|x| buf[(x, y)].symbol().to_string()).collect())
+            .collect();
+        assert_eq!(lines, ["+> x ? ----+", "|a-b.      |", "+----------+"]);
+    }
+
     #[test]
     fn clock_format() {
         assert_eq!(super::clock(0), "0:00");

@@ -299,6 +299,26 @@ impl SokobanSession {
         self.after_history_change(changed, now)
     }
 
+    /// The shortest walk to `cell` (no pushes), for the front end to make
+    /// step by step (it animates them); `None` if the player cannot get
+    /// there, or `cell` is off the map.
+    pub fn walk_to(&self, cell: usize) -> Option<Vec<Direction>> {
+        if cell >= self.level().map().len() {
+            return None;
+        }
+        sokoban::path::walk_to(&self.game, cell)
+    }
+
+    /// The steps that push the box on `from` to `to` with the fewest pushes,
+    /// then moves; `None` if it cannot go there, or a cell is off the map.
+    pub fn push_to(&self, from: usize, to: usize) -> Option<Vec<Direction>> {
+        let len = self.level().map().len();
+        if from >= len || to >= len {
+            return None;
+        }
+        sokoban::path::push_to(&self.game, from, to)
+    }
+
     /// Undoes `steps` steps at once.
     fn undo_steps(&mut self, steps: usize, now: Instant) -> Change {
         let mut changed = false;
@@ -614,6 +634,28 @@ mod tests {
             answer = session.solver_done(order.id, report.outcome, now);
         }
         answer
+    }
+
+    #[test]
+    fn walks_and_pushes_are_planned_and_cells_off_the_map_refused() {
+        let session = open(TWO_PUSHES, Source::Upload);
+        let map = session.level().map();
+        let [player, gap, box_cell, goal] = [1, 2, 3, 5].map(|column| map.index(column, 1));
+        assert_eq!(session.walk_to(gap), Some(vec![Direction::Right]));
+        assert_eq!(session.walk_to(player), Some(Vec::new()));
+        assert_eq!(
+            session.walk_to(box_cell),
+            None,
+            "a box is no floor to walk to"
+        );
+        assert_eq!(session.walk_to(usize::MAX), None);
+        assert_eq!(
+            session.push_to(box_cell, goal),
+            Some(vec![Direction::Right; 3])
+        );
+        assert_eq!(session.push_to(box_cell, map.index(0, 1)), None, "a wall");
+        assert_eq!(session.push_to(box_cell, map.len()), None);
+        assert_eq!(session.push_to(map.len() + 7, goal), None);
     }
 
     #[test]

@@ -26,6 +26,9 @@ pub struct BoardView<'a> {
     pub danger: &'a [usize],
     pub cursor: Option<usize>,
     pub selected: Option<usize>,
+    /// Plain ASCII (`#`, `@`, `$`, `.`, `*`, `+`) for terminals without
+    /// block characters.
+    pub ascii: bool,
 }
 
 impl<'a> BoardView<'a> {
@@ -35,6 +38,7 @@ impl<'a> BoardView<'a> {
             danger: &[],
             cursor: None,
             selected: None,
+            ascii: false,
         }
     }
 
@@ -66,34 +70,37 @@ impl<'a> BoardView<'a> {
     /// width 4 has two rows).
     fn glyph(&self, cell: usize, width: u16) -> ([&'static str; 2], Style) {
         let game = self.game;
-        let map = game.level().map();
-        let kind = map.cell(cell);
-        let pick = |one: &'static str, two: &'static str, four: [&'static str; 2]| match width {
+        let kind = game.level().map().cell(cell);
+        let on_goal = kind == Cell::Goal;
+        let pick = |[one, two, four_top, four_bottom]: [&'static str; 4]| match width {
             1 => [one, one],
             2 => [two, two],
-            _ => four,
+            _ => [four_top, four_bottom],
         };
-        let floor_bg = if kind == Cell::Goal {
+        let floor_bg = if on_goal {
             Color::Rgb(70, 60, 20)
         } else {
             FLOOR
         };
         let (text, mut style) = if cell == game.player() {
-            let text = match game.facing() {
-                Direction::Left => pick("◀", "◀@", ["◀@@ ", "◀@@ "]),
-                Direction::Right => pick("▶", "@▶", [" @@▶", " @@▶"]),
-                Direction::Up => pick("▲", "@▲", [" ▲▲ ", " @@ "]),
-                Direction::Down => pick("▼", "@▼", [" @@ ", " ▼▼ "]),
+            let text = if self.ascii {
+                ascii_player(game.facing(), on_goal)
+            } else {
+                match game.facing() {
+                    Direction::Left => ["◀", "◀@", "◀@@ ", "◀@@ "],
+                    Direction::Right => ["▶", "@▶", " @@▶", " @@▶"],
+                    Direction::Up => ["▲", "@▲", " ▲▲ ", " @@ "],
+                    Direction::Down => ["▼", "@▼", " @@ ", " ▼▼ "],
+                }
             };
             (
-                text,
+                pick(text),
                 Style::default()
                     .fg(PLAYER)
                     .bg(floor_bg)
                     .add_modifier(Modifier::BOLD),
             )
         } else if game.has_box(cell) {
-            let on_goal = kind == Cell::Goal;
             let bg = if self.danger.contains(&cell) {
                 DANGER
             } else if on_goal {
@@ -101,9 +108,14 @@ impl<'a> BoardView<'a> {
             } else {
                 BOX
             };
-            let text = pick(if on_goal { "*" } else { "$" }, "[]", ["┌──┐", "└──┘"]);
+            let text = match (self.ascii, on_goal) {
+                (false, false) => ["$", "[]", "┌──┐", "└──┘"],
+                (false, true) => ["*", "[]", "┌──┐", "└──┘"],
+                (true, false) => ["$", "[]", "[$$]", "[$$]"],
+                (true, true) => ["*", "[]", "[**]", "[**]"],
+            };
             (
-                text,
+                pick(text),
                 Style::default()
                     .fg(Color::Black)
                     .bg(bg)
@@ -112,18 +124,26 @@ impl<'a> BoardView<'a> {
         } else {
             match kind {
                 Cell::Wall => (
-                    pick("▓", "▓▓", ["▓▓▓▓", "▓▓▓▓"]),
+                    pick(if self.ascii {
+                        ["#", "##", "####", "####"]
+                    } else {
+                        ["▓", "▓▓", "▓▓▓▓", "▓▓▓▓"]
+                    }),
                     Style::default().fg(WALL).bg(Color::Rgb(60, 60, 78)),
                 ),
                 Cell::Goal => (
-                    pick(".", "<>", [" ┌┐ ", " └┘ "]),
+                    pick(if self.ascii {
+                        [".", "<>", " .. ", " .. "]
+                    } else {
+                        [".", "<>", " ┌┐ ", " └┘ "]
+                    }),
                     Style::default().fg(GOAL).bg(floor_bg),
                 ),
                 Cell::Floor => (
-                    pick(" ", "  ", ["    ", "    "]),
+                    pick([" ", "  ", "    ", "    "]),
                     Style::default().bg(FLOOR),
                 ),
-                Cell::Outside => (pick(" ", "  ", ["    ", "    "]), Style::default()),
+                Cell::Outside => (pick([" ", "  ", "    ", "    "]), Style::default()),
             }
         };
         if self.selected == Some(cell) {
@@ -134,32 +154,97 @@ impl<'a> BoardView<'a> {
         }
         (text, style)
     }
+
+    /// Where the board's cells fall in `area` (as [`Widget::render`] draws them).
+    pub fn placement(&self, area: Rect) -> Placement {
+        let level = self.game.level();
+        let (cell_w, cell_h) = self.cell_size(area);
+        let view_w = (area.width / cell_w) as usize;
+        let view_h = (area.height / cell_h) as usize;
+        let focus = self.cursor.unwrap_or(self.game.player());
+        let (fx, fy) = level.map().position(focus);
+        let cols = level.width().min(view_w) as u16;
+        let rows = level.height().min(view_h) as u16;
+        // Centred in the area.
+        Placement {
+            left: area.x + (area.width - cols * cell_w) / 2,
+            top: area.y + (area.height - rows * cell_h) / 2,
+            cell_w,
+            cell_h,
+            first_col: Self::scroll(level.width(), view_w, fx),
+            first_row: Self::scroll(level.height(), view_h, fy),
+            cols,
+            rows,
+        }
+    }
+
+    /// The board cell drawn at terminal column `x`, row `y` of `area`, if any.
+    pub fn cell_at(&self, area: Rect, x: u16, y: u16) -> Option<usize> {
+        let place = self.placement(area);
+        let col = x.checked_sub(place.left)? / place.cell_w;
+        let row = y.checked_sub(place.top)? / place.cell_h;
+        if col >= place.cols || row >= place.rows {
+            return None;
+        }
+        let map = self.game.level().map();
+        Some(map.index(
+            place.first_col + col as usize,
+            place.first_row + row as usize,
+        ))
+    }
+}
+
+/// The player in ASCII (`@`, or `+` on a goal), with the way he faces
+/// from width 2 on; the cell widths as in [`BoardView::glyph`].
+fn ascii_player(facing: Direction, on_goal: bool) -> [&'static str; 4] {
+    match (facing, on_goal) {
+        (Direction::Left, false) => ["@", "<@", "<@@ ", "<@@ "],
+        (Direction::Right, false) => ["@", "@>", " @@>", " @@>"],
+        (Direction::Up, false) => ["@", "@^", " ^^ ", " @@ "],
+        (Direction::Down, false) => ["@", "@v", " @@ ", " vv "],
+        (Direction::Left, true) => ["+", "<+", "<++ ", "<++ "],
+        (Direction::Right, true) => ["+", "+>", " ++>", " ++>"],
+        (Direction::Up, true) => ["+", "+^", " ^^ ", " ++ "],
+        (Direction::Down, true) => ["+", "+v", " ++ ", " vv "],
+    }
+}
+
+/// Where a board's cells fall on the screen: one computation for drawing
+/// and for finding the cell under a click, so that the two cannot drift.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Placement {
+    /// The terminal column and row of the first cell shown.
+    left: u16,
+    top: u16,
+    /// Terminal columns and rows per board cell.
+    cell_w: u16,
+    cell_h: u16,
+    /// The first board column and row shown (the view follows the focus).
+    first_col: usize,
+    first_row: usize,
+    /// How many board columns and rows are shown.
+    cols: u16,
+    rows: u16,
 }
 
 impl Widget for BoardView<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
-        let level = self.game.level();
-        let map = level.map();
-        let (cw, ch) = self.cell_size(area);
-        let view_w = (area.width / cw) as usize;
-        let view_h = (area.height / ch) as usize;
-        let focus = self.cursor.unwrap_or(self.game.player());
-        let (fx, fy) = map.position(focus);
-        let (x0, y0) = (
-            Self::scroll(level.width(), view_w, fx),
-            Self::scroll(level.height(), view_h, fy),
-        );
-        let shown_w = level.width().min(view_w) as u16;
-        let shown_h = level.height().min(view_h) as u16;
-        // Centre the board in the area.
-        let left = area.x + (area.width - shown_w * cw) / 2;
-        let top = area.y + (area.height - shown_h * ch) / 2;
-        for row in 0..shown_h {
-            for col in 0..shown_w {
-                let cell = map.index(x0 + col as usize, y0 + row as usize);
-                let (text, style) = self.glyph(cell, cw);
-                for (line, part) in text.iter().take(ch as usize).enumerate() {
-                    buf.set_string(left + col * cw, top + row * ch + line as u16, part, style);
+        let map = self.game.level().map();
+        let place = self.placement(area);
+        for row in 0..place.rows {
+            for col in 0..place.cols {
+                let cell = map.index(
+                    place.first_col + col as usize,
+                    place.first_row + row as usize,
+                );
+                let (text, style) = self.glyph(cell, place.cell_w);
+                for (line, part) in text.iter().take(place.cell_h as usize).enumerate() {
+                    buf.set_string(
+                        place.left + col * place.cell_w,
+                        place.top + row * place.cell_h + line as u16,
+                        part,
+                        style,
+                    );
                 }
             }
         }
@@ -176,5 +261,57 @@ mod tests {
         assert_eq!(BoardView::scroll(100, 20, 5), 0);
         assert_eq!(BoardView::scroll(100, 20, 50), 40);
         assert_eq!(BoardView::scroll(100, 20, 99), 80);
+    }
+
+    fn game(text: &str) -> Game {
+        Game::new(sokoban::Level::from_xsb(text).unwrap())
+    }
+
+    #[test]
+    fn a_click_finds_the_cell_drawn_under_it() {
+        // 7x3 in 40x10: 4x2 cells, the board from column 6, row 3.
+        let game = game("#######\n#@ $ .#\n#######");
+        let view = BoardView::new(&game);
+        let area = Rect::new(0, 1, 40, 10);
+        let mut buf = Buffer::empty(Rect::new(0, 0, 40, 12));
+        BoardView::new(&game).render(area, &mut buf);
+        let map = game.level().map();
+        for y in 0..12 {
+            for x in 0..40 {
+                let Some(cell) = view.cell_at(area, x, y) else {
+                    assert_eq!(buf[(x, y)].symbol(), " ", "nothing drawn at {x},{y}");
+                    continue;
+                };
+                // Every terminal cell of a board cell maps back to it.
+                let (col, row) = map.position(cell);
+                assert_eq!((x - 6) / 4, col as u16);
+                assert_eq!((y - 3) / 2, row as u16);
+            }
+        }
+        assert_eq!(
+            view.cell_at(area, 6 + 4 + 3, 3 + 2 + 1),
+            Some(map.index(1, 1))
+        );
+        assert_eq!(view.cell_at(area, 5, 4), None);
+        assert_eq!(view.cell_at(area, 6, 2), None);
+        assert_eq!(view.cell_at(area, 34, 4), None);
+    }
+
+    #[test]
+    fn the_ascii_look_draws_only_ascii() {
+        let game = game("#######\n#@$ *.#\n#######");
+        for width in [7, 14, 28] {
+            let area = Rect::new(0, 0, width, 6);
+            let mut buf = Buffer::empty(area);
+            let mut view = BoardView::new(&game);
+            view.ascii = true;
+            view.render(area, &mut buf);
+            let text: String = buf.content().iter().map(|c| c.symbol()).collect();
+            assert!(text.is_ascii(), "{text}");
+            assert!(text.contains('#') && text.contains('@'), "{text}");
+            if width == 7 {
+                assert!(text.contains("#@$ *.#"), "{text}");
+            }
+        }
     }
 }

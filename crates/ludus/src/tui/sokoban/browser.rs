@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use ratatui::Frame;
-use ratatui::crossterm::event::{KeyCode, KeyEvent};
+use ratatui::crossterm::event::{KeyCode, KeyEvent, MouseEvent, MouseEventKind};
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style, Stylize};
 use ratatui::text::{Line, Span};
@@ -215,7 +215,7 @@ impl Browser {
         self.levels_offset.set(state.offset());
     }
 
-    fn draw_preview(&self, frame: &mut Frame, area: Rect) {
+    fn draw_preview(&self, frame: &mut Frame, area: Rect, ctx: &Ctx) {
         let block = Block::bordered()
             .border_type(BorderType::Rounded)
             .title(" Preview ");
@@ -230,7 +230,9 @@ impl Browser {
                 let [board, info] =
                     Layout::vertical([Constraint::Min(1), Constraint::Length(1)]).areas(inner);
                 let game = Game::new(level.clone());
-                frame.render_widget(BoardView::new(&game), board);
+                let mut view = BoardView::new(&game);
+                view.ascii = ctx.ascii();
+                frame.render_widget(view, board);
                 let boxes = u32::try_from(level.boxes().len()).unwrap_or(u32::MAX);
                 let text = format!(
                     "{}x{}, {}",
@@ -270,6 +272,16 @@ impl Screen for Browser {
         {
             self.chosen[self.set] = i.min(set.len().saturating_sub(1));
         }
+    }
+
+    /// The wheel scrolls the level list, a level at a time.
+    fn on_mouse(&mut self, mouse: MouseEvent, _ctx: &mut Ctx) -> Action {
+        match mouse.kind {
+            MouseEventKind::ScrollUp => self.move_level(-1),
+            MouseEventKind::ScrollDown => self.move_level(1),
+            _ => {}
+        }
+        Action::None
     }
 
     fn on_key(&mut self, key: KeyEvent, ctx: &mut Ctx) -> Action {
@@ -340,7 +352,7 @@ impl Screen for Browser {
         .areas(body);
         self.draw_sets(frame, sets_area, ctx);
         self.draw_levels(frame, levels_area, ctx);
-        self.draw_preview(frame, preview_area);
+        self.draw_preview(frame, preview_area, ctx);
         let hints = key_hints(&[
             ("↑↓", "level"),
             ("←→", "collection"),

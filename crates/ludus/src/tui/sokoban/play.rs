@@ -1,18 +1,21 @@
 //! The play screen: the board, a status bar, and every key of the game —
 //! moving, undo/redo, restart, levels, snapshots, cursor mode, replays.
 
+use std::cell::Cell;
 use std::collections::VecDeque;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use ratatui::Frame;
-use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::crossterm::event::{
+    KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
+};
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use sokoban::solver::Deadlock;
-use sokoban::{Direction, Level, path};
+use sokoban::{Direction, Level};
 
 use super::board::BoardView;
 use crate::session::sokoban as flow;
@@ -26,11 +29,11 @@ use crate::tui::app::{Action, Ctx, Screen};
 use crate::tui::widgets::{clock, highlight, key_hints, popup};
 
 /// Every key of the play screen, for the help overlay (and the README).
-pub const KEYS: [(&str, &str); 18] = [
+pub const KEYS: [(&str, &str); 19] = [
     ("←↑→↓  WASD  hjkl", "move / push"),
     ("u  z  Backspace", "undo"),
     ("y  Ctrl-R", "redo"),
-    ("r", "restart (undoable)"),
+    ("r  Space", "restart (undoable)"),
     ("n  p", "next / previous level"),
     ("S  Ctrl-S", "save a snapshot of this level"),
     ("L  Ctrl-L", "load the saved snapshot"),
@@ -43,6 +46,10 @@ pub const KEYS: [(&str, &str); 18] = [
     ("v  V", "replay your best solution (by moves / pushes)"),
     ("  Space  ←  →", "  pause, step back, step forward"),
     ("  +  -", "  faster, slower"),
+    (
+        "mouse",
+        "click: walk, or pick a box then its target; right: undo",
+    ),
     ("?", "this help"),
     ("q  Esc", "back to the level list"),
 ];
@@ -88,6 +95,10 @@ pub struct Play {
     /// The time of the last tick: the time keys happen at.
     last_tick: Option<Instant>,
     message: Option<String>,
+    /// The box picked with the mouse, to push where the next click says.
+    picked: Option<usize>,
+    /// Where the board was last drawn, to find the cell under a click.
+    board_area: Cell<Option<Rect>>,
 }
 
 impl Play {
@@ -103,6 +114,8 @@ impl Play {
             next_step_at: None,
             last_tick: None,
             message: None,
+            picked: None,
+            board_area: Cell::new(None),
         };
         if play.session.solved_before() {
             play.message = Some("You have solved this level before; try to beat your best.".into());
@@ -228,6 +241,101 @@ impl Play {
         self.carry_out_orders();
         self.queue.clear();
         self.message = None;
+        self.picked = None;
+    }
+
+    /// Acts on a cell chosen by Enter in cursor mode or by a click, with
+    /// `selected` the box picked before: a box is picked (or dropped, if it
+    /// was the one picked); any other cell is walked to, or the picked box
+    /// pushed there, along the best path, animated. Returns the box picked
+    /// afterwards.
+    fn pick(&mut self, target: usize, selected: Option<usize>) -> Option<usize> {
+        let game = self.session.game();
+        // A box moved since it was picked is picked no more.
+        let selected = selected.filter(|&b| game.has_box(b));
+        if game.has_box(target) {
+            return if selected == Some(target) {
+                None
+            } else {
+                Some(target)
+            };
+        }
+        let planned = match selected {
+            Some(b) => self.session.push_to(b, target),
+            None => self.session.walk_to(target),
+        };
+        match planned {
+            Some(steps) => {
+                self.queue.extend(steps.into_iter().map(|d| (d, false)));
+                self.next_step_at = None;
+                self.message = None;
+                None
+            }
+            None => {
+                self.message = Some(
+                    if selected.is_some() {
+                        "That box cannot be pushed there."
+                    } else {
+                        "The player cannot walk there."
+                    }
+                    .into(),
+                );
+                selected
+            }
+        }
+    }
+
+    /// The board as drawn now: the game shown, its marks and look.
+    fn board_view<'a>(&'a self, danger: &'a [usize], ctx: &Ctx) -> BoardView<'a> {
+        let shown = match &self.mode {
+            Mode::Replay(watching) => watching.replay.game(),
+            _ => self.session.game(),
+        };
+        let mut view = BoardView::new(shown);
+        view.ascii = ctx.ascii();
+        match &self.mode {
+            Mode::Replay(_) => {}
+            Mode::Cursor { cell, selected } => {
+                view.danger = danger;
+                view.cursor = Some(*cell);
+                view.selected = *selected;
+            }
+            _ => {
+                view.danger = danger;
+                view.selected = self.picked.filter(|&b| shown.has_box(b));
+            }
+        }
+        view
+    }
+
+    /// The board cell under terminal cell (`x`, `y`), if the board is there.
+    fn cell_under(&self, x: u16, y: u16, ctx: &Ctx) -> Option<usize> {
+        let area = self.board_area.get()?;
+        self.board_view(&[], ctx).cell_at(area, x, y)
+    }
+
+    /// A left click on the board: walk, pick a box or push it; in cursor
+    /// mode the cursor goes there first.
+    fn click(&mut self, x: u16, y: u16, ctx: &Ctx) {
+        let Some(cell) = self.cell_under(x, y, ctx) else {
+            return;
+        };
+        match self.mode {
+            Mode::Cursor { selected, .. } => {
+                let selected = self.pick(cell, selected);
+                self.mode = Mode::Cursor { cell, selected };
+            }
+            Mode::Playing | Mode::Unsolvable => {
+                self.mode = Mode::Playing;
+                self.picked = self.pick(cell, self.picked);
+                if self.picked.is_some() {
+                    self.message = Some(
+                        "Box picked: click where to push it (click it again to drop it).".into(),
+                    );
+                }
+            }
+            _ => {}
+        }
     }
 
     fn save_snapshot(&mut self, ctx: &mut Ctx) {
@@ -352,6 +460,7 @@ impl Play {
         let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
         if let Some(dir) = direction_of(key) {
             self.message = None;
+            self.picked = None;
             self.step(dir, false, ctx);
             return Action::None;
         }
@@ -361,7 +470,8 @@ impl Play {
             KeyCode::Char('l') if ctrl => self.load_snapshot(ctx),
             KeyCode::Char('u') | KeyCode::Char('z') | KeyCode::Backspace => self.undo(),
             KeyCode::Char('y') => self.redo(ctx),
-            KeyCode::Char('r') => {
+            // Space restarts as in the seed's Swing version.
+            KeyCode::Char('r') | KeyCode::Char(' ') => {
                 self.restart();
                 self.message = Some("Restarted (u undoes the restart).".into());
             }
@@ -403,36 +513,10 @@ impl Play {
         }
         match key.code {
             KeyCode::Enter | KeyCode::Char(' ') => {
-                let target = *cell;
-                if self.session.game().has_box(target) {
-                    *selected = if *selected == Some(target) {
-                        None
-                    } else {
-                        Some(target)
-                    };
-                    return Action::None;
-                }
-                let planned = match *selected {
-                    Some(b) => path::push_to(self.session.game(), b, target),
-                    None => path::walk_to(self.session.game(), target),
-                };
-                match planned {
-                    Some(steps) => {
-                        *selected = None;
-                        self.queue.extend(steps.into_iter().map(|d| (d, false)));
-                        self.next_step_at = None;
-                        self.message = None;
-                    }
-                    None => {
-                        self.message = Some(
-                            if selected.is_some() {
-                                "That box cannot be pushed there."
-                            } else {
-                                "The player cannot walk there."
-                            }
-                            .into(),
-                        );
-                    }
+                let (target, before) = (*cell, *selected);
+                let after = self.pick(target, before);
+                if let Mode::Cursor { selected, .. } = &mut self.mode {
+                    *selected = after;
                 }
             }
             KeyCode::Esc | KeyCode::Char('c') | KeyCode::Char('q') => {
@@ -519,6 +603,36 @@ impl Screen for Play {
         }
     }
 
+    /// Left click: walk there, or pick a box and then its target; right
+    /// click: undo. Like a key, a click first finishes an animation and
+    /// stops the solver.
+    fn on_mouse(&mut self, mouse: MouseEvent, ctx: &mut Ctx) -> Action {
+        let MouseEventKind::Down(button) = mouse.kind else {
+            return Action::None;
+        };
+        while let Some((d, by_solver)) = self.queue.pop_front() {
+            self.step(d, by_solver, ctx);
+        }
+        if self.job.is_some() {
+            let now = self.now();
+            self.session.stop(now);
+            self.carry_out_orders();
+            self.message = Some("Solver stopped.".into());
+        }
+        match (&self.mode, button) {
+            (Mode::Help, _) => self.mode = Mode::Playing,
+            (Mode::Replay(_), _) => {}
+            (Mode::Cursor { .. }, MouseButton::Right) => self.undo(),
+            (_, MouseButton::Right) => {
+                self.mode = Mode::Playing;
+                self.undo();
+            }
+            (_, MouseButton::Left) => self.click(mouse.column, mouse.row, ctx),
+            _ => {}
+        }
+        Action::None
+    }
+
     /// Advances animations and the clock, and collects the solver's answer.
     fn tick(&mut self, now: Instant, ctx: &mut Ctx) -> Action {
         self.last_tick = Some(now);
@@ -573,23 +687,14 @@ impl Screen for Play {
             header,
         );
 
-        let shown = match &self.mode {
-            Mode::Replay(watching) => watching.replay.game(),
-            _ => self.session.game(),
-        };
         let danger = self
             .session
             .deadlock()
             .map(|d| d.boxes.clone())
             .unwrap_or_default();
-        let mut view = BoardView::new(shown);
-        if !matches!(self.mode, Mode::Replay(_)) {
-            view.danger = &danger;
-        }
-        if let Mode::Cursor { cell, selected } = &self.mode {
-            view.cursor = Some(*cell);
-            view.selected = *selected;
-        }
+        let view = self.board_view(&danger, ctx);
+        let shown = view.game;
+        self.board_area.set(Some(board));
         frame.render_widget(view, board);
 
         let best = ctx
@@ -667,7 +772,7 @@ impl Screen for Play {
                 ("?", "help"),
                 ("u", "undo"),
                 ("y", "redo"),
-                ("r", "restart"),
+                ("r/Space", "restart"),
                 ("n/p", "level"),
                 ("c", "cursor"),
                 ("q", "back"),

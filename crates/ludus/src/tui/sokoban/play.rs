@@ -26,7 +26,7 @@ use crate::tui::app::{Action, Ctx, Screen};
 use crate::tui::widgets::{clock, highlight, key_hints, popup};
 
 /// Every key of the play screen, for the help overlay (and the README).
-pub const KEYS: [(&str, &str); 18] = [
+pub const KEYS: [(&str, &str); 19] = [
     ("←↑→↓  WASD  hjkl", "move / push"),
     ("u  z  Backspace", "undo"),
     ("y  Ctrl-R", "redo"),
@@ -36,6 +36,10 @@ pub const KEYS: [(&str, &str); 18] = [
     ("L  Ctrl-L", "load the saved snapshot"),
     ("H", "hint: the solver makes the next push (Esc stops it)"),
     ("A", "solve and show: the solver plays to the end"),
+    (
+        "g",
+        "goals: show which goal the solver's bound gives each box",
+    ),
     ("c", "cursor mode: walk to a cell / push a box"),
     ("  arrows", "  move the cursor"),
     ("  Enter  Space", "  pick a box, then its target; or walk"),
@@ -224,6 +228,12 @@ impl Play {
         self.after_history_change();
     }
 
+    /// Shows or hides the goal-assignment hint, saying what it found.
+    fn toggle_goal_hint(&mut self) {
+        let shown = self.session.toggle_goal_hint();
+        self.message = shown.then(|| flow::goal_hint::text(self.session.goal_hint()));
+    }
+
     fn after_history_change(&mut self) {
         self.carry_out_orders();
         self.queue.clear();
@@ -381,6 +391,7 @@ impl Play {
             }
             KeyCode::Char('H') => self.think(Purpose::Hint),
             KeyCode::Char('A') => self.think(Purpose::Show),
+            KeyCode::Char('g') => self.toggle_goal_hint(),
             KeyCode::Char('v') => self.start_replay(false, ctx),
             KeyCode::Char('V') => self.start_replay(true, ctx),
             KeyCode::Char('?') | KeyCode::F(1) => self.mode = Mode::Help,
@@ -589,6 +600,9 @@ impl Screen for Play {
         if let Mode::Cursor { cell, selected } = &self.mode {
             view.cursor = Some(*cell);
             view.selected = *selected;
+        }
+        if !matches!(self.mode, Mode::Replay(_)) {
+            view.goals = self.session.goal_hint();
         }
         frame.render_widget(view, board);
 

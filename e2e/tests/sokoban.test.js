@@ -322,3 +322,25 @@ test('the goal hint draws a line from each box to its goal', async () => {
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('the sound and music switches are remembered, the music off at first', async () => {
+  const page = await newPage(env.browser);
+  await openLevel(page, 1);
+  assert.equal(await page.textContent('#sound'), 'Sound on');
+  assert.equal(await page.textContent('#music'), 'Music off');
+  // Steps, pushes and undos play their effects without an error.
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('u');
+  await page.click('#sound');
+  await page.click('#music');
+  assert.equal(await page.textContent('#sound'), 'Sound off');
+  assert.equal(await page.textContent('#music'), 'Music on');
+  await page.reload();
+  await page.waitForFunction(() => window.__ludus.state);
+  assert.equal(await page.textContent('#sound'), 'Sound off');
+  assert.equal(await page.textContent('#music'), 'Music on');
+  await page.click('#music');
+  assert.equal(await page.textContent('#music'), 'Music off');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

@@ -7,6 +7,7 @@ import { scaledContext } from './canvas.js';
 import { drawBoard, drawGoalHint, drawThumb } from './sprites.js';
 import { Editor } from './editor.js';
 import { sound } from './sound.js';
+import { playing, stateSounds } from './sokoban-sound.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -65,6 +66,7 @@ function show(view) {
   for (const v of ['levels', 'play', 'editor']) $(`view-${v}`).hidden = v !== view;
   for (const v of ['levels', 'play', 'editor']) $(`nav-${v}`).classList.toggle('active', v === view);
   page.view = view;
+  playing(view === 'play');
   window.scrollTo(0, 0);
   if (view === 'levels') loadCollections();
   if (view === 'play') requestAnimationFrame(render);
@@ -258,7 +260,7 @@ function onState(state) {
   page.clock = { ms: state.elapsed_ms || 0, at: performance.now(), running: !!state.clock_running };
   // A move or an undo drops the solver's run.
   if (!state.thinking) page.thinking = false;
-  if (previous && state.pushes > previous.pushes && previous.key === state.key) sound('push');
+  stateSounds(previous, state);
   startSlide(previous, state);
   if (state.blocked && !page.animating) sound('bump');
   updatePanel();

@@ -290,3 +290,57 @@ test('a bad level file names the level and the line, until the next upload', asy
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+// The colour of the board canvas at the centre of cell (x, y), as [r, g, b].
+async function boardPixel(page, x, y) {
+  return page.evaluate(([x, y]) => {
+    const canvas = document.getElementById('board');
+    const size = canvas.width / window.__ludus.state.width;
+    const data = canvas.getContext('2d').getImageData(Math.floor((x + 0.5) * size), Math.floor((y + 0.5) * size), 1, 1).data;
+    return [data[0], data[1], data[2]];
+  }, [x, y]);
+}
+
+const isGoalLine = ([r, g, b]) => r > 200 && g < 120 && b > 200;
+
+test('the goal hint draws a line from each box to its goal', async () => {
+  const page = await newPage(env.browser);
+  await openLevel(page, 2); // "Two Lanes": each box along its lane to the goal at its end
+  // Between the top box (2, 1) and its goal (5, 1).
+  assert.ok(!isGoalLine(await boardPixel(page, 4, 1)));
+  await page.keyboard.press('g');
+  await page.waitForFunction(() => window.__ludus.state.goals);
+  await page.waitForFunction(() => /6 pushes at least/.test(document.getElementById('message').textContent));
+  assert.ok(isGoalLine(await boardPixel(page, 4, 1)), `${await boardPixel(page, 4, 1)}`);
+  assert.ok(isGoalLine(await boardPixel(page, 3, 2)));
+  assert.ok(!isGoalLine(await boardPixel(page, 3, 0)) && !isGoalLine(await boardPixel(page, 1, 1)));
+  await shot(page, 'goal-hint');
+  // The button hides it again.
+  await page.click('#b-goals');
+  await page.waitForFunction(() => !window.__ludus.state.goals);
+  assert.ok(!isGoalLine(await boardPixel(page, 4, 1)));
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('the sound and music switches are remembered, the music off at first', async () => {
+  const page = await newPage(env.browser);
+  await openLevel(page, 1);
+  assert.equal(await page.textContent('#sound'), 'Sound on');
+  assert.equal(await page.textContent('#music'), 'Music off');
+  // Steps, pushes and undos play their effects without an error.
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('u');
+  await page.click('#sound');
+  await page.click('#music');
+  assert.equal(await page.textContent('#sound'), 'Sound off');
+  assert.equal(await page.textContent('#music'), 'Music on');
+  await page.reload();
+  await page.waitForFunction(() => window.__ludus.state);
+  assert.equal(await page.textContent('#sound'), 'Sound off');
+  assert.equal(await page.textContent('#music'), 'Music on');
+  await page.click('#music');
+  assert.equal(await page.textContent('#music'), 'Music off');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

@@ -126,6 +126,30 @@ fn deadlock_warning_and_undo() {
     assert!(!screen(&app, 80, 24).contains("Deadlock"));
 }
 
+/// `g` labels each box and its goal alike, follows the moves, marks a box
+/// that can reach no goal with `!`, and hides again.
+#[test]
+fn goal_hint_labels_boxes_and_their_goals() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = playing(dir.path(), 2);
+    press(&mut app, "g");
+    assert_snapshot!("goal_hint", screen(&app, 80, 24));
+    press(&mut app, "dw"); // the left box against the top wall: no goal for it
+    let stuck = screen(&app, 80, 24);
+    assert!(stuck.contains('!'), "{stuck}");
+    assert_snapshot!("goal_hint_unmatched", stuck);
+    // Two columns a cell: the letters still there.
+    let mut small = playing(dir.path(), 2);
+    press(&mut small, "g");
+    assert_snapshot!("goal_hint_small", screen(&small, 40, 12));
+    press(&mut app, "ug");
+    let hidden = screen(&app, 80, 24);
+    assert!(
+        !hidden.contains("Goals:") && !hidden.contains('!'),
+        "{hidden}"
+    );
+}
+
 #[test]
 fn undo_redo_restart_through_keys() {
     let dir = tempfile::tempdir().unwrap();

@@ -1,5 +1,5 @@
 //! The Sokoban socket's session end to end: the level clock across a
-//! reload, and "solve and show" stopped part way.
+//! reload, "solve and show" stopped part way, the goal-assignment hint.
 #![allow(clippy::unwrap_used)]
 
 mod web_common;
@@ -83,6 +83,44 @@ async fn stopping_solve_and_show_takes_the_solvers_moves_back() {
         .await;
     let kept = client.ask(json!({"type": "cancel"}), "state").await;
     assert_eq!(kept["moves"], 1, "{kept}");
+}
+
+/// The goal-assignment hint: asked for, it comes with every state after
+/// each move until asked for again.
+#[tokio::test]
+async fn the_goal_hint_comes_with_each_state_while_shown() {
+    let server = Server::start();
+    let mut client = server.socket().await;
+    // Two Lanes: each box along its own lane to the goal at its end.
+    let opened = client
+        .ask(
+            json!({"type": "open", "collection": FIXTURE_COLLECTION, "level": 2}),
+            "state",
+        )
+        .await;
+    assert!(opened.get("goals").is_none(), "{opened}");
+    let shown = client.ask(json!({"type": "goals"}), "state").await;
+    let goals = &shown["goals"];
+    assert_eq!(
+        goals["pairs"],
+        json!([
+            {"box": 9, "goal": 12, "pushes": 3},
+            {"box": 16, "goal": 19, "pushes": 3},
+        ]),
+        "{shown}"
+    );
+    assert_eq!(goals["pushes"], 6);
+    assert!(goals["message"].as_str().unwrap().contains("6 pushes"));
+    client
+        .ask(json!({"type": "move", "dir": "down"}), "state")
+        .await;
+    let pushed = client
+        .ask(json!({"type": "move", "dir": "right"}), "state")
+        .await;
+    assert_eq!(pushed["goals"]["pairs"][1]["box"], 17, "{pushed}");
+    assert_eq!(pushed["goals"]["pushes"], 5, "{pushed}");
+    let hidden = client.ask(json!({"type": "goals"}), "state").await;
+    assert!(hidden.get("goals").is_none(), "{hidden}");
 }
 
 #[tokio::test]

@@ -13,7 +13,7 @@ use std::time::Instant;
 use super::socket::{GameConnection, Replies, refuse};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
-use sokoban::solver::Options;
+use sokoban::solver::{BoxGoal, Options};
 use sokoban::{Cell, Level, path};
 use tokio::sync::mpsc;
 
@@ -154,6 +154,11 @@ pub enum Request {
         #[serde(default)]
         seq: Option<u64>,
     },
+    /// Shows or hides which goal the solver's lower bound gives each box.
+    Goals {
+        #[serde(default)]
+        seq: Option<u64>,
+    },
     Solve {
         #[serde(default)]
         seq: Option<u64>,
@@ -246,6 +251,7 @@ impl Request {
             | Request::Prev { seq }
             | Request::Goto { seq, .. }
             | Request::Hint { seq }
+            | Request::Goals { seq }
             | Request::Solve { seq }
             | Request::Cancel { seq }
             | Request::Rewind { seq }
@@ -367,6 +373,14 @@ impl SokobanGame {
                 message: flow::deadlock_text(&d.kind),
                 boxes: &d.boxes,
             }),
+            goals: self.session.goal_hint_shown().then(|| {
+                let assignment = self.session.goal_hint();
+                GoalsView {
+                    message: flow::goal_hint::text(assignment),
+                    pairs: assignment.map_or(&[], |a| a.pairs.as_slice()),
+                    pushes: assignment.and_then(|a| a.pushes),
+                }
+            }),
             best: self.session.record().map(|r| Best {
                 moves: counts(&r.best_by_moves),
                 pushes: counts(&r.best_by_pushes),
@@ -448,6 +462,9 @@ struct StateView<'a> {
     can_undo: bool,
     can_redo: bool,
     deadlock: Option<DeadlockView<'a>>,
+    /// The goal-assignment hint, while shown.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    goals: Option<GoalsView<'a>>,
     best: Option<Best>,
     solved_before: bool,
     thinking: bool,
@@ -460,6 +477,29 @@ struct StateView<'a> {
     blocked: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     seq: Option<u64>,
+}
+
+/// The goal-assignment hint: each box with its goal (`null`: none it can
+/// reach) and the pushes the bound counts for it.
+#[derive(Serialize)]
+struct GoalsView<'a> {
+    message: String,
+    #[serde(serialize_with = "goal_pairs")]
+    pairs: &'a [BoxGoal],
+    pushes: Option<u32>,
+}
+
+fn goal_pairs<S: serde::Serializer>(pairs: &&[BoxGoal], out: S) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeSeq;
+    let mut seq = out.serialize_seq(Some(pairs.len()))?;
+    for pair in pairs.iter() {
+        seq.serialize_element(&json!({
+            "box": pair.box_cell,
+            "goal": pair.goal,
+            "pushes": pair.pushes,
+        }))?;
+    }
+    seq.end()
 }
 
 #[derive(Serialize)]
@@ -662,6 +702,9 @@ fn handle(
             return switch_level(app, &mut g, &session, target, seq);
         }
         Request::Goto { level, .. } => return switch_level(app, &mut g, &session, level, seq),
+        Request::Goals { .. } => {
+            g.session.toggle_goal_hint();
+        }
         Request::Hint { .. } | Request::Solve { .. } => {
             let purpose = if matches!(request, Request::Hint { .. }) {
                 Purpose::Hint

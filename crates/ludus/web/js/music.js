@@ -1,7 +1,9 @@
-// Background music: Korobeiniki (the Russian folk song, public domain),
-// from a note table written here and played with WebAudio oscillators, a
-// square-wave melody over a triangle bass. The on/off switch is remembered
-// in localStorage; the music only ever starts after a key press or click.
+// Background music: Korobeiniki (the Russian folk song, public domain) for
+// Tetris, and a calm tune written here for Sokoban, from note tables played
+// with WebAudio oscillators, a square-wave melody over a triangle bass. The
+// page's #music button picks the tune (data-tune), where its on/off switch
+// is remembered (data-store) and whether it starts on (data-default); the
+// music only ever starts after a key press or click.
 
 // [note, beats]; 'r' is a rest. Part A twice, part B, in E minor / A minor.
 const PART_A = [
@@ -18,11 +20,23 @@ const PART_B = [
   ['E5', 2], ['C5', 2], ['D5', 2], ['B4', 2], ['C5', 2], ['A4', 2], ['G#4', 2], ['B4', 2],
   ['E5', 2], ['C5', 2], ['D5', 2], ['B4', 2], ['C5', 1], ['E5', 1], ['A5', 2], ['G#5', 4],
 ];
-const MELODY = [...PART_A, ...PART_A, ...PART_B];
 // One root per bar (4 beats), played as octave-jumping eighths.
 const BASS_A = ['E2', 'A2', 'E2', 'A2', 'D2', 'C2', 'E2', 'A2'];
 const BASS_B = ['A2', 'E2', 'A2', 'E2', 'A2', 'E2', 'A2', 'E2'];
-const BASS = [...BASS_A, ...BASS_A, ...BASS_B];
+
+// Sokoban's tune: a slow walk in C major, eight bars.
+const WALK = [
+  ['E4', 1], ['G4', 1], ['C5', 2], ['B4', 1], ['G4', 1], ['D4', 2],
+  ['F4', 1], ['A4', 1], ['C5', 1], ['A4', 1], ['G4', 3], ['r', 1],
+  ['E4', 1], ['G4', 1], ['C5', 2], ['D5', 1], ['B4', 1], ['G4', 2],
+  ['A4', 1], ['F4', 1], ['D4', 1], ['B3', 1], ['C4', 3], ['r', 1],
+];
+const WALK_BASS = ['C2', 'G2', 'F2', 'C2', 'C2', 'G2', 'F2', 'C2'];
+
+const TUNES = {
+  korobeiniki: { melody: [...PART_A, ...PART_A, ...PART_B], bass: [...BASS_A, ...BASS_A, ...BASS_B], bpm: 140 },
+  sokoban: { melody: WALK, bass: WALK_BASS, bpm: 96 },
+};
 
 const NAMES = { C: 0, D: 2, E: 4, F: 5, G: 7, A: 9, B: 11 };
 function frequency(note) {
@@ -31,27 +45,34 @@ function frequency(note) {
   return 440 * 2 ** ((midi - 69) / 12);
 }
 
-// The score as timed events: [beat, frequency, beats, voice].
-const EVENTS = [];
-{
+// A score as timed events: [beat, frequency, beats, voice].
+function eventsOf({ melody, bass }) {
+  const events = [];
   let beat = 0;
-  for (const [note, length] of MELODY) {
-    if (note !== 'r') EVENTS.push([beat, frequency(note), length * 0.9, 'melody']);
+  for (const [note, length] of melody) {
+    if (note !== 'r') events.push([beat, frequency(note), length * 0.9, 'melody']);
     beat += length;
   }
-  BASS.forEach((root, bar) => {
+  bass.forEach((root, bar) => {
     const low = frequency(root), high = low * 2;
-    for (let i = 0; i < 8; i++) EVENTS.push([bar * 4 + i / 2, i % 2 ? high : low, 0.45, 'bass']);
+    for (let i = 0; i < 8; i++) events.push([bar * 4 + i / 2, i % 2 ? high : low, 0.45, 'bass']);
   });
-  EVENTS.sort((a, b) => a[0] - b[0]);
+  return events.sort((a, b) => a[0] - b[0]);
 }
-const LOOP_BEATS = BASS.length * 4;
-const BASE_BPM = 140;
+
+const button = document.getElementById('music');
+const tune = TUNES[(button && button.dataset.tune) || 'korobeiniki'] || TUNES.korobeiniki;
+const EVENTS = eventsOf(tune);
+const LOOP_BEATS = tune.bass.length * 4;
+const BASE_BPM = tune.bpm;
 const AHEAD = 0.25; // seconds scheduled ahead of the audio clock
+const STORE = (button && button.dataset.store) || 'ludus.music';
+const START_ON = !(button && button.dataset.default === 'off');
 
 let context = null;
 let master = null;
-let enabled = localStorage.getItem('ludus.music') !== '0';
+const stored = localStorage.getItem(STORE);
+let enabled = stored === null ? START_ON : stored === '1';
 let playing = false;
 let timer = null;
 let tempo = 1;
@@ -151,12 +172,11 @@ function showButton(button) {
   button.setAttribute('aria-pressed', String(!enabled));
 }
 
-const button = document.getElementById('music');
 if (button) {
   showButton(button);
   button.addEventListener('click', () => {
     enabled = !enabled;
-    localStorage.setItem('ludus.music', enabled ? '1' : '0');
+    localStorage.setItem(STORE, enabled ? '1' : '0');
     showButton(button);
     update();
   });

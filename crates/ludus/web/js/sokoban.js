@@ -4,9 +4,10 @@
 
 import { GameSocket } from './net.js';
 import { scaledContext } from './canvas.js';
-import { drawBoard, drawThumb } from './sprites.js';
+import { drawBoard, drawGoalHint, drawThumb } from './sprites.js';
 import { Editor } from './editor.js';
 import { sound } from './sound.js';
+import { playing, stateSounds } from './sokoban-sound.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -19,6 +20,7 @@ export const KEYS = [
   ['n  p', 'next / previous level'],
   ['H', 'hint: the solver makes the next push'],
   ['A', 'solve and show'],
+  ['g', "goals: a line from each box to the goal the solver's bound gives it"],
   ['v  V', 'replay your best by moves / by pushes'],
   ['S  L', 'save / load a snapshot'],
   ['Esc', 'stop an animation, a replay; back to the levels'],
@@ -64,6 +66,7 @@ function show(view) {
   for (const v of ['levels', 'play', 'editor']) $(`view-${v}`).hidden = v !== view;
   for (const v of ['levels', 'play', 'editor']) $(`nav-${v}`).classList.toggle('active', v === view);
   page.view = view;
+  playing(view === 'play');
   window.scrollTo(0, 0);
   if (view === 'levels') loadCollections();
   if (view === 'play') requestAnimationFrame(render);
@@ -257,7 +260,7 @@ function onState(state) {
   page.clock = { ms: state.elapsed_ms || 0, at: performance.now(), running: !!state.clock_running };
   // A move or an undo drops the solver's run.
   if (!state.thinking) page.thinking = false;
-  if (previous && state.pushes > previous.pushes && previous.key === state.key) sound('push');
+  stateSounds(previous, state);
   startSlide(previous, state);
   if (state.blocked && !page.animating) sound('bump');
   updatePanel();
@@ -284,6 +287,10 @@ function updatePanel() {
   if (!$('b-rewind').hidden) return; // keep the "cannot be solved" line
   if (s.deadlock && !page.replay) setMessage($('message'), `${s.deadlock.message} Undo with u.`, 'warn');
   else if ($('message').classList.contains('warn') && !s.deadlock) setMessage($('message'), '', 'muted');
+  $('b-goals').setAttribute('aria-pressed', String(!!s.goals));
+  if (s.goals && !s.deadlock) setMessage($('message'), s.goals.message, 'info');
+  else if (!s.goals && $('message').dataset.goals) setMessage($('message'), '', 'muted');
+  $('message').dataset.goals = s.goals && !s.deadlock ? '1' : '';
 }
 
 function setMessage(el, text, kind = 'muted') {
@@ -454,6 +461,7 @@ function render() {
     hover: page.replay ? null : page.hover,
     slide: page.replay ? null : slideNow(),
   });
+  if (!page.replay && s.goals) drawGoalHint(g, s.width, cellSize, s.goals);
 }
 
 window.addEventListener('resize', () => { render(); editor.render(); });
@@ -578,7 +586,7 @@ document.addEventListener('keydown', (e) => {
     u: () => act('undo'), z: () => act('undo'), Backspace: () => act('undo'),
     y: () => act('redo'), r: () => act('restart'),
     n: () => act('next'), p: () => act('prev'),
-    H: () => act('hint'), A: () => act('solve'),
+    H: () => act('hint'), A: () => act('solve'), g: () => act('goals'),
     v: () => act('replay', { by_pushes: false }), V: () => act('replay', { by_pushes: true }),
     S: () => act('save_snapshot'), L: () => act('load_snapshot'),
     '?': () => openHelp(),
@@ -604,6 +612,7 @@ $('b-restart').onclick = () => act('restart');
 $('b-prev').onclick = () => act('prev');
 $('b-next').onclick = () => act('next');
 $('b-hint').onclick = () => act('hint');
+$('b-goals').onclick = () => act('goals');
 $('b-solve').onclick = () => act('solve');
 $('b-replay').onclick = () => act('replay', { by_pushes: false });
 $('b-help').onclick = () => openHelp();

@@ -7,6 +7,10 @@ let muted = localStorage.getItem('ludus.muted') === '1';
 
 const TUNES = {
   push: [[220, 0.05, 'square', 0.04]],
+  // Sokoban
+  step: [[700, 0.015, 'triangle', 0.03]],
+  goal: [[659, 0.06, 'triangle', 0.1], [988, 0.12, 'triangle', 0.1]],
+  undo: [[440, 0.04, 'sine', 0.06], [330, 0.05, 'sine', 0.06]],
   bump: [[90, 0.06, 'sine', 0.08]],
   solved: [[523, 0.12, 'triangle', 0.12], [659, 0.12, 'triangle', 0.12], [784, 0.25, 'triangle', 0.12]],
   // Tetris

@@ -252,3 +252,42 @@ export function drawThumb(canvas, xsb) {
   drawBoard(g, view, s);
   g.restore();
 }
+
+/** The goal-assignment hint over the board: a line from each box to the
+ * goal the solver's lower bound gives it, and a red ring with `!` on a box
+ * that can reach no goal. */
+export const GOAL_LINE = '#ff40ff';
+export function drawGoalHint(g, width, s, goals) {
+  const centre = (cell) => [(cell % width + 0.5) * s, (Math.floor(cell / width) + 0.5) * s];
+  g.save();
+  g.lineCap = 'round';
+  for (const pair of goals.pairs) {
+    const [bx, by] = centre(pair.box);
+    if (pair.goal == null) {
+      g.strokeStyle = '#ff3030';
+      g.lineWidth = Math.max(2, s / 10);
+      g.beginPath();
+      g.arc(bx, by, s * 0.42, 0, Math.PI * 2);
+      g.stroke();
+      g.fillStyle = '#ff3030';
+      g.font = `bold ${Math.round(s * 0.6)}px sans-serif`;
+      g.textAlign = 'center';
+      g.textBaseline = 'middle';
+      g.fillText('!', bx, by);
+      continue;
+    }
+    if (pair.goal === pair.box) continue;
+    const [gx, gy] = centre(pair.goal);
+    g.strokeStyle = GOAL_LINE;
+    g.lineWidth = Math.max(2, s / 8);
+    g.beginPath();
+    g.moveTo(bx, by);
+    g.lineTo(gx, gy);
+    g.stroke();
+    g.fillStyle = GOAL_LINE;
+    g.beginPath();
+    g.arc(gx, gy, Math.max(3, s / 6), 0, Math.PI * 2);
+    g.fill();
+  }
+  g.restore();
+}

@@ -282,9 +282,19 @@ impl Matching {
         total
     }
 
+    /// The push distance the last solve priced row `row` at for goal
+    /// `goal` (indices into the rows and `board.goals`); `None` when that
+    /// pair is impossible.
+    pub fn pair_cost(&self, row: usize, goal: usize) -> Option<u32> {
+        let c = *self.cost.get(row * self.cols + goal)?;
+        if c >= IMPOSSIBLE {
+            return None;
+        }
+        u32::try_from(c).ok()
+    }
+
     /// The goal (index into `board.goals`) assigned to each row, after
     /// [`Matching::solve`].
-    #[allow(dead_code)]
     pub fn goal_of_rows(&self) -> Vec<usize> {
         let mut goal = vec![0; self.rows];
         for col in 1..=self.cols {

@@ -39,6 +39,7 @@
 #[cfg(test)]
 mod admissible;
 mod advisor;
+mod assignment;
 mod backward;
 mod bits;
 mod board;
@@ -66,6 +67,7 @@ use crate::game::Game;
 use crate::level::Level;
 use crate::{Direction, path};
 
+pub use assignment::{BoxGoal, GoalAssigner, GoalAssignment, goal_assignment};
 use backward::Backward;
 use board::{Board, BoardError};
 pub use deadlock::{Deadlock, DeadlockDetector, DeadlockKind};

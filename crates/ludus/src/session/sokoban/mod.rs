@@ -7,6 +7,7 @@
 
 pub mod clock;
 pub mod editing;
+pub mod goal_hint;
 pub mod library;
 pub mod play;
 pub mod replay;

@@ -16,10 +16,11 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use sokoban::solver::{Deadlock, DeadlockDetector, Outcome};
+use sokoban::solver::{Deadlock, DeadlockDetector, GoalAssignment, Outcome};
 use sokoban::{Blocked, Direction, Game, Level};
 
 use super::clock::LevelClock;
+use super::goal_hint::GoalHint;
 use super::library::{LevelSet, Source};
 use super::replay::{NoReplay, Replay};
 use super::thinking::{
@@ -50,6 +51,8 @@ pub struct SokobanSession {
     orders: Vec<SolverOrder>,
     /// The solve-and-show being played.
     show: Option<ShowRun>,
+    /// Which goal the solver's lower bound gives each box, while shown.
+    goal_hint: GoalHint,
 }
 
 /// A solve-and-show being played: the solver's steps made and still to come.
@@ -158,6 +161,7 @@ impl SokobanSession {
             next_id: 0,
             orders: Vec::new(),
             show: None,
+            goal_hint: GoalHint::default(),
         })
     }
 
@@ -195,6 +199,23 @@ impl SokobanSession {
     /// The deadlock the last push made, when deadlocks are shown.
     pub fn deadlock(&self) -> Option<&Deadlock> {
         self.deadlock.as_ref()
+    }
+
+    /// Shows or hides which goal the solver's lower bound gives each box
+    /// (kept up to date while shown); whether it is now shown.
+    pub fn toggle_goal_hint(&mut self) -> bool {
+        self.goal_hint.toggle(&self.game)
+    }
+
+    /// Whether the goal-assignment hint is shown.
+    pub fn goal_hint_shown(&self) -> bool {
+        self.goal_hint.is_shown()
+    }
+
+    /// The goal assignment for the current position, while shown; `None`
+    /// also when the solver cannot take this level.
+    pub fn goal_hint(&self) -> Option<&GoalAssignment> {
+        self.goal_hint.assignment(&self.game)
     }
 
     /// The player's record on this level.
@@ -273,6 +294,7 @@ impl SokobanSession {
         if step.push {
             self.check_deadlock();
         }
+        self.goal_hint.update(&self.game);
         self.sync_clock(now);
         Ok(self.game.is_solved().then(|| self.on_solved(data)))
     }
@@ -549,6 +571,7 @@ impl SokobanSession {
             self.cancel_solver();
             self.show = None;
             self.check_deadlock();
+            self.goal_hint.update(&self.game);
             self.sync_clock(now);
         }
         Change {
@@ -634,6 +657,33 @@ mod tests {
             answer = session.solver_done(order.id, report.outcome, now);
         }
         answer
+    }
+
+    /// The goal hint follows every move while shown, undo included, and
+    /// is gone once hidden.
+    #[test]
+    fn the_goal_hint_follows_the_position_while_shown() {
+        let (_tmp, data) = data_dir();
+        let now = Instant::now();
+        let mut session = open(TWO_PUSHES, Source::Upload);
+        assert!(!session.goal_hint_shown() && session.goal_hint().is_none());
+        assert!(session.toggle_goal_hint());
+        let pushes = |s: &SokobanSession| s.goal_hint().and_then(|a| a.pushes);
+        assert_eq!(pushes(&session), Some(2));
+        session
+            .step(Direction::Right, false, &data, now)
+            .expect("a step");
+        session
+            .step(Direction::Right, false, &data, now)
+            .expect("a push");
+        assert_eq!(pushes(&session), Some(1));
+        let goal = session.level().map().index(5, 1);
+        let pair = &session.goal_hint().expect("shown").pairs[0];
+        assert_eq!((pair.box_cell, pair.goal), (goal - 1, Some(goal)));
+        assert!(session.undo(now).changed);
+        assert_eq!(pushes(&session), Some(2));
+        assert!(!session.toggle_goal_hint());
+        assert!(session.goal_hint().is_none());
     }
 
     #[test]

@@ -1,12 +1,14 @@
 //! Draws a Sokoban position: walls, floor, goals, boxes (on goal or not) and a
 //! player facing the way he last moved; two columns per cell when it fits,
 //! one when it doesn't, and a view that follows the player when even that
-//! is too large.
+//! is too large. The goal-assignment hint labels each box and its goal
+//! with one letter on one colour, and an unmatched box with a red `!`.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::widgets::Widget;
+use sokoban::solver::GoalAssignment;
 use sokoban::{Cell, Direction, Game};
 
 const WALL: Color = Color::Rgb(96, 96, 120);
@@ -18,6 +20,18 @@ const PLAYER: Color = Color::Rgb(90, 220, 255);
 const DANGER: Color = Color::Rgb(210, 50, 50);
 const CURSOR: Color = Color::Rgb(200, 80, 200);
 const SELECTED: Color = Color::Rgb(60, 110, 230);
+/// The colours of box–goal pairs, taken in turn (the letter tells pairs of
+/// one colour apart).
+const PAIRS: [Color; 6] = [
+    Color::Rgb(90, 200, 250),
+    Color::Rgb(240, 120, 200),
+    Color::Rgb(150, 230, 90),
+    Color::Rgb(250, 170, 60),
+    Color::Rgb(170, 140, 250),
+    Color::Rgb(240, 240, 120),
+];
+/// The letters of box–goal pairs, in turn.
+const LETTERS: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 
 /// A position to draw, with optional marks.
 pub struct BoardView<'a> {
@@ -29,6 +43,14 @@ pub struct BoardView<'a> {
     /// Plain ASCII (`#`, `@`, `$`, `.`, `*`, `+`) for terminals without
     /// block characters.
     pub ascii: bool,
+    /// The goal-assignment hint to label boxes and goals with.
+    pub goals: Option<&'a GoalAssignment>,
+}
+
+/// A label drawn over a cell: a pair's letter, or `!` on an unmatched box.
+struct Label {
+    text: char,
+    style: Style,
 }
 
 impl<'a> BoardView<'a> {
@@ -39,7 +61,45 @@ impl<'a> BoardView<'a> {
             cursor: None,
             selected: None,
             ascii: false,
+            goals: None,
         }
+    }
+
+    /// The hint's label on `cell`: the same letter and colour on a box and
+    /// the goal it is given (a box on its own goal shows it once).
+    fn label(&self, cell: usize) -> Option<Label> {
+        let goals = self.goals?;
+        let pair_style = |i: usize| {
+            Style::default()
+                .fg(Color::Black)
+                .bg(PAIRS[i % PAIRS.len()])
+                .add_modifier(Modifier::BOLD)
+        };
+        let letter = |i: usize| char::from(LETTERS[i % LETTERS.len()]);
+        goals.pairs.iter().enumerate().find_map(|(i, pair)| {
+            if pair.box_cell == cell {
+                Some(match pair.goal {
+                    Some(_) => Label {
+                        text: letter(i),
+                        style: pair_style(i),
+                    },
+                    None => Label {
+                        text: '!',
+                        style: Style::default()
+                            .fg(Color::White)
+                            .bg(DANGER)
+                            .add_modifier(Modifier::BOLD),
+                    },
+                })
+            } else if pair.goal == Some(cell) && !self.game.has_box(cell) {
+                Some(Label {
+                    text: letter(i),
+                    style: pair_style(i),
+                })
+            } else {
+                None
+            }
+        })
     }
 
     /// The largest cell size (columns, rows) at which the level fits:
@@ -238,13 +298,17 @@ impl Widget for BoardView<'_> {
                     place.first_row + row as usize,
                 );
                 let (text, style) = self.glyph(cell, place.cell_w);
+                let (x, y) = (
+                    place.left + col * place.cell_w,
+                    place.top + row * place.cell_h,
+                );
                 for (line, part) in text.iter().take(place.cell_h as usize).enumerate() {
-                    buf.set_string(
-                        place.left + col * place.cell_w,
-                        place.top + row * place.cell_h + line as u16,
-                        part,
-                        style,
-                    );
+                    buf.set_string(x, y + line as u16, part, style);
+                }
+                // The label inside the cell: its one column, or the second.
+                if let Some(label) = self.label(cell) {
+                    let at = x + place.cell_w.min(2) - 1;
+                    buf.set_string(at, y, label.text.to_string(), label.style);
                 }
             }
         }

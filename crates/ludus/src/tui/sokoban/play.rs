@@ -39,6 +39,10 @@ pub const KEYS: [(&str, &str); 19] = [
     ("L  Ctrl-L", "load the saved snapshot"),
     ("H", "hint: the solver makes the next push (Esc stops it)"),
     ("A", "solve and show: the solver plays to the end"),
+    (
+        "g",
+        "goals: show which goal the solver's bound gives each box",
+    ),
     ("c", "cursor mode: walk to a cell / push a box"),
     ("  arrows", "  move the cursor"),
     ("  Enter  Space", "  pick a box, then its target; or walk"),
@@ -237,6 +241,12 @@ impl Play {
         self.after_history_change();
     }
 
+    /// Shows or hides the goal-assignment hint, saying what it found.
+    fn toggle_goal_hint(&mut self) {
+        let shown = self.session.toggle_goal_hint();
+        self.message = shown.then(|| flow::goal_hint::text(self.session.goal_hint()));
+    }
+
     fn after_history_change(&mut self) {
         self.carry_out_orders();
         self.queue.clear();
@@ -304,6 +314,9 @@ impl Play {
                 view.danger = danger;
                 view.selected = self.picked.filter(|&b| shown.has_box(b));
             }
+        }
+        if !matches!(self.mode, Mode::Replay(_)) {
+            view.goals = self.session.goal_hint();
         }
         view
     }
@@ -491,6 +504,7 @@ impl Play {
             }
             KeyCode::Char('H') => self.think(Purpose::Hint),
             KeyCode::Char('A') => self.think(Purpose::Show),
+            KeyCode::Char('g') => self.toggle_goal_hint(),
             KeyCode::Char('v') => self.start_replay(false, ctx),
             KeyCode::Char('V') => self.start_replay(true, ctx),
             KeyCode::Char('?') | KeyCode::F(1) => self.mode = Mode::Help,

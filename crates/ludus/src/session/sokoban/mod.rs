@@ -8,6 +8,7 @@
 pub mod clock;
 pub mod editing;
 pub mod library;
+pub mod pack;
 pub mod play;
 pub mod replay;
 pub mod solver_job;

@@ -178,7 +178,10 @@ async fn an_uploaded_pack_is_installed_and_played_with_its_skin() {
             "state",
         )
         .await;
-    assert_eq!(state["skin"], "/sokoban/packs/skinned/skin/");
+    assert_eq!(
+        state["skin"],
+        json!({ "url": "/sokoban/packs/skinned/skin/", "tiles": ["wall"] })
+    );
     assert_eq!(state["set"], "Skinned");
 }
 

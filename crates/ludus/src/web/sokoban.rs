@@ -288,6 +288,8 @@ pub struct SokobanGame {
     solving: Option<Arc<AtomicBool>>,
     /// Data files moved aside while setting up, for the page (sent once).
     warnings: Vec<String>,
+    /// The map pack's skin, if the set is a pack with one.
+    skin: Option<SkinView>,
 }
 
 impl SokobanGame {
@@ -301,7 +303,9 @@ impl SokobanGame {
             .collect();
         let session = SokobanSession::open(set, index, &progress, settings.sokoban.show_deadlocks)?;
         let level = session.level();
+        let skin = SkinView::of(app, session.set());
         Some(SokobanGame {
+            skin,
             key: level.key(),
             title: session.title(),
             xsb: level.to_xsb(),
@@ -377,7 +381,7 @@ impl SokobanGame {
             elapsed_ms: u64::try_from(elapsed.as_millis()).unwrap_or(u64::MAX),
             clock_running: self.session.clock_running(),
             animation_ms: self.animation_ms,
-            skin: skin_url(self.session.set()),
+            skin: self.skin.as_ref(),
             blocked,
             seq,
         };
@@ -460,7 +464,7 @@ struct StateView<'a> {
     animation_ms: u32,
     /// The map pack's skin tiles are under this path (`<tile>.png`).
     #[serde(skip_serializing_if = "Option::is_none")]
-    skin: Option<String>,
+    skin: Option<&'a SkinView>,
     #[serde(skip_serializing_if = "Option::is_none")]
     blocked: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -1355,11 +1359,30 @@ pub fn skin_image(app: &App, folder: &str, file: &str) -> Option<Vec<u8>> {
     crate::store::limits::read_file(&path, pack::MAX_IMAGE_BYTES).ok()
 }
 
-/// Where the page finds the skin of the set being played, if it has one.
-fn skin_url(set: &LevelSet) -> Option<String> {
-    match &set.source {
-        Source::Pack { folder } => Some(format!("/sokoban/packs/{folder}/skin/")),
-        _ => None,
+/// Where the page finds the skin of a pack's set, and which tiles it has.
+#[derive(Clone, Debug, Serialize)]
+struct SkinView {
+    url: String,
+    tiles: Vec<&'static str>,
+}
+
+impl SkinView {
+    /// The skin of the set being played, if it is a pack with one.
+    fn of(app: &App, set: &LevelSet) -> Option<SkinView> {
+        let Source::Pack { folder } = &set.source else {
+            return None;
+        };
+        let dir = pack::packs_dir(&app.data).join(folder).join("skin");
+        let tiles: Vec<&'static str> = pack::Tile::ALL
+            .iter()
+            .map(|t| t.name())
+            .filter(|name| dir.join(format!("{name}.png")).is_file())
+            .collect();
+        let plain = editing::plain_name(folder, pack::MAX_PACK_NAME_CHARS);
+        (plain && !tiles.is_empty()).then(|| SkinView {
+            url: format!("/sokoban/packs/{folder}/skin/"),
+            tiles,
+        })
     }
 }
 

@@ -2,8 +2,6 @@
 // played, drawn instead of the built-in sprites while the "Skin" switch is on
 // (remembered in localStorage).
 
-const TILES = ['wall', 'floor', 'goal', 'box', 'box-on-goal', 'player-left', 'player-up',
-  'player-right', 'player-down', 'player-on-goal'];
 const KEY = 'ludus.sokoban.skin';
 
 let base = null;      // the skin's URL folder, or null
@@ -12,14 +10,15 @@ let images = {};      // tile name -> loaded HTMLImageElement
 export function skinEnabled() { return localStorage.getItem(KEY) !== 'off'; }
 export function setSkinEnabled(on) { localStorage.setItem(KEY, on ? 'on' : 'off'); }
 
-// Loads the tiles under `url` (a state's `skin`); `redraw` runs as each arrives.
-// Missing tiles stay drawn by the built-in sprites.
-export function useSkin(url, redraw) {
+// Loads the tiles of a state's `skin` ({ url, tiles }); `redraw` runs as each
+// arrives. Tiles the skin lacks stay drawn by the built-in sprites.
+export function useSkin(skin, redraw) {
+  const url = skin ? skin.url : null;
   if (url === base) return;
   base = url || null;
   images = {};
   if (!base) return;
-  for (const name of TILES) {
+  for (const name of skin.tiles) {
     const img = new Image();
     img.onload = () => { if (base === url) { images[name] = img; redraw(); } };
     img.src = `${url}${name}.png`;

@@ -157,6 +157,7 @@ fn export_pack(data: &DataDir, collection: &str, with_records: bool) -> Result<P
             }],
             collection: set.collection.clone(),
             skin: Vec::new(),
+            terminal: None,
         }
         .to_zip()?,
         "levels.zip",
@@ -164,6 +165,7 @@ fn export_pack(data: &DataDir, collection: &str, with_records: bool) -> Result<P
     if let Some(base) = base {
         pack.meta = base.meta;
         pack.skin = base.skin;
+        pack.terminal = base.terminal;
     }
     Ok(pack)
 }

@@ -4,6 +4,7 @@
 //! links, counts, sizes counted while reading, images, levels) before
 //! anything is written, and an install lands whole or not at all.
 
+use std::collections::BTreeMap;
 use std::fmt;
 use std::fs;
 use std::io::Cursor;
@@ -141,6 +142,58 @@ pub struct LevelFile {
     pub bytes: Vec<u8>,
 }
 
+/// One tile of `skin/terminal.json`: two characters and their colours (`#rrggbb`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TerminalTile {
+    pub text: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fg: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bg: Option<String>,
+}
+
+/// `skin/terminal.json`: tiles by name (the names of the image tiles).
+pub type TerminalSkin = BTreeMap<String, TerminalTile>;
+
+/// `#rrggbb` as red, green and blue.
+pub fn rgb(text: &str) -> Option<[u8; 3]> {
+    let hex = text
+        .strip_prefix('#')
+        .filter(|h| h.len() == 6 && h.is_ascii())?;
+    let part = |i: usize| u8::from_str_radix(&hex[i..i + 2], 16).ok();
+    Some([part(0)?, part(2)?, part(4)?])
+}
+
+/// The first character that may be wide in a terminal (Hangul Jamo on).
+const FIRST_WIDE_CHAR: char = '\u{1100}';
+
+/// Checks a terminal skin: known tiles, two narrow characters, `#rrggbb` colours.
+fn check_terminal(skin: &TerminalSkin) -> Result<(), String> {
+    for (name, tile) in skin {
+        if Tile::from_name(name).is_none() {
+            return Err(format!("`{name}` is not a tile"));
+        }
+        let chars: Vec<char> = tile.text.chars().collect();
+        if chars.len() != 2
+            || chars
+                .iter()
+                .any(|&c| c.is_control() || c >= FIRST_WIDE_CHAR)
+        {
+            return Err(format!(
+                "`{name}`: the text is two characters below U+1100, not {:?}",
+                tile.text
+            ));
+        }
+        for colour in [&tile.fg, &tile.bg].into_iter().flatten() {
+            if rgb(colour).is_none() {
+                return Err(format!("`{name}`: {colour:?} is not a #rrggbb colour"));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// A checked pack, in memory.
 #[derive(Clone, Debug)]
 pub struct Pack {
@@ -154,6 +207,8 @@ pub struct Pack {
     pub collection: Collection,
     /// Skin images, by tile: checked square PNGs.
     pub skin: Vec<(Tile, Vec<u8>)>,
+    /// `skin/terminal.json`, checked.
+    pub terminal: Option<TerminalSkin>,
 }
 
 /// What an entry of a pack is, by its path.
@@ -162,6 +217,7 @@ enum Kind {
     Meta,
     Levels,
     Image(Tile),
+    Terminal,
     /// Anything else: left out (not read, not installed).
     Other,
 }
@@ -170,6 +226,9 @@ impl Kind {
     fn of(path: &str) -> Kind {
         if path == "pack.json" {
             return Kind::Meta;
+        }
+        if path == "skin/terminal.json" {
+            return Kind::Terminal;
         }
         if let Some(image) = path.strip_prefix("skin/")
             && let Some(tile) = image.strip_suffix(".png").and_then(Tile::from_name)
@@ -189,7 +248,7 @@ impl Kind {
 
     fn limit(self) -> u64 {
         match self {
-            Kind::Meta => MAX_META_BYTES,
+            Kind::Meta | Kind::Terminal => MAX_META_BYTES,
             Kind::Levels => MAX_LEVEL_FILE_BYTES,
             Kind::Image(_) => MAX_IMAGE_BYTES,
             Kind::Other => 0,
@@ -426,6 +485,7 @@ fn build(entries: Vec<Entry>, fallback_name: &str) -> Result<Pack, Refused> {
     let mut meta = PackMeta::default();
     let mut level_files = Vec::new();
     let mut skin = Vec::new();
+    let mut terminal = None;
     for entry in entries {
         match entry.kind {
             Kind::Meta => {
@@ -439,6 +499,12 @@ fn build(entries: Vec<Entry>, fallback_name: &str) -> Result<Pack, Refused> {
             Kind::Image(tile) => {
                 check_png(&entry.bytes).map_err(|why| Refused::at(&entry.path, why))?;
                 skin.push((tile, entry.bytes));
+            }
+            Kind::Terminal => {
+                let tiles: TerminalSkin = serde_json::from_slice(&entry.bytes)
+                    .map_err(|e| Refused::at(&entry.path, e.to_string()))?;
+                check_terminal(&tiles).map_err(|why| Refused::at(&entry.path, why))?;
+                terminal = Some(tiles);
             }
             Kind::Other => {}
         }
@@ -491,6 +557,7 @@ fn build(entries: Vec<Entry>, fallback_name: &str) -> Result<Pack, Refused> {
         level_files,
         collection,
         skin,
+        terminal,
     })
 }
 
@@ -546,6 +613,10 @@ impl Pack {
                 .iter()
                 .map(|(tile, bytes)| (format!("skin/{}.png", tile.name()), bytes.clone())),
         );
+        if let Some(terminal) = &self.terminal {
+            let bytes = serde_json::to_vec_pretty(terminal).unwrap_or_default();
+            files.push(("skin/terminal.json".to_string(), bytes));
+        }
         files
     }
 
@@ -575,6 +646,14 @@ impl Pack {
             collection: self.collection.clone(),
         }
     }
+}
+
+/// The terminal skin of `set`, when it is an installed pack with one.
+pub fn terminal_skin(data: &DataDir, set: &LevelSet) -> Option<TerminalSkin> {
+    let Source::Pack { folder } = &set.source else {
+        return None;
+    };
+    read_folder(&packs_dir(data).join(folder)).ok()?.terminal
 }
 
 /// `sokoban/levels/packs/`.
@@ -839,6 +918,43 @@ mod tests {
         assert!(json.starts_with("levels.json: "), "{json}");
         assert!(refusal(&zip_of(&[("notes.txt", b"hi")])).starts_with("no levels"));
         assert!(refusal(b"not a zip").starts_with("not a zip file"));
+    }
+
+    #[test]
+    fn terminal_skins_are_checked() {
+        let good =
+            br###"{"wall":{"text":"##","fg":"#ff00ff","bg":"#000000"},"box":{"text":"()"}}"###;
+        let pack = read_zip(
+            &zip_of(&[("a.sok", LEVEL.as_bytes()), ("skin/terminal.json", good)]),
+            "t.zip",
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let terminal = pack.terminal.unwrap_or_default();
+        assert_eq!(terminal["wall"].text, "##");
+        assert_eq!(rgb("#ff00ff"), Some([255, 0, 255]));
+        for (bad, why) in [
+            (
+                &br###"{"roof":{"text":"^^"}}"###[..],
+                "`roof` is not a tile",
+            ),
+            (
+                br####"{"wall":{"text":"###"}}"####,
+                "`wall`: the text is two characters",
+            ),
+            (
+                br###"{"wall":{"text":"##","fg":"pink"}}"###,
+                "`wall`: \"pink\" is not a #rrggbb colour",
+            ),
+        ] {
+            let refused = refusal(&zip_of(&[
+                ("a.sok", LEVEL.as_bytes()),
+                ("skin/terminal.json", bad),
+            ]));
+            assert!(
+                refused.starts_with(&format!("skin/terminal.json: {why}")),
+                "{refused}"
+            );
+        }
     }
 
     #[test]

@@ -88,14 +88,18 @@ pub struct Play {
     /// The time of the last tick: the time keys happen at.
     last_tick: Option<Instant>,
     message: Option<String>,
+    /// The map pack's terminal skin, if the set is a pack with one.
+    skin: Option<crate::session::sokoban::pack::TerminalSkin>,
 }
 
 impl Play {
     /// Opens level `index` of `set`; `None` if it did not parse.
     pub fn new(set: Arc<LevelSet>, index: usize, ctx: &Ctx) -> Option<Play> {
         let show_deadlocks = ctx.settings.sokoban.show_deadlocks;
+        let skin = crate::session::sokoban::pack::terminal_skin(&ctx.data, &set);
         let session = SokobanSession::open(set, index, &ctx.progress, show_deadlocks)?;
         let mut play = Play {
+            skin,
             session,
             mode: Mode::Playing,
             job: None,
@@ -583,6 +587,7 @@ impl Screen for Play {
             .map(|d| d.boxes.clone())
             .unwrap_or_default();
         let mut view = BoardView::new(shown);
+        view.skin = self.skin.as_ref();
         if !matches!(self.mode, Mode::Replay(_)) {
             view.danger = &danger;
         }

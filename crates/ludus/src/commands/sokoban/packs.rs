@@ -69,7 +69,7 @@ pub fn run(data: &DataDir, command: PackCommand, out: &mut impl Write) -> Result
                         p.name,
                         p.meta.author.as_deref().unwrap_or("unknown"),
                         counted(p.collection.levels.len(), "level"),
-                        if p.skin.is_empty() { "no" } else { "yes" }
+                        if has_skin(&p) { "yes" } else { "no" }
                     )?,
                     Err(e) => writeln!(out, "{folder}\tcannot be read: {e}")?,
                 }
@@ -98,6 +98,11 @@ pub fn run(data: &DataDir, command: PackCommand, out: &mut impl Write) -> Result
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Whether a pack has a skin: images for the page or tiles for the terminal.
+fn has_skin(pack: &Pack) -> bool {
+    !pack.skin.is_empty() || pack.terminal.is_some()
 }
 
 /// The pack to export for `collection`: a pack read from a path, a level

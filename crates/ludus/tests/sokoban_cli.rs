@@ -526,3 +526,85 @@ fn endless_and_oversized_files_are_refused_at_their_limit() {
         stdout(&out)
     );
 }
+
+/// A folder map pack: one level, a name and a skin tile (a PNG header).
+fn folder_pack(root: &Path, wall: &[u8]) -> PathBuf {
+    let dir = root.join("mine");
+    std::fs::create_dir_all(dir.join("skin")).unwrap();
+    std::fs::write(dir.join("one.sok"), "#####\n#@$.#\n#####\n").unwrap();
+    std::fs::write(dir.join("pack.json"), r#"{"name":"Mine","author":"Ann"}"#).unwrap();
+    std::fs::write(dir.join("skin/wall.png"), wall).unwrap();
+    dir
+}
+
+fn png_header(side: u32) -> Vec<u8> {
+    let mut bytes = b"\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR".to_vec();
+    bytes.extend(side.to_be_bytes());
+    bytes.extend(side.to_be_bytes());
+    bytes.extend([8, 6, 0, 0, 0, 0, 0, 0, 0]);
+    bytes
+}
+
+#[test]
+fn packs_are_exported_installed_listed_and_removed() {
+    let dir = tempfile::tempdir().unwrap();
+    let data_dir = dir.path().join("data");
+    let folder = folder_pack(dir.path(), &png_header(8));
+    let zip = dir.path().join("mine.zip");
+    let out = ludus(
+        &[
+            "sokoban",
+            "pack",
+            "export",
+            folder.to_str().unwrap(),
+            "--output",
+            zip.to_str().unwrap(),
+        ],
+        &data_dir,
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = ludus(
+        &["sokoban", "pack", "install", zip.to_str().unwrap()],
+        &data_dir,
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout(&out).starts_with("installed Mine (1 level, with a skin)"),
+        "{}",
+        stdout(&out)
+    );
+    assert!(
+        data_dir
+            .join("sokoban/levels/packs/mine/skin/wall.png")
+            .is_file()
+    );
+    let out = ludus(&["sokoban", "pack", "list"], &data_dir);
+    assert_eq!(stdout(&out), "Mine\tby Ann\t1 level\tskin: yes\n");
+    let out = ludus(&["sokoban", "pack", "remove", "Mine"], &data_dir);
+    assert_eq!(stdout(&out), "removed Mine\n");
+    let out = ludus(&["sokoban", "pack", "list"], &data_dir);
+    assert_eq!(stdout(&out), "no packs installed\n");
+}
+
+#[test]
+fn a_refused_pack_names_the_entry_and_installs_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let data_dir = dir.path().join("data");
+    let folder = folder_pack(dir.path(), b"not a png at all, just some text here");
+    let out = ludus(
+        &["sokoban", "pack", "install", folder.to_str().unwrap()],
+        &data_dir,
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("skin/wall.png: not a PNG image"), "{err}");
+    assert!(!data_dir.join("sokoban/levels/packs/mine").exists());
+}

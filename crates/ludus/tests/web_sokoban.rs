@@ -152,3 +152,88 @@ async fn a_bad_upload_names_the_level_and_the_line() {
         "{message}"
     );
 }
+
+/// A map pack `.zip` of `files`.
+fn pack_zip(files: &[(&str, &[u8])]) -> Vec<u8> {
+    use std::io::Write;
+    let mut w = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    for (name, bytes) in files {
+        w.start_file(*name, zip::write::SimpleFileOptions::default())
+            .unwrap();
+        w.write_all(bytes).unwrap();
+    }
+    w.finish().unwrap().into_inner()
+}
+
+/// POSTs a pack to the server: the status and the JSON answer.
+async fn post_pack(server: &Server, name: &str, body: &[u8]) -> (u16, serde_json::Value) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut stream = tokio::net::TcpStream::connect(&server.addr).await.unwrap();
+    let head = format!(
+        "POST /api/sokoban/packs?name={name} HTTP/1.1\r\nHost: {}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        server.addr,
+        body.len()
+    );
+    stream.write_all(head.as_bytes()).await.unwrap();
+    stream.write_all(body).await.unwrap();
+    let mut raw = Vec::new();
+    stream.read_to_end(&mut raw).await.unwrap();
+    let text = String::from_utf8_lossy(&raw).into_owned();
+    let status = text.split(' ').nth(1).unwrap().parse().unwrap();
+    let json = text.split_once("\r\n\r\n").unwrap().1;
+    (
+        status,
+        serde_json::from_str(json).unwrap_or(serde_json::Value::Null),
+    )
+}
+
+#[tokio::test]
+async fn an_uploaded_pack_is_installed_and_played_with_its_skin() {
+    let server = Server::start();
+    let mut wall = b"\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR".to_vec();
+    wall.extend(8u32.to_be_bytes());
+    wall.extend(8u32.to_be_bytes());
+    wall.extend([8, 6, 0, 0, 0, 0, 0, 0, 0]);
+    let zip = pack_zip(&[
+        ("pack.json", br#"{"name":"Skinned"}"#),
+        ("one.sok", b"#####\n#@$.#\n#####\n"),
+        ("skin/wall.png", &wall),
+    ]);
+    let (status, answer) = post_pack(&server, "skinned.zip", &zip).await;
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(answer["name"], "Skinned");
+    let collection = answer["collection"].as_u64().unwrap();
+    let (status, _, bytes) = server.get("/sokoban/packs/skinned/skin/wall.png").await;
+    assert_eq!((status, bytes), (200, wall));
+    let (status, _, _) = server
+        .get("/sokoban/packs/skinned/skin/..%2Fpack.json")
+        .await;
+    assert_eq!(status, 404);
+    let mut client = server.socket().await;
+    let state = client
+        .ask(
+            json!({ "type": "open", "collection": collection, "level": 0 }),
+            "state",
+        )
+        .await;
+    assert_eq!(
+        state["skin"],
+        json!({ "url": "/sokoban/packs/skinned/skin/", "tiles": ["wall"] })
+    );
+    assert_eq!(state["set"], "Skinned");
+}
+
+#[tokio::test]
+async fn a_refused_pack_upload_names_the_entry_and_installs_nothing() {
+    let server = Server::start();
+    let level: &[u8] = b"#####\n#@$.#\n#####\n";
+    let zip = pack_zip(&[("one.sok", level), ("../evil.sok", level)]);
+    let (status, answer) = post_pack(&server, "evil.zip", &zip).await;
+    assert_eq!(status, 400);
+    assert_eq!(
+        answer["error"],
+        "../evil.sok: the path climbs out of the pack (..)"
+    );
+    let packs = server.data.path().join("sokoban/levels/packs");
+    assert!(!packs.exists() || std::fs::read_dir(&packs).unwrap().next().is_none());
+}

@@ -187,6 +187,13 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/ws/tetris", get(tetris_socket))
         .route("/api/sokoban/collections", get(collections))
         .route("/api/summary", get(summary))
+        .route(
+            "/api/sokoban/packs",
+            axum::routing::post(install_pack).layer(axum::extract::DefaultBodyLimit::max(
+                crate::session::sokoban::pack::MAX_PACK_ZIP_BYTES as usize,
+            )),
+        )
+        .route("/sokoban/packs/{folder}/skin/{file}", get(skin_image))
         .fallback(assets::serve)
         .layer(middleware::from_fn_with_state(Arc::clone(&app), guard))
         .with_state(app)
@@ -261,6 +268,41 @@ async fn collections(State(app): State<Arc<App>>) -> Response {
     match answer {
         Ok(value) => Json(value).into_response(),
         Err(e) => (StatusCode::INTERNAL_SERVER_ERROR, e.to_string()).into_response(),
+    }
+}
+
+/// Installs a map pack sent by the page (the `.zip`'s bytes; its file name
+/// in `?name=`): `{ "name", "collection" }`, or 400 `{ "error" }` naming the entry.
+async fn install_pack(
+    State(app): State<Arc<App>>,
+    query: axum::extract::Query<PackQuery>,
+    body: axum::body::Bytes,
+) -> Response {
+    let name = query.0.name.unwrap_or_default();
+    let answer =
+        tokio::task::spawn_blocking(move || sokoban::install_pack(&app, &body, &name)).await;
+    match answer {
+        Ok(Ok(value)) => Json(value).into_response(),
+        Ok(Err(error)) => {
+            (StatusCode::BAD_REQUEST, Json(json!({ "error": error }))).into_response()
+        }
+        Err(e) => (StatusCode::INTERNAL_SERVER_ERROR, e.to_string()).into_response(),
+    }
+}
+
+#[derive(serde::Deserialize)]
+struct PackQuery {
+    name: Option<String>,
+}
+
+/// A skin tile of an installed pack (`/sokoban/packs/<folder>/skin/<tile>.png`).
+async fn skin_image(
+    State(app): State<Arc<App>>,
+    axum::extract::Path((folder, file)): axum::extract::Path<(String, String)>,
+) -> Response {
+    match sokoban::skin_image(&app, &folder, &file) {
+        Some(bytes) => ([(header::CONTENT_TYPE, "image/png")], bytes).into_response(),
+        None => (StatusCode::NOT_FOUND, "no such skin tile\n").into_response(),
     }
 }
 

@@ -22,6 +22,7 @@ use super::protocol::{self, ErrorCode, Refusal, with_seq};
 use super::sessions::{GameKey, game_key, lock};
 use crate::session::sokoban::editing::{self, NotReady};
 use crate::session::sokoban::library::{LevelSet, Source, parse_text, why_nothing_to_play};
+use crate::session::sokoban::pack;
 use crate::session::sokoban::play::{NoRun, NoStep, SnapshotError, SokobanSession};
 use crate::session::sokoban::solver_job::solve_blocking;
 use crate::session::sokoban::thinking::{Purpose, SolveOrder, SolverAnswer, SolverOrder};
@@ -293,6 +294,8 @@ pub struct SokobanGame {
     solving: Option<Arc<AtomicBool>>,
     /// Data files moved aside while setting up, for the page (sent once).
     warnings: Vec<String>,
+    /// The map pack's skin, if the set is a pack with one.
+    skin: Option<SkinView>,
 }
 
 impl SokobanGame {
@@ -306,7 +309,9 @@ impl SokobanGame {
             .collect();
         let session = SokobanSession::open(set, index, &progress, settings.sokoban.show_deadlocks)?;
         let level = session.level();
+        let skin = SkinView::of(app, session.set());
         Some(SokobanGame {
+            skin,
             key: level.key(),
             title: session.title(),
             xsb: level.to_xsb(),
@@ -390,6 +395,7 @@ impl SokobanGame {
             elapsed_ms: u64::try_from(elapsed.as_millis()).unwrap_or(u64::MAX),
             clock_running: self.session.clock_running(),
             animation_ms: self.animation_ms,
+            skin: self.skin.as_ref(),
             blocked,
             seq,
         };
@@ -473,6 +479,9 @@ struct StateView<'a> {
     elapsed_ms: u64,
     clock_running: bool,
     animation_ms: u32,
+    /// The map pack's skin tiles are under this path (`<tile>.png`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    skin: Option<&'a SkinView>,
     #[serde(skip_serializing_if = "Option::is_none")]
     blocked: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -1363,6 +1372,63 @@ fn save_level(app: &App, edited: &EditedLevel<'_>, seq: Option<u64>) -> Replies 
     )]
 }
 
+/// Installs a pack sent from the page and rereads the collections: its
+/// name and index, or why it was refused.
+///
+/// # Errors
+/// The pack is refused (naming the entry) or could not be written.
+pub fn install_pack(app: &App, bytes: &[u8], file_name: &str) -> Result<Value, String> {
+    let pack = pack::read_zip(bytes, file_name).map_err(|e| e.to_string())?;
+    pack::install(&app.data, &pack).map_err(|e| format!("{e:#}"))?;
+    app.reload_sets();
+    let collection = app
+        .sets()
+        .iter()
+        .position(|s| matches!(&s.source, Source::Pack { folder } if *folder == pack.folder));
+    Ok(json!({ "name": pack.name, "collection": collection, "skin": !pack.skin.is_empty() }))
+}
+
+/// The bytes of a skin tile of an installed pack, if the names are plain
+/// and the tile is there.
+pub fn skin_image(app: &App, folder: &str, file: &str) -> Option<Vec<u8>> {
+    let tile = file.strip_suffix(".png").and_then(pack::Tile::from_name)?;
+    if !editing::plain_name(folder, pack::MAX_PACK_NAME_CHARS) {
+        return None;
+    }
+    let path = pack::packs_dir(&app.data)
+        .join(folder)
+        .join("skin")
+        .join(format!("{}.png", tile.name()));
+    crate::store::limits::read_file(&path, pack::MAX_IMAGE_BYTES).ok()
+}
+
+/// Where the page finds the skin of a pack's set, and which tiles it has.
+#[derive(Clone, Debug, Serialize)]
+struct SkinView {
+    url: String,
+    tiles: Vec<&'static str>,
+}
+
+impl SkinView {
+    /// The skin of the set being played, if it is a pack with one.
+    fn of(app: &App, set: &LevelSet) -> Option<SkinView> {
+        let Source::Pack { folder } = &set.source else {
+            return None;
+        };
+        let dir = pack::packs_dir(&app.data).join(folder).join("skin");
+        let tiles: Vec<&'static str> = pack::Tile::ALL
+            .iter()
+            .map(|t| t.name())
+            .filter(|name| dir.join(format!("{name}.png")).is_file())
+            .collect();
+        let plain = editing::plain_name(folder, pack::MAX_PACK_NAME_CHARS);
+        (plain && !tiles.is_empty()).then(|| SkinView {
+            url: format!("/sokoban/packs/{folder}/skin/"),
+            tiles,
+        })
+    }
+}
+
 /// Every collection with every level's board, solved mark and best, for
 /// the level browser (`GET /api/sokoban/collections`).
 pub fn collections(app: &App) -> Value {
@@ -1400,7 +1466,11 @@ pub fn collections(app: &App) -> Value {
             json!({
                 "index": i,
                 "name": set.name,
-                "origin": match set.source { Source::Builtin => "built in", _ => "your levels" },
+                "origin": match set.source {
+                    Source::Builtin => "built in",
+                    Source::Pack { .. } => "map pack",
+                    _ => "your levels",
+                },
                 "levels": levels,
             })
         })

@@ -8,6 +8,7 @@ import { drawBoard, drawGoalHint, drawThumb } from './sprites.js';
 import { Editor } from './editor.js';
 import { sound } from './sound.js';
 import { playing, stateSounds } from './sokoban-sound.js';
+import { useSkin, currentSkin, skinEnabled, setSkinEnabled } from './skin.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -147,12 +148,32 @@ $('upload').onchange = async (e) => {
   const file = e.target.files[0];
   e.target.value = '';
   if (!file) return;
-  const text = await file.text();
   clearAlert();
+  if (/\.zip$/i.test(file.name)) { installPack(file); return; }
+  const text = await file.text();
   const reply = await socket.send({ type: 'upload', text, name: file.name });
   if (reply.type === 'error') alertMessage(`${file.name}: ${reply.message}`);
   else show('play');
 };
+
+// A map pack: sent to the server, installed, then its first level opened.
+async function installPack(file) {
+  let answer;
+  try {
+    const response = await fetch(`/api/sokoban/packs?name=${encodeURIComponent(file.name)}`, { method: 'POST', body: file });
+    answer = await response.json();
+  } catch (e) {
+    answer = { error: String(e) };
+  }
+  if (answer.error) { alertMessage(`${file.name}: ${answer.error}`); return; }
+  page.collection = answer.collection;
+  page.collectionChosen = true;
+  await loadCollections();
+  if (answer.collection != null) openLevel(answer.collection, 0);
+}
+
+$('skin-on').checked = skinEnabled();
+$('skin-on').onchange = (e) => { setSkinEnabled(e.target.checked); render(); };
 
 async function openLevel(collection, level) {
   page.fromEditor = false;
@@ -257,6 +278,7 @@ function onState(state) {
     setMessage($('message'), state.solved_before ? 'You have solved this level before; try to beat your best.' : '', 'muted');
   }
   // The server keeps the time (a reload goes on from it); the page counts on while it runs.
+  useSkin(state.skin, () => render());
   page.clock = { ms: state.elapsed_ms || 0, at: performance.now(), running: !!state.clock_running };
   // A move or an undo drops the solver's run.
   if (!state.thinking) page.thinking = false;
@@ -456,6 +478,7 @@ function render() {
   const g = scaledContext(board, [cellSize * s.width, cellSize * s.height]);
   const view = page.replay ? page.replay.view : s;
   drawBoard(g, view, cellSize, {
+    skin: currentSkin(),
     danger: !page.replay && s.deadlock ? new Set(s.deadlock.boxes) : null,
     selected: page.replay ? null : page.selected,
     hover: page.replay ? null : page.hover,

@@ -145,8 +145,17 @@ export function drawWorker(g, x, y, s, facing = 'down') {
   g.lineCap = 'butt';
 }
 
+// Draws the skin's image for `name` over the cell, if the skin has one.
+function tile(g, skin, name, x, y, s) {
+  const img = skin && skin[name];
+  if (!img) return false;
+  g.imageSmoothingEnabled = false;
+  g.drawImage(img, x, y, s, s);
+  return true;
+}
+
 // A whole board. `view`: { width, height, map: [rows of '#','-','.',' '],
-// player, boxes: [cells], facing }; `marks`: { danger: Set, selected, hover, bad: Map cell->'error'|'warning' }.
+// player, boxes: [cells], facing }; `marks`: { skin: tile images by name, danger: Set, selected, hover, bad: Map cell->'error'|'warning' }.
 export function drawBoard(g, view, s, marks = {}) {
   const { width, height, map } = view;
   g.clearRect(0, 0, width * s, height * s);
@@ -157,10 +166,10 @@ export function drawBoard(g, view, s, marks = {}) {
       const ch = row[x] || ' ';
       const cell = y * width + x;
       const px = x * s, py = y * s;
-      if (ch === '#') { drawWall(g, px, py, s); continue; }
+      if (ch === '#') { if (!tile(g, marks.skin, 'wall', px, py, s)) drawWall(g, px, py, s); continue; }
       if (ch === ' ') continue;
-      drawFloor(g, px, py, s);
-      if (ch === '.') drawGoal(g, px, py, s);
+      if (!tile(g, marks.skin, 'floor', px, py, s)) drawFloor(g, px, py, s);
+      if (ch === '.' && !tile(g, marks.skin, 'goal', px, py, s)) drawGoal(g, px, py, s);
       if (marks.hover === cell) {
         g.fillStyle = '#ffffff18';
         g.fillRect(px, py, s, s);
@@ -173,6 +182,8 @@ export function drawBoard(g, view, s, marks = {}) {
   for (const cell of boxes) {
     let x = cell % width, y = Math.floor(cell / width);
     if (cell === slide.box) { x -= slide.dx; y -= slide.dy; }
+    const onGoal = (map[y] || '')[x] === '.';
+    if (tile(g, marks.skin, onGoal ? 'box-on-goal' : 'box', x * s, y * s, s)) continue;
     drawBox(g, x * s, y * s, s, {
       onGoal: (map[y] || '')[x] === '.',
       danger: marks.danger ? marks.danger.has(cell) : false,
@@ -181,7 +192,10 @@ export function drawBoard(g, view, s, marks = {}) {
   }
   if (view.player != null && view.player >= 0) {
     const x = view.player % width - slide.dx, y = Math.floor(view.player / width) - slide.dy;
-    drawWorker(g, x * s, y * s, s, view.facing);
+    const onGoal = (map[Math.floor(view.player / width)] || '')[view.player % width] === '.';
+    const name = onGoal && marks.skin && marks.skin['player-on-goal'] ? 'player-on-goal' : `player-${view.facing || 'down'}`;
+    if (!tile(g, marks.skin, name, x * s, y * s, s))
+      drawWorker(g, x * s, y * s, s, view.facing);
   }
   if (marks.bad) {
     for (const [cell, kind] of marks.bad) {

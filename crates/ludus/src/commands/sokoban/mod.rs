@@ -2,6 +2,7 @@
 
 mod generate;
 mod levels;
+mod packs;
 mod solve;
 
 use std::path::PathBuf;
@@ -69,6 +70,9 @@ pub enum SokobanCommand {
     Bench(solve::BenchArgs),
     /// Generate new levels, each proven solvable and rated, as .sok with solutions.
     Generate(generate::GenerateArgs),
+    /// Map packs: install, list, remove, export (.zip with levels, pack.json, skin/).
+    #[command(subcommand)]
+    Pack(packs::PackCommand),
     /// Export your best solutions as a .sok file, each level with its solutions under it.
     Solutions {
         /// The collection (default: the built-in one).
@@ -133,6 +137,7 @@ pub fn run(data: DataDir, args: SokobanArgs) -> Result<ExitCode> {
             }
             levels::write_output(output.as_deref(), &text)
         }
+        Some(SokobanCommand::Pack(command)) => packs::run(&data, command, &mut std::io::stdout()),
         Some(SokobanCommand::Solve(args)) => solve::solve(&args, &mut std::io::stdout()),
         Some(SokobanCommand::Bench(args)) => solve::bench(&args, &mut std::io::stdout()),
         Some(SokobanCommand::Generate(args)) => generate::run(&args, &mut std::io::stdout()),

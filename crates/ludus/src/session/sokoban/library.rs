@@ -26,6 +26,10 @@ pub enum Source {
     Upload,
     /// A level being made in the editor, play-tested: nothing is recorded.
     PlayTest,
+    /// An installed map pack (`packs/<folder>/` in the levels folder).
+    Pack {
+        folder: String,
+    },
 }
 
 impl LevelSet {
@@ -89,6 +93,7 @@ impl LevelSet {
             Source::File(p) => p.display().to_string(),
             Source::Upload => "uploaded".to_string(),
             Source::PlayTest => "play-test".to_string(),
+            Source::Pack { folder } => format!("pack {folder}"),
         }
     }
 }
@@ -150,7 +155,7 @@ pub fn user_level_files(data: &DataDir) -> Vec<PathBuf> {
 }
 
 /// Every collection to offer: files named on the command line, the built-in
-/// collection, then the user's folder. Files that cannot be read are
+/// collection, then the user's folder and the installed map packs. Files that cannot be read are
 /// reported, not fatal.
 pub fn registry(data: &DataDir, files: &[PathBuf]) -> (Vec<LevelSet>, Vec<String>) {
     let mut sets = Vec::new();
@@ -164,6 +169,9 @@ pub fn registry(data: &DataDir, files: &[PathBuf]) -> (Vec<LevelSet>, Vec<String
     user_level_files(data)
         .iter()
         .for_each(|p| load(p, &mut sets));
+    let (packs, pack_problems) = super::pack::level_sets(data);
+    sets.extend(packs);
+    problems.extend(pack_problems);
     (sets, problems)
 }
 

@@ -9,6 +9,7 @@ pub mod clock;
 pub mod editing;
 pub mod goal_hint;
 pub mod library;
+pub mod pack;
 pub mod play;
 pub mod replay;
 pub mod solver_job;

@@ -11,6 +11,8 @@ use ratatui::widgets::Widget;
 use sokoban::solver::GoalAssignment;
 use sokoban::{Cell, Direction, Game};
 
+use crate::session::sokoban::pack::{TerminalSkin, rgb};
+
 const WALL: Color = Color::Rgb(96, 96, 120);
 const FLOOR: Color = Color::Rgb(34, 34, 40);
 const GOAL: Color = Color::Rgb(235, 200, 70);
@@ -45,6 +47,8 @@ pub struct BoardView<'a> {
     pub ascii: bool,
     /// The goal-assignment hint to label boxes and goals with.
     pub goals: Option<&'a GoalAssignment>,
+    /// A map pack's `skin/terminal.json`: its tiles replace the built-in ones.
+    pub skin: Option<&'a TerminalSkin>,
 }
 
 /// A label drawn over a cell: a pair's letter, or `!` on an unmatched box.
@@ -62,6 +66,7 @@ impl<'a> BoardView<'a> {
             selected: None,
             ascii: false,
             goals: None,
+            skin: None,
         }
     }
 
@@ -124,6 +129,67 @@ impl<'a> BoardView<'a> {
         } else {
             focus.saturating_sub(view / 2).min(level_size - view)
         }
+    }
+
+    /// The skin's text rows and style of one cell, if the skin has its tile:
+    /// its two characters (the first at width 1, each doubled at width 4).
+    fn skinned(&self, cell: usize, width: u16) -> Option<([String; 2], Style)> {
+        let skin = self.skin?;
+        let game = self.game;
+        let kind = game.level().map().cell(cell);
+        let on_goal = kind == Cell::Goal;
+        let name = if cell == game.player() {
+            let facing = match game.facing() {
+                Direction::Left => "player-left",
+                Direction::Up => "player-up",
+                Direction::Right => "player-right",
+                Direction::Down => "player-down",
+            };
+            if on_goal && skin.contains_key("player-on-goal") {
+                "player-on-goal"
+            } else {
+                facing
+            }
+        } else if game.has_box(cell) {
+            if on_goal { "box-on-goal" } else { "box" }
+        } else {
+            match kind {
+                Cell::Wall => "wall",
+                Cell::Floor => "floor",
+                Cell::Goal => "goal",
+                Cell::Outside => return None,
+            }
+        };
+        let tile = skin.get(name)?;
+        let chars: Vec<char> = tile.text.chars().collect();
+        let (a, b) = (*chars.first()?, *chars.get(1)?);
+        let text = match width {
+            1 => a.to_string(),
+            2 => format!("{a}{b}"),
+            _ => format!("{a}{a}{b}{b}"),
+        };
+        let colour = |c: &Option<String>| {
+            c.as_deref()
+                .and_then(rgb)
+                .map(|[r, g, b]| Color::Rgb(r, g, b))
+        };
+        let mut style = Style::default();
+        if let Some(fg) = colour(&tile.fg) {
+            style = style.fg(fg);
+        }
+        if let Some(bg) = colour(&tile.bg) {
+            style = style.bg(bg);
+        }
+        if self.danger.contains(&cell) {
+            style = style.bg(DANGER);
+        }
+        if self.selected == Some(cell) {
+            style = style.bg(SELECTED);
+        }
+        if self.cursor == Some(cell) {
+            style = style.bg(CURSOR).add_modifier(Modifier::UNDERLINED);
+        }
+        Some(([text.clone(), text], style))
     }
 
     /// The text rows and style of one cell at the given cell width (1, 2 or 4;
@@ -297,7 +363,15 @@ impl Widget for BoardView<'_> {
                     place.first_col + col as usize,
                     place.first_row + row as usize,
                 );
-                let (text, style) = self.glyph(cell, place.cell_w);
+                let skinned = if self.ascii {
+                    None
+                } else {
+                    self.skinned(cell, place.cell_w)
+                };
+                let (text, style) = skinned.unwrap_or_else(|| {
+                    let (text, style) = self.glyph(cell, place.cell_w);
+                    (text.map(str::to_string), style)
+                });
                 let (x, y) = (
                     place.left + col * place.cell_w,
                     place.top + row * place.cell_h,
@@ -318,6 +392,30 @@ impl Widget for BoardView<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_terminal_skin_draws_its_tiles() {
+        use crate::session::sokoban::pack::TerminalTile;
+        let level =
+            sokoban::Level::from_xsb("#####\n#@$.#\n#####").unwrap_or_else(|e| panic!("{e}"));
+        let game = Game::new(level);
+        let mut skin = TerminalSkin::new();
+        let tile = TerminalTile {
+            text: "%%".into(),
+            fg: Some("#ff00ff".into()),
+            bg: None,
+        };
+        skin.insert("wall".into(), tile);
+        let mut view = BoardView::new(&game);
+        view.skin = Some(&skin);
+        let area = Rect::new(0, 0, 10, 3);
+        let mut buf = Buffer::empty(area);
+        view.render(area, &mut buf);
+        assert_eq!(buf[(0, 0)].symbol(), "%");
+        assert_eq!(buf[(0, 0)].fg, Color::Rgb(255, 0, 255));
+        // Tiles the skin lacks keep the built-in look.
+        assert_eq!(buf[(4, 1)].symbol(), "[");
+    }
 
     #[test]
     fn scroll_keeps_focus_in_view() {

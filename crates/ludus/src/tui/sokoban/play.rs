@@ -29,7 +29,7 @@ use crate::tui::app::{Action, Ctx, Screen};
 use crate::tui::widgets::{clock, highlight, key_hints, popup};
 
 /// Every key of the play screen, for the help overlay (and the README).
-pub const KEYS: [(&str, &str); 19] = [
+pub const KEYS: [(&str, &str); 20] = [
     ("←↑→↓  WASD  hjkl", "move / push"),
     ("u  z  Backspace", "undo"),
     ("y  Ctrl-R", "redo"),
@@ -103,14 +103,18 @@ pub struct Play {
     picked: Option<usize>,
     /// Where the board was last drawn, to find the cell under a click.
     board_area: Cell<Option<Rect>>,
+    /// The map pack's terminal skin, if the set is a pack with one.
+    skin: Option<crate::session::sokoban::pack::TerminalSkin>,
 }
 
 impl Play {
     /// Opens level `index` of `set`; `None` if it did not parse.
     pub fn new(set: Arc<LevelSet>, index: usize, ctx: &Ctx) -> Option<Play> {
         let show_deadlocks = ctx.settings.sokoban.show_deadlocks;
+        let skin = crate::session::sokoban::pack::terminal_skin(&ctx.data, &set);
         let session = SokobanSession::open(set, index, &ctx.progress, show_deadlocks)?;
         let mut play = Play {
+            skin,
             session,
             mode: Mode::Playing,
             job: None,
@@ -303,6 +307,7 @@ impl Play {
         };
         let mut view = BoardView::new(shown);
         view.ascii = ctx.ascii();
+        view.skin = self.skin.as_ref();
         match &self.mode {
             Mode::Replay(_) => {}
             Mode::Cursor { cell, selected } => {

@@ -35,12 +35,11 @@ pub struct Par {
 
 impl fmt::Display for Par {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let pushes = self.pushes;
-        let unit = if pushes == 1 { "push" } else { "pushes" };
+        let pushes = counted_pushes(self.pushes);
         if self.proven {
-            write!(f, "{pushes} {unit}")
+            write!(f, "{pushes}")
         } else {
-            write!(f, "{pushes} {unit} (best found)")
+            write!(f, "{pushes} (best found)")
         }
     }
 }
@@ -150,10 +149,15 @@ pub fn against_par(par: &Par, pushes: u32) -> String {
         std::cmp::Ordering::Greater => "",
     };
     format!(
-        "{best} {} {}, you {pushes}{verdict}",
-        par.pushes,
-        if par.pushes == 1 { "push" } else { "pushes" }
+        "{best} {}, you {pushes}{verdict}",
+        counted_pushes(par.pushes)
     )
+}
+
+/// "1 push", "32 pushes".
+fn counted_pushes(pushes: u32) -> String {
+    let unit = if pushes == 1 { "push" } else { "pushes" };
+    format!("{pushes} {unit}")
 }
 
 /// The rating file kept beside a collection (`<file>.par.json`): what the

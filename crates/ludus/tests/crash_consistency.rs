@@ -40,7 +40,12 @@ fn crash_writer() {
     let mut out = std::io::stdout().lock();
     for i in 0..1_000_000u64 {
         let key = format!("w{id}-{i}");
-        progress::record_solution(&data, &key, "crash", "R", 1, 1, i).unwrap();
+        let place = progress::Place {
+            key: &key,
+            title: "crash",
+            collection: "crash",
+        };
+        progress::record_solution(&data, &place, "R", 1, 1, i).unwrap();
         snapshots::save(
             &data,
             &Snapshot {

@@ -25,6 +25,11 @@ pub struct Progress {
 pub struct LevelProgress {
     /// The level's title when last solved (for listings and `.sok` export).
     pub title: String,
+    /// The collection it was last solved in: with the title, where the level
+    /// was, so a changed level at the same place is noticed (empty in files
+    /// written before it was kept).
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub collection: String,
     /// When the level was first solved (unix seconds); `None`: never.
     pub solved: Option<u64>,
     /// The best solution by moves (ties: fewer pushes).
@@ -67,6 +72,15 @@ impl Progress {
     /// Progress on the level with this key, if any.
     pub fn get(&self, key: &str) -> Option<&LevelProgress> {
         self.levels.get(key)
+    }
+
+    /// The titles of the levels solved in `collection`.
+    pub fn places(&self, collection: &str) -> std::collections::HashSet<&str> {
+        self.levels
+            .values()
+            .filter(|l| l.collection == collection)
+            .map(|l| l.title.as_str())
+            .collect()
     }
 
     /// Whether the level with this key has been solved.
@@ -125,19 +139,31 @@ pub fn load(dir: &DataDir) -> (Progress, Option<Warning>) {
     json_file::load(&dir.sokoban_progress())
 }
 
+/// Where a solved level is: its key, its title and its collection's name.
+#[derive(Clone, Copy, Debug)]
+pub struct Place<'a> {
+    pub key: &'a str,
+    pub title: &'a str,
+    pub collection: &'a str,
+}
+
 /// Records a solution in `sokoban/progress.json` under the file's lock (see
-/// [`Progress::record_solution`]), safe against other processes doing the same.
+/// [`Progress::record_solution`]), safe against other processes doing the
+/// same, with the collection it was solved in.
 pub fn record_solution(
     dir: &DataDir,
-    key: &str,
-    title: &str,
+    place: &Place<'_>,
     lurd: &str,
     moves: u32,
     pushes: u32,
     now_unix: u64,
 ) -> Result<(NewBest, Option<Warning>)> {
     json_file::update(&dir.sokoban_progress(), |p: &mut Progress| {
-        p.record_solution(key, title, lurd, moves, pushes, now_unix)
+        let new_best = p.record_solution(place.key, place.title, lurd, moves, pushes, now_unix);
+        if let Some(level) = p.levels.get_mut(place.key) {
+            level.collection = place.collection.to_owned();
+        }
+        new_best
     })
 }
 
@@ -145,6 +171,14 @@ pub fn record_solution(
 mod tests {
     use super::*;
     use std::fs;
+
+    fn place<'a>(key: &'a str, title: &'a str) -> Place<'a> {
+        Place {
+            key,
+            title,
+            collection: "Set",
+        }
+    }
 
     fn sol(lurd: &str, moves: u32, pushes: u32) -> Option<Solution> {
         Some(Solution {
@@ -270,10 +304,10 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let dir = DataDir::at(tmp.path().join("data"));
         assert_eq!(load(&dir), (Progress::default(), None));
-        let (nb, w) = record_solution(&dir, "00ff", "One", "rRuL", 4, 2, 50).unwrap();
+        let (nb, w) = record_solution(&dir, &place("00ff", "One"), "rRuL", 4, 2, 50).unwrap();
         assert!(nb.first_solve);
         assert_eq!(w, None);
-        let (nb, _) = record_solution(&dir, "00ff", "One", "RuL", 3, 1, 60).unwrap();
+        let (nb, _) = record_solution(&dir, &place("00ff", "One"), "RuL", 3, 1, 60).unwrap();
         assert!(nb.moves_record && nb.pushes_record && !nb.first_solve);
         let (p, w) = load(&dir);
         assert_eq!(w, None);
@@ -312,7 +346,8 @@ mod tests {
                     for i in 0..50u32 {
                         let key = format!("{t:x}{i:02x}");
                         let (nb, w) =
-                            record_solution(dir, &key, "L", "rR", 2, 1, u64::from(i)).unwrap();
+                            record_solution(dir, &place(&key, "L"), "rR", 2, 1, u64::from(i))
+                                .unwrap();
                         assert!(nb.first_solve);
                         assert_eq!(w, None);
                     }
@@ -340,7 +375,7 @@ mod tests {
         let dir = DataDir::at(root);
         for i in 0..50u32 {
             let key = format!("{tag}-{i}");
-            let (nb, w) = record_solution(&dir, &key, "L", "r", 1, 0, 1).unwrap();
+            let (nb, w) = record_solution(&dir, &place(&key, "L"), "r", 1, 0, 1).unwrap();
             assert!(nb.first_solve);
             assert_eq!(w, None);
         }

@@ -1150,6 +1150,7 @@ fn upload(
         name: set_name.chars().take(80).collect(),
         source,
         collection,
+        credit: None,
     });
     start(app, current, set, None, index, seq)
 }
@@ -1467,7 +1468,7 @@ pub fn collections(app: &App) -> Value {
                 "index": i,
                 "name": set.name,
                 "origin": match set.source {
-                    Source::Builtin => "built in",
+                    Source::Builtin { .. } => "built in",
                     Source::Pack { .. } => "map pack",
                     _ => "your levels",
                 },

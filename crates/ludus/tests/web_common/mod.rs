@@ -183,8 +183,8 @@ impl Client {
 /// and solutions, whatever the built-in collection holds.
 pub const FIXTURE: &str = include_str!("levels.sok");
 
-/// Where the test levels are in the registry: after the built-in collection.
-pub const FIXTURE_COLLECTION: usize = 1;
+/// Where the test levels are in the registry: after the built-in collections.
+pub const FIXTURE_COLLECTION: usize = sokoban::levels::BUILTIN.len();
 
 /// The test levels with their stored solutions.
 pub fn fixture() -> Vec<sokoban::Level> {

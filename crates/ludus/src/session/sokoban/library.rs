@@ -1,9 +1,14 @@
-//! Where Sokoban levels come from: the built-in collection, files named on
-//! the command line, and the user's levels folder.
+//! Where Sokoban levels come from: the built-in collections, files named on
+//! the command line, the user's levels folder and the installed map packs;
+//! and what the level browsers and `ludus sokoban collections` say of each
+//! ([`Summary`]).
 
 use std::path::{Path, PathBuf};
 
+use sokoban::levels::Builtin;
 use sokoban::{Collection, Level, ParseError, format};
+
+use super::{Progress, level_title};
 
 use crate::store::{DataDir, write_atomic};
 
@@ -16,11 +21,16 @@ pub struct LevelSet {
     pub name: String,
     pub source: Source,
     pub collection: Collection,
+    /// The author's credit and terms, shown with the collection as they ask.
+    pub credit: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Source {
-    Builtin,
+    /// A collection built into Ludus ([`sokoban::levels::BUILTIN`]), by its id.
+    Builtin {
+        id: &'static str,
+    },
     File(PathBuf),
     /// Levels sent from a page (a file of the player's, not saved here).
     Upload,
@@ -35,13 +45,27 @@ pub enum Source {
 impl LevelSet {
     /// The built-in Ludus Original library.
     pub fn builtin() -> LevelSet {
-        let mut collection = sokoban::parse_collection(sokoban::levels::ORIGINAL);
-        collection.title = Some(sokoban::levels::ORIGINAL_NAME.to_string());
+        // `BUILTIN` is a constant whose first entry is the Ludus Original library.
+        LevelSet::of_builtin(&sokoban::levels::BUILTIN[0])
+    }
+
+    /// A collection built into Ludus, with its par and difficulty ratings.
+    pub fn of_builtin(builtin: &Builtin) -> LevelSet {
         LevelSet {
-            name: sokoban::levels::ORIGINAL_NAME.to_string(),
-            source: Source::Builtin,
-            collection,
+            name: builtin.title.to_string(),
+            source: Source::Builtin { id: builtin.id },
+            collection: builtin.collection(),
+            credit: Some(builtin.credit.to_string()),
         }
+    }
+
+    /// Every collection built into Ludus, the Ludus Original library first,
+    /// then the classic collections grouped by author.
+    pub fn all_builtin() -> Vec<LevelSet> {
+        sokoban::levels::BUILTIN
+            .iter()
+            .map(LevelSet::of_builtin)
+            .collect()
     }
 
     /// Reads a level file; JSON by extension, everything else as XSB/SOK text.
@@ -61,6 +85,7 @@ impl LevelSet {
             name: collection.title.clone().unwrap_or(stem),
             source: Source::File(path.to_path_buf()),
             collection,
+            credit: None,
         })
     }
 
@@ -75,6 +100,7 @@ impl LevelSet {
             name: name.to_string(),
             source: Source::PlayTest,
             collection,
+            credit: None,
         }
     }
 
@@ -89,14 +115,91 @@ impl LevelSet {
     /// A short label for where the set came from.
     pub fn origin(&self) -> String {
         match &self.source {
-            Source::Builtin => "built in".to_string(),
+            Source::Builtin { .. } => "built in".to_string(),
             Source::File(p) => p.display().to_string(),
             Source::Upload => "uploaded".to_string(),
             Source::PlayTest => "play-test".to_string(),
             Source::Pack { folder } => format!("pack {folder}"),
         }
     }
+
+    /// The shelf the browsers group the set under: a built-in collection's
+    /// author, "Map packs", or "Your levels" (files named or in the levels
+    /// folder, uploads).
+    pub fn group(&self) -> String {
+        match &self.source {
+            Source::Builtin { .. } => self
+                .collection
+                .author
+                .clone()
+                .unwrap_or_else(|| "Ludus".into()),
+            Source::Pack { .. } => "Map packs".into(),
+            Source::PlayTest => "Play-test".into(),
+            Source::File(_) | Source::Upload => "Your levels".into(),
+        }
+    }
 }
+
+/// What the level browsers and `ludus sokoban collections` show of a set
+/// beside its levels.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Summary {
+    pub name: String,
+    pub author: Option<String>,
+    /// See [`LevelSet::group`].
+    pub group: String,
+    /// See [`LevelSet::origin`].
+    pub origin: String,
+    pub credit: Option<String>,
+    /// Levels that can be played (broken ones are not counted).
+    pub levels: usize,
+    pub solved: usize,
+    /// The first playable level not solved yet (0-based), where to jump.
+    pub first_unsolved: Option<usize>,
+    /// Levels (0-based) changed since they were solved: a record exists for
+    /// the same collection and title under another key, so it no longer
+    /// applies.
+    pub updated: Vec<usize>,
+}
+
+impl Summary {
+    /// Sums up `set` against the player's progress.
+    pub fn of(set: &LevelSet, progress: &Progress) -> Summary {
+        let places = progress.places(&set.name);
+        let mut solved = 0;
+        let mut levels = 0;
+        let mut first_unsolved = None;
+        let mut updated = Vec::new();
+        for (i, level) in set.collection.valid_levels() {
+            levels += 1;
+            let key = level.key();
+            if progress.is_solved(&key) {
+                solved += 1;
+                continue;
+            }
+            first_unsolved.get_or_insert(i);
+            let title = level_title(set, i, level);
+            if progress.get(&key).is_none() && places.contains(title.as_str()) {
+                updated.push(i);
+            }
+        }
+        Summary {
+            name: set.name.clone(),
+            author: set.collection.author.clone(),
+            group: set.group(),
+            origin: set.origin(),
+            credit: set.credit.clone(),
+            levels,
+            solved,
+            first_unsolved,
+            updated,
+        }
+    }
+}
+
+/// What the browsers say of a level changed since it was solved.
+pub const LEVEL_UPDATED: &str =
+    "This level was updated since you solved it: your old record no longer applies.";
 
 /// Parses level text as JSON library or XSB/SOK depending on the file name.
 pub fn parse_text(text: &str, path: &Path) -> Result<Collection, ParseError> {
@@ -155,7 +258,8 @@ pub fn user_level_files(data: &DataDir) -> Vec<PathBuf> {
 }
 
 /// Every collection to offer: files named on the command line, the built-in
-/// collection, then the user's folder and the installed map packs. Files that cannot be read are
+/// collections (the Ludus Original library first, then by author), then the
+/// user's folder and the installed map packs. Files that cannot be read are
 /// reported, not fatal.
 pub fn registry(data: &DataDir, files: &[PathBuf]) -> (Vec<LevelSet>, Vec<String>) {
     let mut sets = Vec::new();
@@ -165,7 +269,7 @@ pub fn registry(data: &DataDir, files: &[PathBuf]) -> (Vec<LevelSet>, Vec<String
         Err(e) => problems.push(format!("{e:#}")),
     };
     files.iter().for_each(|p| load(p, &mut sets));
-    sets.push(LevelSet::builtin());
+    sets.extend(LevelSet::all_builtin());
     user_level_files(data)
         .iter()
         .for_each(|p| load(p, &mut sets));
@@ -278,6 +382,80 @@ pub fn write_solutions_export(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    const TWO: &str = "; One\n#####\n#@$.#\n#####\n\n; Two\n######\n#@$ .#\n######\n";
+
+    fn set_of(text: &str) -> LevelSet {
+        let mut collection = sokoban::parse_collection(text);
+        collection.title = Some("Mine".into());
+        LevelSet {
+            name: "Mine".into(),
+            source: Source::Upload,
+            collection,
+            credit: None,
+        }
+    }
+
+    #[test]
+    fn the_registry_offers_every_builtin_collection_grouped_by_author() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let (sets, problems) = registry(&DataDir::at(dir.path()), &[]);
+        assert!(problems.is_empty(), "{problems:?}");
+        assert_eq!(sets.len(), sokoban::levels::BUILTIN.len());
+        assert_eq!(sets[0].name, sokoban::levels::ORIGINAL_NAME);
+        let groups: Vec<String> = sets.iter().map(LevelSet::group).collect();
+        let mut shelves = groups.clone();
+        shelves.dedup();
+        assert_eq!(
+            shelves,
+            [
+                "Ludus",
+                "David W. Skinner",
+                "Lee J Haywood",
+                "Evgeny Grigoriev",
+                "David Holland"
+            ]
+        );
+        assert!(sets.iter().all(|s| s.credit.is_some()));
+    }
+
+    #[test]
+    fn a_summary_counts_solved_levels_and_finds_the_first_unsolved() {
+        let set = set_of(TWO);
+        let mut progress = Progress::default();
+        let first = set.collection.levels[0]
+            .as_ref()
+            .unwrap_or_else(|e| panic!("{e}"));
+        progress.record_solution(&first.key(), "One", "R", 1, 1, 5);
+        let summary = Summary::of(&set, &progress);
+        assert_eq!(
+            (summary.levels, summary.solved, summary.first_unsolved),
+            (2, 1, Some(1))
+        );
+        assert!(summary.updated.is_empty());
+        assert_eq!(summary.group, "Your levels");
+    }
+
+    #[test]
+    fn a_level_changed_since_it_was_solved_is_said_to_be_updated() {
+        let old = set_of(TWO);
+        let mut progress = Progress::default();
+        for (i, level) in old.collection.valid_levels() {
+            let title = level_title(&old, i, level);
+            progress.record_solution(&level.key(), &title, "R", 1, 1, 5);
+            if let Some(record) = progress.levels.get_mut(&level.key()) {
+                record.collection = "Mine".into();
+            }
+        }
+        // The second level gains a wall: same collection and title, new key.
+        let new = set_of(&TWO.replace("#@$ .#", "#@$#.#"));
+        let summary = Summary::of(&new, &progress);
+        assert_eq!((summary.solved, summary.updated.clone()), (1, vec![1]));
+        // In another collection, the same title is not the same place.
+        let mut elsewhere = set_of(&TWO.replace("#@$ .#", "#@$#.#"));
+        elsewhere.name = "Other".into();
+        assert!(Summary::of(&elsewhere, &progress).updated.is_empty());
+    }
 
     #[test]
     fn nothing_to_play_names_each_broken_level_and_its_line() {

@@ -61,6 +61,9 @@ pub struct Solved {
     pub assisted: bool,
     /// A play-test of a level in the editor: nothing is recorded.
     pub play_test: bool,
+    /// How the solve compares with the level's par, when it has one ("par
+    /// 32 pushes, you 35").
+    pub against_par: Option<String>,
 }
 
 /// What the front ends say after solving a play-test.
@@ -82,7 +85,7 @@ pub fn record_solve(data: &DataDir, set: &LevelSet, index: usize, game: &Game) -
     let new_best = if assisted || play_test {
         NewBest::default()
     } else {
-        record(data, level, &title, game, &mut problems)
+        record(data, &set.name, level, &title, game, &mut problems)
     };
     let (progress, warning) = progress::load(data);
     problems.extend(warning.map(|w| w.to_string()));
@@ -91,6 +94,10 @@ pub fn record_solve(data: &DataDir, set: &LevelSet, index: usize, game: &Game) -
             .collection
             .valid_levels()
             .all(|(_, l)| progress.is_solved(&l.key()));
+    let against_par = level
+        .meta
+        .par
+        .map(|par| sokoban::rating::against_par(&par, game.pushes()));
     Solved {
         new_best,
         progress,
@@ -98,12 +105,14 @@ pub fn record_solve(data: &DataDir, set: &LevelSet, index: usize, game: &Game) -
         problems,
         assisted,
         play_test,
+        against_par,
     }
 }
 
 /// Writes the solve into `progress.json`; a warning or a failure goes to `problems`.
 fn record(
     data: &DataDir,
+    collection: &str,
     level: &Level,
     title: &str,
     game: &Game,
@@ -111,8 +120,11 @@ fn record(
 ) -> NewBest {
     match progress::record_solution(
         data,
-        &level.key(),
-        title,
+        &progress::Place {
+            key: &level.key(),
+            title,
+            collection,
+        },
         &game.lurd(),
         game.moves(),
         game.pushes(),
@@ -299,6 +311,27 @@ mod tests {
         assert_eq!(
             (shown.as_str(), label),
             (game.lurd().as_str(), "your best by moves")
+        );
+    }
+
+    #[test]
+    fn the_solved_dialog_compares_with_the_par() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let data = DataDir::at(dir.path());
+        let (set, mut level, lurd) = first_level();
+        let mut game = Game::new(level.clone());
+        game.play_lurd(&lurd).unwrap_or_else(|e| panic!("{e}"));
+        let pushes = game.pushes();
+        level.meta.par = Some(sokoban::rating::Par {
+            pushes: pushes - 1,
+            proven: false,
+        });
+        let mut game = Game::new(level);
+        game.play_lurd(&lurd).unwrap_or_else(|e| panic!("{e}"));
+        let solved = record_solve(&data, &set, 0, &game);
+        assert_eq!(
+            solved.against_par.as_deref(),
+            Some(format!("best known {} pushes, you {pushes}", pushes - 1).as_str())
         );
     }
 

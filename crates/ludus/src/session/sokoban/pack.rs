@@ -644,6 +644,7 @@ impl Pack {
                 folder: self.folder.clone(),
             },
             collection: self.collection.clone(),
+            credit: self.meta.licence.clone(),
         }
     }
 }

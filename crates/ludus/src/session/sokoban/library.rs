@@ -12,8 +12,9 @@ use super::{Progress, level_title};
 
 use crate::store::{DataDir, write_atomic};
 
-/// Extensions of level files found in the user's levels folder.
-pub const LEVEL_EXTENSIONS: [&str; 4] = ["sok", "xsb", "txt", "json"];
+/// Extensions of level files found in the user's levels folder: a `.zip` is
+/// a map pack played where it lies (installed, it also brings its skin).
+pub const LEVEL_EXTENSIONS: [&str; 5] = ["sok", "xsb", "txt", "json", "zip"];
 
 /// A collection and where it came from.
 #[derive(Debug)]
@@ -68,8 +69,18 @@ impl LevelSet {
             .collect()
     }
 
-    /// Reads a level file; JSON by extension, everything else as XSB/SOK text.
+    /// Reads a level file; JSON by extension, a `.zip` as a map pack (with
+    /// every check of an install), everything else as XSB/SOK text.
     pub fn load(path: &Path) -> anyhow::Result<LevelSet> {
+        if is_zip(path) {
+            let pack = super::pack::read_path(path)?;
+            return Ok(LevelSet {
+                name: pack.name,
+                source: Source::File(path.to_path_buf()),
+                collection: pack.collection,
+                credit: pack.meta.licence,
+            });
+        }
         let bytes =
             crate::store::limits::read_file(path, crate::store::limits::MAX_LEVEL_FILE_BYTES)
                 .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
@@ -134,6 +145,7 @@ impl LevelSet {
                 .clone()
                 .unwrap_or_else(|| "Ludus".into()),
             Source::Pack { .. } => "Map packs".into(),
+            Source::File(path) if is_zip(path) => "Map packs".into(),
             Source::PlayTest => "Play-test".into(),
             Source::File(_) | Source::Upload => "Your levels".into(),
         }
@@ -200,6 +212,12 @@ impl Summary {
 /// What the browsers say of a level changed since it was solved.
 pub const LEVEL_UPDATED: &str =
     "This level was updated since you solved it: your old record no longer applies.";
+
+/// Whether `path` names a `.zip` (a map pack).
+fn is_zip(path: &Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("zip"))
+}
 
 /// Parses level text as JSON library or XSB/SOK depending on the file name.
 pub fn parse_text(text: &str, path: &Path) -> Result<Collection, ParseError> {

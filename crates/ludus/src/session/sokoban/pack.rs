@@ -789,6 +789,35 @@ mod tests {
         w.finish().unwrap_or_else(|e| panic!("{e}")).into_inner()
     }
 
+    #[test]
+    fn a_zip_in_the_levels_folder_is_played_where_it_lies_and_a_bad_one_reported() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let data = DataDir::at(dir.path());
+        let levels = data
+            .ensure_sokoban_levels()
+            .unwrap_or_else(|e| panic!("{e}"));
+        let meta = br#"{"name":"Loose","author":"Ann","license":"CC0"}"#;
+        let good = zip_of(&[("pack.json", meta), ("a.sok", LEVEL.as_bytes())]);
+        fs::write(levels.join("loose.zip"), good).unwrap_or_else(|e| panic!("{e}"));
+        let evil = zip_of(&[("../a.sok", LEVEL.as_bytes())]);
+        fs::write(levels.join("evil.zip"), evil).unwrap_or_else(|e| panic!("{e}"));
+        let (sets, problems) = crate::session::sokoban::library::registry(&data, &[]);
+        let loose = sets
+            .iter()
+            .find(|s| s.name == "Loose")
+            .unwrap_or_else(|| panic!("the zip is not offered"));
+        assert_eq!(loose.len(), 1);
+        assert_eq!(loose.group(), "Map packs");
+        assert_eq!(loose.credit.as_deref(), Some("CC0"));
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert!(
+            problems[0].contains("evil.zip") && problems[0].contains(".."),
+            "{problems:?}"
+        );
+        // Nothing was installed by reading them.
+        assert!(installed(&data).is_empty());
+    }
+
     fn refusal(bytes: &[u8]) -> String {
         match read_zip(bytes, "test.zip") {
             Ok(_) => panic!("the pack was accepted"),

@@ -14,7 +14,7 @@ use super::socket::{GameConnection, Replies, refuse};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use sokoban::solver::{BoxGoal, Options};
-use sokoban::{Cell, Level, path};
+use sokoban::{Cell, Level};
 use tokio::sync::mpsc;
 
 use super::App;
@@ -677,24 +677,13 @@ fn handle(
             g.session.restart(now);
         }
         Request::Walk { to, .. } => {
-            let steps = if to < g.session.level().map().len() {
-                path::walk_to(g.session.game(), to)
-            } else {
-                None
-            };
-            return match steps {
+            return match g.session.walk_to(to) {
                 Some(steps) => vec![path_reply("walk", &steps, seq)],
                 None => refuse(ErrorCode::Blocked, "the worker cannot walk there", seq),
             };
         }
         Request::Push { from, to, .. } => {
-            let len = g.session.level().map().len();
-            let steps = if from < len && to < len {
-                path::push_to(g.session.game(), from, to)
-            } else {
-                None
-            };
-            return match steps {
+            return match g.session.push_to(from, to) {
                 Some(steps) => vec![path_reply("push", &steps, seq)],
                 None => refuse(ErrorCode::Blocked, "that box cannot be pushed there", seq),
             };

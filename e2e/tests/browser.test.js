@@ -91,6 +91,11 @@ test('par and difficulty, the filter, the first unsolved level and the par line'
   await page.waitForSelector('.level-card[data-level="0"].solved');
   await page.click('#first-unsolved');
   assert.equal(await page.evaluate(() => document.activeElement.dataset.level), '1');
+  // The arrow keys move between the cards.
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await page.evaluate(() => document.activeElement.dataset.level), '2');
+  await page.keyboard.press('ArrowLeft');
+  assert.equal(await page.evaluate(() => document.activeElement.dataset.level), '1');
 
   // The filter: unsolved levels only, then by title.
   await page.selectOption('#show', 'unsolved');

@@ -313,6 +313,18 @@ function firstUnsolved() {
   card.focus();
 }
 
+// Arrow keys move between the level cards, row by row; Enter plays.
+$('levels').addEventListener('keydown', (e) => {
+  const step = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: 'up', ArrowDown: 'down' }[e.key];
+  if (!step) return;
+  const cards = [...$('levels').querySelectorAll('.level-card')];
+  const at = cards.indexOf(document.activeElement);
+  if (at < 0) return;
+  const columns = getComputedStyle($('levels')).gridTemplateColumns.split(' ').length || 1;
+  const next = cards[at + (step === 'up' ? -columns : step === 'down' ? columns : step)];
+  if (next) { e.preventDefault(); next.focus(); }
+});
+
 $('first-unsolved').onclick = () => firstUnsolved();
 $('filter').oninput = () => { renderShelves(); renderLevels(); };
 $('show').onchange = () => { renderShelves(); renderLevels(); };

@@ -109,6 +109,10 @@ test('par and difficulty, the filter, the first unsolved level and the par line'
   await page.fill('#filter', 'sasquatch');
   const names = await page.locator('.shelf-item .name').allTextContents();
   assert.ok(names.length >= 2 && names.every((n) => /Sasquatch|Rated/.test(n)), names.join(', '));
+  // ... or its author's name.
+  await page.fill('#filter', 'holland');
+  const byAuthor = await page.locator('.shelf-item .name').allTextContents();
+  assert.ok(byAuthor.includes('Bagatelle') && !byAuthor.includes('Microban I'), byAuthor.join(', '));
   // f from the keyboard, with the filter hiding the level: the filter goes.
   await page.keyboard.press('Escape');
   assert.equal(await page.inputValue('#filter'), '');

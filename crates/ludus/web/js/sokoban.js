@@ -131,7 +131,8 @@ function chooseCollection(index) {
 
 const filterText = () => $('filter').value.trim().toLowerCase();
 const showing = () => $('show').value;
-const nameMatches = (c, text) => !text || c.name.toLowerCase().includes(text);
+// A collection matches by its title or its author's name.
+const nameMatches = (c, text) => !text || [c.name, c.author || '', c.group].some((t) => t.toLowerCase().includes(text));
 
 // Whether a collection is listed under the filter: a title that matches
 // (when any collection's does), and something solved or unsolved to show.

@@ -77,6 +77,8 @@ test('par and difficulty, the filter, the first unsolved level and the par line'
   // Solve the first: the dialog compares with the par.
   await page.locator('.level-card[data-level="0"]').click();
   await page.waitForFunction(() => window.__ludus.view === 'play' && window.__ludus.state && !window.__ludus.animating);
+  // The play view shows the level's par and difficulty.
+  assert.equal(await page.textContent('#par-wrap'), 'par 1 · Medium');
   await page.keyboard.press('ArrowRight');
   await page.waitForSelector('#solved-dialog[open]');
   assert.equal(await page.textContent('#solved-par'), 'Par 1 push, you 1, par!');

@@ -333,8 +333,14 @@ async fn one_collection_has_its_levels_with_par_difficulty_and_updated_marks() {
 
     // Solving the first level: the dialog compares with its par.
     let mut client = server.socket().await;
+    let open = json!({"type": "open", "collection": rated, "level": 1});
+    let state = client.ask(open, "state").await;
+    assert_eq!(state["par"], json!({"pushes": 2, "proven": false}));
+    assert_eq!(state["difficulty"], json!(null));
     let open = json!({"type": "open", "collection": rated, "level": 0});
-    client.ask(open, "state").await;
+    let state = client.ask(open, "state").await;
+    assert_eq!(state["par"], json!({"pushes": 1, "proven": true}));
+    assert!(state["difficulty"].is_string(), "{state}");
     client.send(json!({"type": "move", "dir": "right"})).await;
     let solved = client.until("solved").await;
     assert_eq!(solved["against_par"], "par 1 push, you 1, par!", "{solved}");

@@ -392,6 +392,11 @@ impl SokobanGame {
                 moves: counts(&r.best_by_moves),
                 pushes: counts(&r.best_by_pushes),
             }),
+            par: level.meta.par.map(|p| ParView {
+                pushes: p.pushes,
+                proven: p.proven,
+            }),
+            difficulty: level.meta.difficulty.as_deref(),
             solved_before: self.session.solved_before(),
             thinking: self.session.thinking().is_some(),
             elapsed_ms: u64::try_from(elapsed.as_millis()).unwrap_or(u64::MAX),
@@ -475,6 +480,9 @@ struct StateView<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     goals: Option<GoalsView<'a>>,
     best: Option<Best>,
+    /// The level's par and difficulty, when a rating or library gives them.
+    par: Option<ParView>,
+    difficulty: Option<&'a str>,
     solved_before: bool,
     thinking: bool,
     /// Time spent on the level, and whether it runs on (the page counts on
@@ -530,6 +538,13 @@ struct Best {
 struct Counts {
     moves: u32,
     pushes: u32,
+}
+
+/// A level's par: the fewest pushes known, `proven` or the best found.
+#[derive(Serialize)]
+struct ParView {
+    pushes: u32,
+    proven: bool,
 }
 
 /// The game a connection plays: its session id and the game.

@@ -503,6 +503,10 @@ function updatePanel() {
   const best = s.best && s.best.moves;
   $('best-wrap').hidden = !best;
   if (best) $('best').textContent = `${best.moves}m/${best.pushes}p`;
+  // The level's par ("best found" when not proven) and difficulty, when known.
+  $('par-wrap').hidden = !s.par && !s.difficulty;
+  $('par-label').textContent = s.par ? (s.par.proven ? 'par' : 'par (best found)') : 'difficulty';
+  $('par').textContent = [s.par && `${s.par.pushes}`, s.difficulty].filter(Boolean).join(' · ');
   $('b-undo').disabled = !s.can_undo;
   $('b-redo').disabled = !s.can_redo;
   $('b-prev').disabled = s.level === 0;

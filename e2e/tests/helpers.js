@@ -24,10 +24,28 @@ export function ludusBin() {
 }
 
 // The test levels (shared with the Rust web tests): known boards and
-// solutions, whatever the built-in collection holds. They go into the data
-// dir's levels folder, so they are the second collection of the registry.
+// solutions, whatever the built-in collections hold. They go into the data
+// dir's levels folder, so they come after the built-in collections: where,
+// startServer reads from the server's list (the first "your levels").
 export const FIXTURE = path.join(root, 'crates', 'ludus', 'tests', 'web_common', 'levels.sok');
-export const FIXTURE_COLLECTION = 1;
+export let FIXTURE_COLLECTION = null;
+
+async function findFixture(url) {
+  const response = await fetch(`${url}api/sokoban/collections`);
+  const list = await response.json();
+  const found = list.collections.find((c) => c.name === 'web-test');
+  if (!found) throw new Error('the test levels are not in the collection list');
+  FIXTURE_COLLECTION = found.index;
+}
+
+// Shows collection `index` in the level browser and waits for its levels.
+export async function chooseCollection(page, index) {
+  await page.locator(`.shelf-item[data-collection="${index}"]`).click();
+  await page.waitForFunction((i) => {
+    const p = window.__ludus;
+    return p.levels && p.levels.collection.index === i && document.querySelector('.level-card');
+  }, index);
+}
 
 // Starts `ludus serve` on `port` (0: a free one); resolves with { url, dataDir, stop }.
 export function startServer(dataDir = mkdtempSync(path.join(tmpdir(), 'ludus-e2e-')), port = 0) {
@@ -47,11 +65,12 @@ export function startServer(dataDir = mkdtempSync(path.join(tmpdir(), 'ludus-e2e
       const m = out.match(/(http:\/\/[^\s]+)/);
       if (m) {
         clearTimeout(timer);
-        resolve({
+        const server = {
           url: m[1],
           dataDir,
           stop: () => new Promise((done) => { child.once('exit', done); child.kill('SIGTERM'); }),
-        });
+        };
+        findFixture(server.url).then(() => resolve(server), reject);
       }
     });
     child.once('exit', (code) => reject(new Error(`ludus serve exited with ${code}: ${stderr}`)));

@@ -95,11 +95,12 @@ test('a pack uploaded from the level list is played with its skin', async () => 
   await page.waitForFunction(() => window.__ludus.state && window.__ludus.view === 'play');
   await page.waitForTimeout(300);
   assert.notDeepEqual(await cellColour(page, 0, 0), WALL);
-  // The collection list names it as a map pack.
+  // The collection list puts it under Map packs.
   await page.goto(`${env.server.url}sokoban#levels`);
   await page.waitForSelector('.level-card');
-  const options = await page.locator('#collection option').allTextContents();
-  assert.ok(options.includes('Magenta Walls (map pack)'), options.join(', '));
+  await page.waitForSelector('.shelf-item[title="Magenta Walls (map pack)"]');
+  const shelves = await page.locator('#shelves h2').allTextContents();
+  assert.ok(shelves.includes('Map packs'), shelves.join(', '));
   assert.deepEqual(page.errors, []);
 });
 

@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { launch, newPage, startServer, shotDir, FIXTURE_COLLECTION } from './helpers.js';
+import { launch, newPage, startServer, shotDir, chooseCollection, FIXTURE_COLLECTION } from './helpers.js';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -40,7 +40,7 @@ const shot = (page, name) => page.screenshot({ path: path.join(shotDir(), `${nam
 test('Sokoban: a lost game goes back to the level list and says why', async (t) => {
   const { page } = await acrossARestart(t, 'sokoban#levels', async (page) => {
     await page.waitForSelector('.level-card');
-    await page.selectOption('#collection', String(FIXTURE_COLLECTION));
+    await chooseCollection(page, FIXTURE_COLLECTION);
     await page.locator('.level-card[data-level="2"]').click();
     await page.waitForFunction(() => window.__ludus.view === 'play' && window.__ludus.state);
     await page.keyboard.press('ArrowRight');

@@ -4,7 +4,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { newPage, useBrowser, FIXTURE_COLLECTION } from './helpers.js';
+import { newPage, useBrowser, chooseCollection, FIXTURE_COLLECTION } from './helpers.js';
 
 const env = useBrowser();
 const { shot } = env;
@@ -21,7 +21,7 @@ async function cellPoint(page, x, y) {
 async function showTestLevels(page) {
   await page.goto(`${env.server.url}sokoban#levels`);
   await page.waitForSelector('.level-card');
-  await page.selectOption('#collection', String(FIXTURE_COLLECTION));
+  await chooseCollection(page, FIXTURE_COLLECTION);
   await page.waitForSelector('.level-card[data-level="3"]');
 }
 

@@ -5,7 +5,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { newPage, useBrowser, FIXTURE_COLLECTION } from './helpers.js';
+import { newPage, useBrowser, chooseCollection, FIXTURE_COLLECTION } from './helpers.js';
 
 const env = useBrowser();
 const { shot } = env;
@@ -30,7 +30,7 @@ test('a duplicated Sokoban tab takes the level over', async () => {
   const first = await newPage(env.browser);
   await first.goto(`${env.server.url}sokoban#levels`);
   await first.waitForSelector('.level-card');
-  await first.selectOption('#collection', String(FIXTURE_COLLECTION));
+  await chooseCollection(first, FIXTURE_COLLECTION);
   await first.locator('.level-card[data-level="2"]').click();
   const moves = (page, n) => page.waitForFunction(
     (n) => { const p = window.__ludus; return p.state && p.state.moves === n && !p.animating; }, n,

@@ -237,3 +237,150 @@ async fn a_refused_pack_upload_names_the_entry_and_installs_nothing() {
     let packs = server.data.path().join("sokoban/levels/packs");
     assert!(!packs.exists() || std::fs::read_dir(&packs).unwrap().next().is_none());
 }
+
+/// A levels-folder library whose levels carry a par and a difficulty.
+const RATED: &str = r########"{
+  "version": 1, "title": "Rated", "total_levels": 2,
+  "levels": [
+    { "id": 1, "name": "Start", "width": 5, "height": 3,
+      "data": "#####\n#@$.#\n#####", "min_pushes": 1, "difficulty": "Easy" },
+    { "id": 2, "name": "Next", "width": 6, "height": 3,
+      "data": "######\n#@$ .#\n######", "min_pushes": 2, "min_pushes_proven": false }
+  ]
+}"########;
+
+async fn get_json(server: &Server, path: &str) -> (u16, serde_json::Value) {
+    let (status, _, body) = server.get(path).await;
+    let value = serde_json::from_slice(&body)
+        .unwrap_or_else(|e| panic!("{path}: {e}: {}", String::from_utf8_lossy(&body)));
+    (status, value)
+}
+
+#[tokio::test]
+async fn the_collection_list_is_a_summary_without_levels() {
+    let server = Server::start();
+    let (status, list) = get_json(&server, "/api/sokoban/collections").await;
+    assert_eq!(status, 200);
+    let collections = list["collections"].as_array().unwrap();
+    assert_eq!(collections.len(), sokoban::levels::BUILTIN.len() + 1);
+    let first = &collections[0];
+    assert_eq!(first["index"], 0);
+    assert_eq!(first["name"], sokoban::levels::ORIGINAL_NAME);
+    assert_eq!(first["group"], "Ludus");
+    assert_eq!(first["origin"], "built in");
+    assert!(first["credit"].as_str().is_some_and(|c| !c.is_empty()));
+    assert_eq!(
+        (&first["solved"], &first["updated"]),
+        (&json!(0), &json!(0))
+    );
+    assert_eq!(first["first_unsolved"], 0);
+    // Grouped by author: each group's collections side by side.
+    let groups: Vec<&str> = collections
+        .iter()
+        .map(|c| c["group"].as_str().unwrap())
+        .collect();
+    let mut shelves = groups.clone();
+    shelves.dedup();
+    let mut unique = shelves.clone();
+    unique.sort_unstable();
+    unique.dedup();
+    assert_eq!(shelves.len(), unique.len(), "{shelves:?}");
+    assert!(shelves.contains(&"David W. Skinner"), "{shelves:?}");
+    let mine = &collections[FIXTURE_COLLECTION];
+    assert_eq!(
+        (&mine["group"], &mine["origin"]),
+        (&json!("Your levels"), &json!("your levels"))
+    );
+    // No boards: the list stays light with ~1,800 levels.
+    assert!(!list.to_string().contains("xsb"));
+    let total: u64 = collections
+        .iter()
+        .map(|c| c["levels"].as_u64().unwrap())
+        .sum();
+    assert!(total > 1000, "{total} levels");
+}
+
+#[tokio::test]
+async fn one_collection_has_its_levels_with_par_difficulty_and_updated_marks() {
+    let server = Server::start();
+    let levels = server.data.path().join("sokoban/levels");
+    std::fs::write(levels.join("rated.json"), RATED).unwrap();
+    let (_, list) = get_json(&server, "/api/sokoban/collections").await;
+    let rated = list["collections"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "Rated")
+        .unwrap_or_else(|| panic!("{list}"))["index"]
+        .as_u64()
+        .unwrap();
+    let path = format!("/api/sokoban/collections/{rated}");
+    let (status, one) = get_json(&server, &path).await;
+    assert_eq!(status, 200);
+    assert_eq!(one["collection"]["name"], "Rated");
+    assert_eq!(one["collection"]["levels"], 2);
+    let first = &one["levels"][0];
+    assert_eq!(first["title"], "Start");
+    assert!(first["xsb"].as_str().unwrap().contains('@'));
+    assert_eq!(first["par"], json!({"pushes": 1, "proven": true}));
+    assert!(first["difficulty"].as_str().is_some(), "{first}");
+    assert_eq!(
+        one["levels"][1]["par"],
+        json!({"pushes": 2, "proven": false})
+    );
+    assert_eq!(one["levels"][1]["difficulty"], json!(null));
+    assert_eq!(first["updated"], false);
+
+    // Solving the first level: the dialog compares with its par.
+    let mut client = server.socket().await;
+    let open = json!({"type": "open", "collection": rated, "level": 1});
+    let state = client.ask(open, "state").await;
+    assert_eq!(state["par"], json!({"pushes": 2, "proven": false}));
+    assert_eq!(state["difficulty"], json!(null));
+    let open = json!({"type": "open", "collection": rated, "level": 0});
+    let state = client.ask(open, "state").await;
+    assert_eq!(state["par"], json!({"pushes": 1, "proven": true}));
+    assert!(state["difficulty"].is_string(), "{state}");
+    client.send(json!({"type": "move", "dir": "right"})).await;
+    let solved = client.until("solved").await;
+    assert_eq!(solved["against_par"], "par 1 push, you 1, par!", "{solved}");
+    let (_, one) = get_json(&server, &path).await;
+    assert_eq!(one["levels"][0]["solved"], true);
+    assert_eq!(
+        (
+            &one["collection"]["solved"],
+            &one["collection"]["first_unsolved"]
+        ),
+        (&json!(1), &json!(1))
+    );
+
+    // The level changes at the same place: its old record no longer applies.
+    let changed = RATED.replace(r"#####\n#@$.#\n#####", r"######\n#@$ .#\n######");
+    let changed = changed.replace(r#""width": 5, "height": 3"#, r#""width": 6, "height": 3"#);
+    std::fs::write(levels.join("rated.json"), changed).unwrap();
+    let (_, list) = get_json(&server, "/api/sokoban/collections").await;
+    assert_eq!(list["collections"][rated as usize]["updated"], 1, "{list}");
+    let (_, one) = get_json(&server, &path).await;
+    assert_eq!(one["levels"][0]["updated"], true, "{one}");
+    assert_eq!(one["levels"][0]["solved"], false);
+    assert_eq!(one["collection"]["first_unsolved"], 0);
+    assert!(one["level_updated"].as_str().unwrap().contains("updated"));
+}
+
+#[tokio::test]
+async fn a_collection_that_is_not_there_is_a_clear_404() {
+    let server = Server::start();
+    let count = sokoban::levels::BUILTIN.len() + 1;
+    for bad in [
+        count.to_string(),
+        "99999999999999999999999".into(),
+        "x".into(),
+        "-1".into(),
+    ] {
+        let (status, answer) = get_json(&server, &format!("/api/sokoban/collections/{bad}")).await;
+        assert_eq!(status, 404, "{bad}: {answer}");
+        let error = answer["error"].as_str().unwrap();
+        assert!(error.starts_with("no collection"), "{error}");
+        assert!(error.contains(&count.to_string()), "{error}");
+    }
+}

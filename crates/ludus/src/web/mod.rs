@@ -186,6 +186,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/ws/xiangqi", get(xiangqi_socket))
         .route("/ws/tetris", get(tetris_socket))
         .route("/api/sokoban/collections", get(collections))
+        .route("/api/sokoban/collections/{index}", get(collection))
         .route("/api/summary", get(summary))
         .route(
             "/api/sokoban/packs",
@@ -267,6 +268,31 @@ async fn collections(State(app): State<Arc<App>>) -> Response {
     let answer = tokio::task::spawn_blocking(move || sokoban::collections(&app)).await;
     match answer {
         Ok(value) => Json(value).into_response(),
+        Err(e) => (StatusCode::INTERNAL_SERVER_ERROR, e.to_string()).into_response(),
+    }
+}
+
+/// One collection's levels (`/api/sokoban/collections/<index>`, an index of
+/// the last list), or 404 `{ "error" }` saying there is no such collection.
+async fn collection(
+    State(app): State<Arc<App>>,
+    axum::extract::Path(index): axum::extract::Path<String>,
+) -> Response {
+    let count = app.sets().len();
+    let Some(index) = index.parse::<usize>().ok().filter(|&i| i < count) else {
+        let error = format!(
+            "no collection {}: the list has {count}, numbered from 0",
+            index.chars().take(20).collect::<String>()
+        );
+        return (StatusCode::NOT_FOUND, Json(json!({ "error": error }))).into_response();
+    };
+    match tokio::task::spawn_blocking(move || sokoban::collection(&app, index)).await {
+        Ok(Some(value)) => Json(value).into_response(),
+        Ok(None) => (
+            StatusCode::NOT_FOUND,
+            Json(json!({ "error": format!("no collection {index}: the list changed, reload it") })),
+        )
+            .into_response(),
         Err(e) => (StatusCode::INTERNAL_SERVER_ERROR, e.to_string()).into_response(),
     }
 }

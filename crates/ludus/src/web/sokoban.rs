@@ -14,14 +14,16 @@ use super::socket::{GameConnection, Replies, refuse};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use sokoban::solver::{BoxGoal, Options};
-use sokoban::{Cell, Level, path};
+use sokoban::{Cell, Level};
 use tokio::sync::mpsc;
 
 use super::App;
 use super::protocol::{self, ErrorCode, Refusal, with_seq};
 use super::sessions::{GameKey, game_key, lock};
 use crate::session::sokoban::editing::{self, NotReady};
-use crate::session::sokoban::library::{LevelSet, Source, parse_text, why_nothing_to_play};
+use crate::session::sokoban::library::{
+    LEVEL_UPDATED, LevelSet, Source, Summary, parse_text, why_nothing_to_play,
+};
 use crate::session::sokoban::pack;
 use crate::session::sokoban::play::{NoRun, NoStep, SnapshotError, SokobanSession};
 use crate::session::sokoban::solver_job::solve_blocking;
@@ -390,6 +392,11 @@ impl SokobanGame {
                 moves: counts(&r.best_by_moves),
                 pushes: counts(&r.best_by_pushes),
             }),
+            par: level.meta.par.map(|p| ParView {
+                pushes: p.pushes,
+                proven: p.proven,
+            }),
+            difficulty: level.meta.difficulty.as_deref(),
             solved_before: self.session.solved_before(),
             thinking: self.session.thinking().is_some(),
             elapsed_ms: u64::try_from(elapsed.as_millis()).unwrap_or(u64::MAX),
@@ -417,6 +424,7 @@ impl SokobanGame {
             "all_solved": solved.all_solved,
             "assisted": solved.assisted,
             "play_test": solved.play_test,
+            "against_par": solved.against_par,
             "next": next,
             "problems": solved.problems,
         })
@@ -472,6 +480,9 @@ struct StateView<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     goals: Option<GoalsView<'a>>,
     best: Option<Best>,
+    /// The level's par and difficulty, when a rating or library gives them.
+    par: Option<ParView>,
+    difficulty: Option<&'a str>,
     solved_before: bool,
     thinking: bool,
     /// Time spent on the level, and whether it runs on (the page counts on
@@ -527,6 +538,13 @@ struct Best {
 struct Counts {
     moves: u32,
     pushes: u32,
+}
+
+/// A level's par: the fewest pushes known, `proven` or the best found.
+#[derive(Serialize)]
+struct ParView {
+    pushes: u32,
+    proven: bool,
 }
 
 /// The game a connection plays: its session id and the game.
@@ -674,24 +692,13 @@ fn handle(
             g.session.restart(now);
         }
         Request::Walk { to, .. } => {
-            let steps = if to < g.session.level().map().len() {
-                path::walk_to(g.session.game(), to)
-            } else {
-                None
-            };
-            return match steps {
+            return match g.session.walk_to(to) {
                 Some(steps) => vec![path_reply("walk", &steps, seq)],
                 None => refuse(ErrorCode::Blocked, "the worker cannot walk there", seq),
             };
         }
         Request::Push { from, to, .. } => {
-            let len = g.session.level().map().len();
-            let steps = if from < len && to < len {
-                path::push_to(g.session.game(), from, to)
-            } else {
-                None
-            };
-            return match steps {
+            return match g.session.push_to(from, to) {
                 Some(steps) => vec![path_reply("push", &steps, seq)],
                 None => refuse(ErrorCode::Blocked, "that box cannot be pushed there", seq),
             };
@@ -1430,8 +1437,36 @@ impl SkinView {
     }
 }
 
-/// Every collection with every level's board, solved mark and best, for
-/// the level browser (`GET /api/sokoban/collections`).
+/// What the level browser lists of a collection: where it comes from, a
+/// short label rather than a file path.
+fn origin_label(set: &LevelSet) -> &'static str {
+    match set.source {
+        Source::Builtin { .. } => "built in",
+        Source::Pack { .. } => "map pack",
+        _ => "your levels",
+    }
+}
+
+/// A collection's summary as the page gets it (no levels).
+fn summary_json(index: usize, set: &LevelSet, summary: &Summary) -> Value {
+    json!({
+        "index": index,
+        "name": summary.name,
+        "author": summary.author,
+        "group": summary.group,
+        "origin": origin_label(set),
+        "credit": summary.credit,
+        "levels": summary.levels,
+        "solved": summary.solved,
+        "first_unsolved": summary.first_unsolved,
+        "updated": summary.updated.len(),
+    })
+}
+
+/// Every collection, summed up without its levels, for the level browser
+/// (`GET /api/sokoban/collections`): the levels of one are asked for when
+/// it is chosen ([`collection`]). The registry is reread first, so files
+/// added to the levels folder appear.
 pub fn collections(app: &App) -> Value {
     let mut problems = app.reload_sets();
     let (progress, warning) = flow::load_progress(&app.data);
@@ -1440,41 +1475,7 @@ pub fn collections(app: &App) -> Value {
     let list: Vec<Value> = sets
         .iter()
         .enumerate()
-        .map(|(i, set)| {
-            let levels: Vec<Value> = set
-                .collection
-                .levels
-                .iter()
-                .enumerate()
-                .map(|(n, l)| match l {
-                    Ok(level) => {
-                        let record = progress.get(&level.key());
-                        let counts = |s: Option<&flow::Solution>| {
-                            s.map(|s| json!({ "moves": s.moves, "pushes": s.pushes }))
-                        };
-                        json!({
-                            "index": n,
-                            "title": flow::level_title(set, n, level),
-                            "xsb": level.to_xsb(),
-                            "solved": record.is_some_and(|r| r.solved.is_some()),
-                            "best_moves": counts(record.and_then(|r| r.best_by_moves.as_ref())),
-                            "best_pushes": counts(record.and_then(|r| r.best_by_pushes.as_ref())),
-                        })
-                    }
-                    Err(e) => json!({ "index": n, "error": e.to_string() }),
-                })
-                .collect();
-            json!({
-                "index": i,
-                "name": set.name,
-                "origin": match set.source {
-                    Source::Builtin { .. } => "built in",
-                    Source::Pack { .. } => "map pack",
-                    _ => "your levels",
-                },
-                "levels": levels,
-            })
-        })
+        .map(|(i, set)| summary_json(i, set, &Summary::of(set, &progress)))
         .collect();
     let (settings, warning) = settings::load(&app.data);
     problems.extend(app.report(warning));
@@ -1483,6 +1484,48 @@ pub fn collections(app: &App) -> Value {
         Some(json!({ "collection": i, "level": settings.sokoban.last_level.unwrap_or(0) }))
     });
     json!({ "collections": list, "problems": problems, "last": last })
+}
+
+/// One collection of the list: its summary and every level's board, solved mark, best,
+/// par, difficulty and updated mark (`GET /api/sokoban/collections/<index>`,
+/// the index of the last list); `None` when there is no such collection.
+pub fn collection(app: &App, index: usize) -> Option<Value> {
+    let set = app.set(index)?;
+    let (progress, warning) = flow::load_progress(&app.data);
+    let problems: Vec<String> = app.report(warning).into_iter().collect();
+    let summary = Summary::of(&set, &progress);
+    let updated: std::collections::HashSet<usize> = summary.updated.iter().copied().collect();
+    let counts =
+        |s: Option<&flow::Solution>| s.map(|s| json!({ "moves": s.moves, "pushes": s.pushes }));
+    let levels: Vec<Value> = set
+        .collection
+        .levels
+        .iter()
+        .enumerate()
+        .map(|(n, l)| match l {
+            Ok(level) => {
+                let record = progress.get(&level.key());
+                json!({
+                    "index": n,
+                    "title": flow::level_title(&set, n, level),
+                    "xsb": level.to_xsb(),
+                    "solved": record.is_some_and(|r| r.solved.is_some()),
+                    "best_moves": counts(record.and_then(|r| r.best_by_moves.as_ref())),
+                    "best_pushes": counts(record.and_then(|r| r.best_by_pushes.as_ref())),
+                    "par": level.meta.par.map(|p| json!({ "pushes": p.pushes, "proven": p.proven })),
+                    "difficulty": level.meta.difficulty,
+                    "updated": updated.contains(&n),
+                })
+            }
+            Err(e) => json!({ "index": n, "error": e.to_string() }),
+        })
+        .collect();
+    Some(json!({
+        "collection": summary_json(index, &set, &summary),
+        "levels": levels,
+        "level_updated": LEVEL_UPDATED,
+        "problems": problems,
+    }))
 }
 
 #[cfg(test)]

@@ -36,8 +36,9 @@ const DELTA = { left: [-1, 0], up: [0, -1], right: [1, 0], down: [0, 1] };
 
 const page = {
   state: null,          // the last `state` from the server
-  collections: [],
+  collections: [],     // the summaries of `/api/sokoban/collections`
   collection: 0,
+  levels: null,         // the chosen collection's levels, as fetched
   queue: [],            // steps still to animate: {dir, bySolver}
   animating: false,
   fast: false,          // finish the animation at once
@@ -80,6 +81,9 @@ $('nav-play').onclick = () => show('play');
 $('nav-editor').onclick = () => show('editor');
 
 // ---------- level browser ----------
+// The list of collections is light (a summary each); the levels of the
+// chosen collection are fetched when it is chosen, and their previews are
+// drawn as they scroll into view.
 
 async function loadCollections() {
   let data;
@@ -93,56 +97,254 @@ async function loadCollections() {
   page.collections = data.collections;
   // Level files that could not be read, data files moved aside: said once, here.
   page.problems = data.problems || [];
-  const select = $('collection');
   const chosen = page.collectionChosen ? page.collection : (data.last ? data.last.collection : 0);
-  select.innerHTML = '';
-  data.collections.forEach((c, i) => {
-    const option = document.createElement('option');
-    option.value = i;
-    option.textContent = `${c.name} (${c.origin})`;
-    select.append(option);
-  });
-  page.collection = Math.min(chosen, data.collections.length - 1);
-  select.value = page.collection;
+  page.collection = Math.max(0, Math.min(chosen, data.collections.length - 1));
+  renderShelves();
+  await loadLevels(page.collection);
+}
+
+// Fetches the levels of collection `index`; a later choice wins over an
+// answer still on its way.
+async function loadLevels(index) {
+  const asked = (page.levelsAsked = (page.levelsAsked || 0) + 1);
+  let data;
+  try {
+    const response = await fetch(`/api/sokoban/collections/${index}`);
+    data = await response.json();
+    if (!response.ok) throw new Error(data.error || response.status);
+  } catch (e) {
+    if (asked === page.levelsAsked) $('collection-info').textContent = `cannot list the levels: ${e.message || e}`;
+    return;
+  }
+  if (asked !== page.levelsAsked) return;
+  page.levels = data;
+  page.levelProblems = data.problems || [];
   renderLevels();
 }
 
-$('collection').onchange = (e) => {
-  page.collection = Number(e.target.value);
+function chooseCollection(index) {
+  page.collection = index;
   page.collectionChosen = true;
-  renderLevels();
-};
+  renderShelves();
+  loadLevels(index);
+}
+
+const filterText = () => $('filter').value.trim().toLowerCase();
+const showing = () => $('show').value;
+// A collection matches by its title or its author's name.
+const nameMatches = (c, text) => !text || [c.name, c.author || '', c.group].some((t) => t.toLowerCase().includes(text));
+
+// Whether a collection is listed under the filter: a title that matches
+// (when any collection's does), and something solved or unsolved to show.
+function collectionShown(c, text, anyName) {
+  if (c.index === page.collection) return true;
+  if (anyName && !nameMatches(c, text)) return false;
+  if (showing() === 'unsolved') return c.solved < c.levels;
+  if (showing() === 'solved') return c.solved > 0;
+  return true;
+}
+
+// The collections grouped by author (or Map packs, Your levels), each
+// with its count solved.
+function renderShelves() {
+  const nav = $('shelves');
+  const focused = document.activeElement && document.activeElement.dataset
+    ? document.activeElement.dataset.collection : undefined;
+  nav.innerHTML = '';
+  const text = filterText();
+  const anyName = !!text && page.collections.some((c) => nameMatches(c, text));
+  let group = null;
+  for (const c of page.collections) {
+    if (!collectionShown(c, text, anyName)) continue;
+    if (c.group !== group) {
+      group = c.group;
+      const h = document.createElement('h2');
+      h.textContent = group;
+      nav.append(h);
+    }
+    const item = document.createElement('button');
+    item.type = 'button';
+    item.className = 'shelf-item' + (c.levels > 0 && c.solved === c.levels ? ' done' : '');
+    item.dataset.collection = c.index;
+    if (c.index === page.collection) item.setAttribute('aria-current', 'true');
+    const name = document.createElement('span');
+    name.className = 'name';
+    name.textContent = c.name;
+    const count = document.createElement('span');
+    count.className = 'count';
+    count.textContent = `${c.solved}/${c.levels}`;
+    count.title = `${c.solved} of ${c.levels} solved`;
+    item.append(name, count);
+    item.title = c.origin === 'built in' ? c.name : `${c.name} (${c.origin})`;
+    item.onclick = () => chooseCollection(c.index);
+    nav.append(item);
+  }
+  if (focused !== undefined) {
+    const again = nav.querySelector(`[data-collection="${focused}"]`);
+    if (again) again.focus();
+  }
+  // The chosen collection is in sight, however far down the list it is.
+  const current = nav.querySelector('[aria-current="true"]');
+  if (current) {
+    const top = current.offsetTop - nav.offsetTop;
+    if (top < nav.scrollTop || top + current.offsetHeight > nav.scrollTop + nav.clientHeight) {
+      nav.scrollTop = top - nav.clientHeight / 3;
+    }
+  }
+}
+
+// Up and down move between collections, as in a list.
+$('shelves').addEventListener('keydown', (e) => {
+  if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return;
+  const items = [...$('shelves').querySelectorAll('.shelf-item')];
+  const at = items.indexOf(document.activeElement);
+  const next = items[at + (e.key === 'ArrowDown' ? 1 : -1)];
+  if (next) { e.preventDefault(); next.focus(); next.click(); }
+});
+
+// What a card says of the level's par and difficulty: "par 32 · Medium".
+function ratingText(level) {
+  const parts = [];
+  if (level.par) parts.push(level.par.proven ? `par ${level.par.pushes}` : `par ${level.par.pushes} (best found)`);
+  if (level.difficulty) parts.push(level.difficulty);
+  return parts.join(' · ');
+}
+
+function levelShown(level, text, setMatches) {
+  if (showing() === 'solved' && !level.solved) return false;
+  if (showing() === 'unsolved' && (level.solved || level.error)) return false;
+  if (!text || setMatches) return true;
+  return !level.error && level.title.toLowerCase().includes(text);
+}
+
+// Previews are drawn when their card comes into view.
+const previews = new IntersectionObserver((entries) => {
+  for (const entry of entries) {
+    if (!entry.isIntersecting) continue;
+    const canvas = entry.target;
+    previews.unobserve(canvas);
+    if (canvas.dataset.xsb) drawThumb(canvas, canvas.dataset.xsb);
+  }
+}, { rootMargin: '200px' });
 
 function renderLevels() {
-  const set = page.collections[page.collection];
+  const data = page.levels;
   const list = $('levels');
+  previews.disconnect();
   list.innerHTML = '';
-  if (!set) return;
-  const solved = set.levels.filter((l) => l.solved).length;
-  $('collection-info').textContent = [`${solved} of ${set.levels.length} solved`, ...(page.problems || [])].join(' · ');
-  for (const level of set.levels) {
+  const set = page.collections[page.collection];
+  if (!data || !set || data.collection.index !== page.collection) return;
+  const summary = data.collection;
+  $('collection-name').textContent = summary.name;
+  $('collection-author').textContent = summary.author ? `by ${summary.author}` : summary.origin;
+  const info = [`${summary.solved} of ${summary.levels} solved`];
+  if (summary.updated) info.push(`${summary.updated} updated`);
+  $('collection-info').textContent = [...info, ...(page.problems || []), ...(page.levelProblems || [])].join(' · ');
+  $('collection-credit').textContent = summary.credit || '';
+  $('first-unsolved').disabled = summary.first_unsolved == null;
+  const text = filterText();
+  const setMatches = nameMatches(summary, text) && !!text;
+  let shown = 0;
+  for (const level of data.levels) {
+    if (!levelShown(level, text, setMatches)) continue;
+    shown += 1;
     const card = document.createElement('button');
     card.type = 'button';
-    card.className = 'level-card' + (level.solved ? ' solved' : '') + (level.error ? ' broken' : '');
+    card.className = 'level-card' + (level.solved ? ' solved' : '') + (level.error ? ' broken' : '') + (level.updated ? ' updated' : '');
     card.dataset.level = level.index;
     const canvas = document.createElement('canvas');
     const name = document.createElement('span');
     name.className = 'name';
-    name.textContent = level.error ? `#${level.index + 1} (cannot be read)` : `${level.index + 1}. ${level.title}`;
+    // A level without a title is called "<collection> #<n>": its number says it.
+    const untitled = level.title === `${summary.name} #${level.index + 1}`;
+    name.textContent = level.error ? `#${level.index + 1} (cannot be read)`
+      : untitled ? `Level ${level.index + 1}` : `${level.index + 1}. ${level.title}`;
+    name.title = name.textContent;
     const meta = document.createElement('span');
     meta.className = 'meta';
     if (level.error) meta.textContent = level.error;
     else if (level.solved) {
       const m = level.best_moves, p = level.best_pushes;
-      meta.innerHTML = `<span class="done">✓ solved</span> best ${m.moves}m/${m.pushes}p` +
-        (p && (p.pushes !== m.pushes) ? ` · ${p.moves}m/${p.pushes}p` : '');
+      meta.innerHTML = '<span class="done">✓ solved</span>';
+      if (m) meta.append(` best ${m.moves}m/${m.pushes}p` + (p && (p.pushes !== m.pushes) ? ` · ${p.moves}m/${p.pushes}p` : ''));
     } else meta.textContent = 'not solved yet';
     card.append(canvas, name, meta);
-    if (!level.error) card.onclick = () => openLevel(page.collection, level.index);
+    const rating = !level.error && ratingText(level);
+    if (rating) {
+      const r = document.createElement('span');
+      r.className = 'rating';
+      r.textContent = rating;
+      card.append(r);
+    }
+    if (level.updated) {
+      const u = document.createElement('span');
+      u.className = 'updated';
+      u.textContent = `⟳ updated: ${data.level_updated}`;
+      card.title = data.level_updated;
+      card.append(u);
+    }
+    if (!level.error) {
+      card.onclick = () => openLevel(page.collection, level.index);
+      canvas.dataset.xsb = level.xsb;
+      previews.observe(canvas);
+    }
     list.append(card);
-    if (!level.error) requestAnimationFrame(() => drawThumb(canvas, level.xsb));
   }
+  $('levels-empty').hidden = shown > 0 || data.levels.length === 0;
 }
+
+// Scrolls to the collection's first unsolved level and puts the focus on
+// it (Enter plays it), clearing a filter that hides it.
+function firstUnsolved() {
+  const data = page.levels;
+  const at = data && data.collection.first_unsolved;
+  if (at == null) return;
+  let card = $('levels').querySelector(`.level-card[data-level="${at}"]`);
+  if (!card) {
+    $('filter').value = '';
+    $('show').value = 'all';
+    renderShelves();
+    renderLevels();
+    card = $('levels').querySelector(`.level-card[data-level="${at}"]`);
+  }
+  if (!card) return;
+  for (const c of $('levels').querySelectorAll('.target')) c.classList.remove('target');
+  card.classList.add('target');
+  card.scrollIntoView({ block: 'center' });
+  card.focus();
+}
+
+// Arrow keys move between the level cards, row by row; Enter plays.
+$('levels').addEventListener('keydown', (e) => {
+  const step = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: 'up', ArrowDown: 'down' }[e.key];
+  if (!step) return;
+  const cards = [...$('levels').querySelectorAll('.level-card')];
+  const at = cards.indexOf(document.activeElement);
+  if (at < 0) return;
+  const columns = getComputedStyle($('levels')).gridTemplateColumns.split(' ').length || 1;
+  const next = cards[at + (step === 'up' ? -columns : step === 'down' ? columns : step)];
+  if (next) { e.preventDefault(); next.focus(); }
+});
+
+$('first-unsolved').onclick = () => firstUnsolved();
+$('filter').oninput = () => { renderShelves(); renderLevels(); };
+$('show').onchange = () => { renderShelves(); renderLevels(); };
+
+// The browser's keys: / filters, f jumps to the first unsolved level.
+document.addEventListener('keydown', (e) => {
+  if (page.view !== 'levels' || e.altKey || e.metaKey || e.ctrlKey) return;
+  if (document.querySelector('dialog[open]')) return;
+  const typing = e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement
+    || e.target instanceof HTMLSelectElement;
+  if (e.key === 'Escape' && e.target === $('filter')) {
+    $('filter').value = '';
+    $('filter').dispatchEvent(new Event('input'));
+    return;
+  }
+  if (typing) return;
+  if (e.key === '/') { e.preventDefault(); $('filter').focus(); }
+  else if (e.key === 'f') { e.preventDefault(); firstUnsolved(); }
+});
 
 $('upload').onchange = async (e) => {
   const file = e.target.files[0];
@@ -301,6 +503,10 @@ function updatePanel() {
   const best = s.best && s.best.moves;
   $('best-wrap').hidden = !best;
   if (best) $('best').textContent = `${best.moves}m/${best.pushes}p`;
+  // The level's par ("best found" when not proven) and difficulty, when known.
+  $('par-wrap').hidden = !s.par && !s.difficulty;
+  $('par-label').textContent = s.par ? (s.par.proven ? 'par' : 'par (best found)') : 'difficulty';
+  $('par').textContent = [s.par && `${s.par.pushes}`, s.difficulty].filter(Boolean).join(' · ');
   $('b-undo').disabled = !s.can_undo;
   $('b-redo').disabled = !s.can_redo;
   $('b-prev').disabled = s.level === 0;
@@ -334,6 +540,10 @@ function onSolved(msg) {
   for (const p of msg.problems || []) records.push(p);
   $('solved-title').textContent = msg.assisted ? 'Solved by the solver' : 'Solved!';
   $('solved-stats').textContent = `Moves ${msg.moves} · pushes ${msg.pushes} · time ${clockText()}`;
+  // "par 32 pushes, you 35", when the level has a par.
+  const par = msg.against_par || '';
+  $('solved-par').textContent = par && par[0].toUpperCase() + par.slice(1);
+  $('solved-par').hidden = !par;
   $('solved-records').textContent = records.join(' ') || 'Your best stays as it was.';
   $('solved-records').className = msg.assisted ? 'muted' : 'record';
   page.nextLevel = msg.next;

@@ -940,3 +940,17 @@ fn level_rows_show_par_and_difficulty_and_an_updated_level_says_so() {
     let narrow = screen(&app, 80, 24);
     assert!(narrow.contains("Short hall       1 Tutorial"), "{narrow}");
 }
+
+#[test]
+fn the_solved_dialog_compares_with_the_par() {
+    let dir = tempfile::tempdir().unwrap();
+    let start = Start::Sokoban {
+        files: vec![data("rated.json")],
+        level: Some(1),
+    };
+    let mut app = App::new(DataDir::at(dir.path()), start).unwrap();
+    press(&mut app, "d");
+    let shown = screen(&app, 80, 24);
+    assert!(shown.contains("par 1 push, you 1, par!"), "{shown}");
+    assert_snapshot!("solved_dialog_with_par", shown);
+}

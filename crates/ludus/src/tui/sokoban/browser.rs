@@ -25,7 +25,7 @@ use super::board::BoardView;
 use super::editor::Editor;
 use super::play::Play;
 use crate::session::sokoban::library::{
-    LEVEL_UPDATED, LevelSet, Summary, registry, write_solutions_export,
+    LEVEL_UPDATED, LevelSet, Summary, grouped, registry, write_solutions_export,
 };
 use crate::store::Progress;
 use crate::tui::app::{Action, Ctx, Screen};
@@ -234,26 +234,6 @@ pub struct Browser {
     /// lists scroll only when the selection would leave them.
     sets_offset: Cell<usize>,
     levels_offset: Cell<usize>,
-}
-
-/// Those of `sets` in the same group together, the groups in the order they
-/// first come (command-line files and the levels folder are both the
-/// player's).
-fn grouped(sets: Vec<LevelSet>) -> Vec<LevelSet> {
-    let mut groups: Vec<String> = Vec::new();
-    let mut keyed: Vec<(usize, LevelSet)> = sets
-        .into_iter()
-        .map(|set| {
-            let group = set.group();
-            let order = groups.iter().position(|g| *g == group).unwrap_or_else(|| {
-                groups.push(group);
-                groups.len() - 1
-            });
-            (order, set)
-        })
-        .collect();
-    keyed.sort_by_key(|(order, _)| *order);
-    keyed.into_iter().map(|(_, set)| set).collect()
 }
 
 impl Browser {

@@ -954,3 +954,24 @@ fn the_solved_dialog_compares_with_the_par() {
     assert!(shown.contains("par 1 push, you 1, par!"), "{shown}");
     assert_snapshot!("solved_dialog_with_par", shown);
 }
+
+/// At 80x24 the preview keeps the whole board of a tall level and cuts the
+/// credit under it instead, with `…`.
+#[test]
+fn the_preview_keeps_the_board_whole_and_cuts_the_credit() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = builtin_browser(dir.path());
+    press(&mut app, "/sasquatch iii");
+    press_code(&mut app, KeyCode::Enter);
+    let shown = screen(&app, 80, 24);
+    assert!(shown.contains("8x12, 6 boxes"), "{shown}");
+    let board_rows = shown
+        .lines()
+        .filter(|l| l.chars().skip(60).any(|c| c == '▓'))
+        .count();
+    assert_eq!(board_rows, 12, "{shown}");
+    assert!(
+        shown.contains("David W. Skinner:") && shown.contains('…'),
+        "{shown}"
+    );
+}

@@ -208,12 +208,12 @@ impl Filter {
         !self.text.is_empty() || self.show != Show::All
     }
 
-    /// Whether `row` of `shelf` is shown: its standing fits, and the text is
-    /// in the level's title or the collection's name (any case).
-    fn keeps(&self, shelf: &Shelf, row: &LevelRow) -> bool {
-        let text = self.text.to_lowercase();
+    /// Whether `row` of `shelf` is shown: its standing fits, and `text`
+    /// (the filter's text in lower case) is in the level's title or the
+    /// collection's name.
+    fn keeps(&self, text: &str, shelf: &Shelf, row: &LevelRow) -> bool {
         self.show.keeps(row.standing)
-            && (text.is_empty() || shelf.lower.contains(&text) || row.lower.contains(&text))
+            && (text.is_empty() || shelf.lower.contains(text) || row.lower.contains(text))
     }
 }
 
@@ -302,12 +302,13 @@ impl Browser {
 
     /// Works out what the filter shows, and moves the selection onto it.
     fn refilter(&mut self) {
+        let text = self.filter.text.to_lowercase();
         self.visible = self
             .shelves
             .iter()
             .map(|shelf| {
                 (0..shelf.rows.len())
-                    .filter(|&i| self.filter.keeps(shelf, &shelf.rows[i]))
+                    .filter(|&i| self.filter.keeps(&text, shelf, &shelf.rows[i]))
                     .collect()
             })
             .collect();
@@ -525,7 +526,9 @@ impl Browser {
         // The origin (a path can be long) only where it fits beside the name.
         let set = &shelf.set;
         let origin = set.origin();
-        let title = if set.name.chars().count() + origin.chars().count() + 7 <= width {
+        let title = if self.visible_sets.is_empty() {
+            " Levels ".to_string()
+        } else if set.name.chars().count() + origin.chars().count() + 7 <= width {
             format!(" {} — {origin} ", set.name)
         } else {
             format!(" {} ", shorten(&set.name, width.saturating_sub(2).max(4)))
@@ -600,10 +603,18 @@ impl Browser {
             );
         }
         let credit = shelf
+            .filter(|_| self.visible_sets.contains(&self.set))
             .map(|s| credit_lines(&s.summary, width))
             .unwrap_or_default();
-        // The credit takes at most half the panel; the board the rest.
-        let credit_room = (inner.height as usize / 2).max(1);
+        // The board keeps a row per board row where it can (it scrolls
+        // otherwise); the credit takes what is left, at least three lines.
+        let board_rows = match level {
+            Some(Ok(level)) => level.height(),
+            _ => 1,
+        };
+        let credit_room = (inner.height as usize)
+            .saturating_sub(info.len() + 1 + board_rows)
+            .max(3);
         let credit = fit(credit, credit_room);
         let info_height = u16::try_from(info.len()).unwrap_or(u16::MAX);
         let credit_height =

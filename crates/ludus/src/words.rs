@@ -16,9 +16,53 @@ pub fn plural(n: usize, noun: &str) -> String {
     }
 }
 
+/// `text` broken into lines of at most `width` characters, at spaces where
+/// it can be (a word longer than a line is cut). Line breaks in `text` are
+/// kept; an empty text gives no lines.
+pub fn wrap(text: &str, width: usize) -> Vec<String> {
+    let width = width.max(1);
+    let mut lines = Vec::new();
+    for paragraph in text.lines() {
+        let mut line = String::new();
+        let mut len = 0;
+        for word in paragraph.split_whitespace() {
+            let mut word: Vec<char> = word.chars().collect();
+            if len > 0 && len + 1 + word.len() > width {
+                lines.push(std::mem::take(&mut line));
+                len = 0;
+            }
+            while word.len() > width {
+                let rest = word.split_off(width);
+                if len > 0 {
+                    lines.push(std::mem::take(&mut line));
+                }
+                lines.push(word.into_iter().collect());
+                len = 0;
+                word = rest;
+            }
+            if len > 0 {
+                line.push(' ');
+                len += 1;
+            }
+            len += word.len();
+            line.extend(word);
+        }
+        lines.push(line);
+    }
+    lines
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn wrap_breaks_at_spaces_and_cuts_long_words() {
+        assert_eq!(wrap("one two three", 7), ["one two", "three"]);
+        assert_eq!(wrap("abcdefghij xy", 4), ["abcd", "efgh", "ij", "xy"]);
+        assert_eq!(wrap("a\nb c", 10), ["a", "b c"]);
+        assert!(wrap("", 5).is_empty());
+    }
 
     #[test]
     fn one_is_singular_and_the_rest_plural() {

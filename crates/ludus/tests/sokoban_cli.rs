@@ -608,3 +608,150 @@ fn a_refused_pack_names_the_entry_and_installs_nothing() {
     assert!(err.contains("skin/wall.png: not a PNG image"), "{err}");
     assert!(!data_dir.join("sokoban/levels/packs/mine").exists());
 }
+
+/// Records a solve of `level` in the data dir's progress, as a game would.
+fn solve_in_progress(data_dir: &Path, level: &sokoban::Level, collection: &str) {
+    let place = ludus::store::progress::Place {
+        key: &level.key(),
+        title: "1",
+        collection,
+    };
+    let dir = ludus::store::DataDir::at(data_dir);
+    ludus::store::progress::record_solution(&dir, &place, "R", 1, 1, 5).unwrap();
+}
+
+#[test]
+fn collections_lists_the_built_in_ones_by_author_with_solved_counts() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = ludus(&["sokoban", "collections"], dir.path());
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = stdout(&out);
+    assert!(
+        text.starts_with("Ludus\n  Ludus Original  0/69  solved  built in\nDavid W. Skinner\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("\n  Microban I      0/155 solved  built in\n"),
+        "{text}"
+    );
+    assert!(text.contains("\nDavid Holland\n"), "{text}");
+    assert!(text.ends_with(" 0 solved\n"), "{text}");
+
+    // A solve counts in every collection holding that level.
+    let microban = sokoban::levels::BUILTIN[1].collection();
+    let sasquatch = sokoban::levels::builtin("sasquatch-1")
+        .unwrap()
+        .collection();
+    solve_in_progress(
+        dir.path(),
+        microban.levels[0].as_ref().unwrap(),
+        "Microban I",
+    );
+    solve_in_progress(
+        dir.path(),
+        sasquatch.levels[0].as_ref().unwrap(),
+        "Sasquatch I",
+    );
+    let text = stdout(&ludus(&["sokoban", "collections"], dir.path()));
+    assert!(
+        text.contains("\n  Microban I      1/155 solved  built in\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("\n  Sasquatch I     1/50  solved  built in\n"),
+        "{text}"
+    );
+}
+
+#[test]
+fn collections_json_has_packs_and_the_levels_folder_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let data_dir = dir.path().join("data");
+    let folder = folder_pack(dir.path(), &png_header(8));
+    let out = ludus(
+        &["sokoban", "pack", "install", folder.to_str().unwrap()],
+        &data_dir,
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let levels = data_dir.join("sokoban/levels");
+    std::fs::write(levels.join("mine.sok"), "#######\n#@ $ .#\n#######\n").unwrap();
+    let microban = sokoban::levels::BUILTIN[1].collection();
+    solve_in_progress(
+        &data_dir,
+        microban.levels[0].as_ref().unwrap(),
+        "Microban I",
+    );
+
+    let out = ludus(&["sokoban", "collections", "--json"], &data_dir);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let rows: Vec<serde_json::Value> = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(rows.len(), sokoban::levels::BUILTIN.len() + 2);
+    let named = |name: &str| {
+        rows.iter()
+            .find(|r| r["name"] == name)
+            .unwrap_or_else(|| panic!("no {name} in {rows:?}"))
+    };
+    let m = named("Microban I");
+    assert_eq!(m["author"], "David W. Skinner");
+    assert_eq!(m["group"], "David W. Skinner");
+    assert_eq!(m["origin"], "built in");
+    assert_eq!(
+        (m["levels"].as_u64(), m["solved"].as_u64()),
+        (Some(155), Some(1))
+    );
+    assert_eq!(m["first_unsolved"], 2, "1-based");
+    assert_eq!(m["updated"], serde_json::json!([]));
+    assert!(m["credit"].as_str().unwrap().contains("properly credited"));
+    let pack = named("Mine");
+    assert_eq!(
+        (&pack["group"], &pack["author"], &pack["levels"]),
+        (
+            &serde_json::json!("Map packs"),
+            &serde_json::json!("Ann"),
+            &serde_json::json!(1)
+        )
+    );
+    let mine = named("mine");
+    assert_eq!(mine["group"], "Your levels");
+    assert_eq!(mine["solved"], 0);
+    assert!(
+        mine["origin"].as_str().unwrap().ends_with("mine.sok"),
+        "{mine}"
+    );
+
+    // The table lists them too, under their groups.
+    let text = stdout(&ludus(&["sokoban", "collections"], &data_dir));
+    assert!(text.contains("\nMap packs\n  Mine "), "{text}");
+    assert!(text.contains("  by Ann"), "{text}");
+    assert!(text.contains("\nYour levels\n  mine "), "{text}");
+}
+
+#[test]
+fn sokoban_help_credits_the_built_in_collections() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = stdout(&ludus(&["sokoban", "--help"], dir.path()));
+    assert!(
+        text.contains("David W. Skinner: Microban I, Microban II"),
+        "{text}"
+    );
+    assert!(
+        text.contains("may be freely distributed provided they"),
+        "{text}"
+    );
+    assert!(text.contains("LICENSES.md"), "{text}");
+    assert!(!text.contains("the built-in collection;"), "{text}");
+    let short = stdout(&ludus(&["sokoban", "-h"], dir.path()));
+    assert!(short.contains("ludus sokoban --help"), "{short}");
+}

@@ -89,7 +89,12 @@ fn solving_shows_the_summary_and_records_progress() {
     let browser = screen(&app, 100, 24);
     assert!(browser.contains("2 ✓ Square"), "{browser}");
     assert!(browser.contains("7/2"), "{browser}");
-    assert!(browser.contains("1/2 solved"), "{browser}");
+    assert!(
+        browser
+            .lines()
+            .any(|l| l.contains("▶ Two rooms") && l.contains(" 1/2 ")),
+        "{browser}"
+    );
 }
 
 #[test]
@@ -770,4 +775,203 @@ fn the_look_is_chosen_on_the_settings_screen() {
     press_code(&mut app, KeyCode::Esc);
     let saved = std::fs::read_to_string(dir.path().join("settings.json")).unwrap();
     assert!(saved.contains("\"look\": \"ascii\""), "{saved}");
+}
+
+/// Records a solve of `level` in the progress file, as a game would.
+fn solved_in_progress(dir: &Path, level: &sokoban::Level, title: &str, collection: &str) {
+    let place = ludus::store::progress::Place {
+        key: &level.key(),
+        title,
+        collection,
+    };
+    ludus::store::progress::record_solution(&DataDir::at(dir), &place, "R", 1, 1, 5).unwrap();
+}
+
+/// The browser with no files named: the built-in collections.
+fn builtin_browser(dir: &Path) -> App {
+    let start = Start::Sokoban {
+        files: Vec::new(),
+        level: None,
+    };
+    App::new(DataDir::at(dir), start).unwrap()
+}
+
+#[test]
+fn the_browser_groups_collections_by_author_with_solved_counts_and_credit() {
+    let dir = tempfile::tempdir().unwrap();
+    let microban = sokoban::levels::BUILTIN[1].collection();
+    let first = microban.levels[0].as_ref().unwrap();
+    solved_in_progress(dir.path(), first, "1", "Microban I");
+    let mut app = builtin_browser(dir.path());
+    let shown = screen(&app, 80, 24);
+    assert!(shown.contains("1/155"), "{shown}");
+    // Group headers are not chosen: the next collection is Microban I.
+    press_code(&mut app, KeyCode::Right);
+    let shown = screen(&app, 80, 24);
+    assert!(shown.contains("▶ Microban I"), "{shown}");
+    assert!(shown.contains("David W. Skinner:"), "the credit: {shown}");
+    assert!(shown.contains("  1 ✓"), "{shown}");
+    assert_snapshot!("browser_grouped", shown);
+    // The header row stays out of the way going back too.
+    press_code(&mut app, KeyCode::Left);
+    assert!(screen(&app, 80, 24).contains("▶ Ludus Original"));
+}
+
+#[test]
+fn the_filter_finds_titles_and_shows_unsolved_or_solved_levels() {
+    let dir = tempfile::tempdir().unwrap();
+    let start = Start::Sokoban {
+        files: vec![data("rated.json")],
+        level: None,
+    };
+    let mut app = App::new(DataDir::at(dir.path()), start).unwrap();
+    press(&mut app, "/HALL");
+    let shown = screen(&app, 80, 24);
+    assert!(shown.contains("find: HALL_"), "{shown}");
+    assert!(
+        shown.contains("Short hall") && shown.contains("Long hall"),
+        "{shown}"
+    );
+    assert!(!shown.contains("Plain room"), "{shown}");
+    assert_snapshot!("browser_filtered", shown);
+    // Keys go to the filter until Enter; then they work again.
+    press_code(&mut app, KeyCode::Enter);
+    press(&mut app, "j");
+    let shown = screen(&app, 80, 24);
+    assert!(shown.contains("find: HALL "), "{shown}");
+    assert!(shown.contains("7x3, 1 box"), "the second hall: {shown}");
+    // Esc clears the filter before it leaves.
+    press_code(&mut app, KeyCode::Esc);
+    let shown = screen(&app, 80, 24);
+    assert!(
+        shown.contains("Plain room") && !shown.contains("find:"),
+        "{shown}"
+    );
+    assert!(!app.should_quit());
+
+    // f: unsolved levels only, then solved ones.
+    let rated =
+        sokoban::format::json::parse_library(&std::fs::read_to_string(data("rated.json")).unwrap())
+            .unwrap();
+    let short = rated.levels[0].as_ref().unwrap();
+    solved_in_progress(dir.path(), short, "Short hall", "Rated");
+    let start = Start::Sokoban {
+        files: vec![data("rated.json")],
+        level: None,
+    };
+    let mut app = App::new(DataDir::at(dir.path()), start).unwrap();
+    press(&mut app, "f");
+    let shown = screen(&app, 100, 24);
+    assert!(shown.contains("showing: unsolved"), "{shown}");
+    assert!(
+        !shown.contains("Short hall") && shown.contains("Long hall"),
+        "{shown}"
+    );
+    press(&mut app, "f");
+    let shown = screen(&app, 100, 24);
+    assert!(
+        shown.contains("Short hall") && !shown.contains("Long hall"),
+        "{shown}"
+    );
+    // Only collections with a solved level are left (the same level is
+    // in Ludus Original and Microban I: progress follows the level).
+    assert!(!shown.contains("Sasquatch"), "{shown}");
+    press(&mut app, "f");
+    assert!(screen(&app, 100, 24).contains("Long hall"));
+}
+
+#[test]
+fn u_jumps_to_the_first_unsolved_level_then_the_next_collection() {
+    let dir = tempfile::tempdir().unwrap();
+    let rated =
+        sokoban::format::json::parse_library(&std::fs::read_to_string(data("rated.json")).unwrap())
+            .unwrap();
+    let short = rated.levels[0].as_ref().unwrap();
+    solved_in_progress(dir.path(), short, "Short hall", "Rated");
+    let start = Start::Sokoban {
+        files: vec![data("rated.json")],
+        level: None,
+    };
+    let mut app = App::new(DataDir::at(dir.path()), start).unwrap();
+    assert!(screen(&app, 100, 24).contains("5x3, 1 box"));
+    press(&mut app, "u");
+    let shown = screen(&app, 100, 24);
+    assert!(shown.contains("7x3, 1 box"), "Long hall: {shown}");
+    press(&mut app, "u");
+    let shown = screen(&app, 100, 24);
+    assert!(shown.contains("▶ Ludus Original"), "{shown}");
+}
+
+#[test]
+fn level_rows_show_par_and_difficulty_and_an_updated_level_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    // A record for "Plain room" of this collection under another key: the
+    // level changed since it was solved.
+    let place = ludus::store::progress::Place {
+        key: "00000000000000ff",
+        title: "Plain room",
+        collection: "Rated",
+    };
+    ludus::store::progress::record_solution(&DataDir::at(dir.path()), &place, "R", 1, 1, 5)
+        .unwrap();
+    let start = Start::Sokoban {
+        files: vec![data("rated.json")],
+        level: None,
+    };
+    let mut app = App::new(DataDir::at(dir.path()), start).unwrap();
+    let shown = screen(&app, 100, 24);
+    assert!(shown.contains("par 1 · Tutorial"), "{shown}");
+    assert!(shown.contains("par 3? · Expert"), "best found: {shown}");
+    assert!(shown.contains("3 ! Plain room"), "{shown}");
+    assert!(shown.contains("!0/3"), "{shown}");
+    assert!(shown.contains("par 1 push · Tutorial"), "preview: {shown}");
+    press(&mut app, "j");
+    let shown = screen(&app, 100, 24);
+    assert!(
+        shown.contains("par 3 pushes (best found) ·"),
+        "preview: {shown}"
+    );
+    press(&mut app, "j");
+    let shown = screen(&app, 100, 24);
+    assert!(shown.contains("This level was updated"), "{shown}");
+    assert_snapshot!("browser_rated_and_updated", shown);
+    // At 80 columns a row takes a shorter rating where the long one would
+    // leave its title no room.
+    let narrow = screen(&app, 80, 24);
+    assert!(narrow.contains("Short hall       1 Tutorial"), "{narrow}");
+}
+
+#[test]
+fn the_solved_dialog_compares_with_the_par() {
+    let dir = tempfile::tempdir().unwrap();
+    let start = Start::Sokoban {
+        files: vec![data("rated.json")],
+        level: Some(1),
+    };
+    let mut app = App::new(DataDir::at(dir.path()), start).unwrap();
+    press(&mut app, "d");
+    let shown = screen(&app, 80, 24);
+    assert!(shown.contains("par 1 push, you 1, par!"), "{shown}");
+    assert_snapshot!("solved_dialog_with_par", shown);
+}
+
+/// At 80x24 the preview keeps the whole board of a tall level and cuts the
+/// credit under it instead, with `…`.
+#[test]
+fn the_preview_keeps_the_board_whole_and_cuts_the_credit() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = builtin_browser(dir.path());
+    press(&mut app, "/sasquatch iii");
+    press_code(&mut app, KeyCode::Enter);
+    let shown = screen(&app, 80, 24);
+    assert!(shown.contains("8x12, 6 boxes"), "{shown}");
+    let board_rows = shown
+        .lines()
+        .filter(|l| l.chars().skip(60).any(|c| c == '▓'))
+        .count();
+    assert_eq!(board_rows, 12, "{shown}");
+    assert!(
+        shown.contains("David W. Skinner:") && shown.contains('…'),
+        "{shown}"
+    );
 }

@@ -25,7 +25,7 @@ pub struct SokobanSettings {
     pub show_deadlocks: bool,
     /// Milliseconds per step when replaying or animating a solution.
     pub animation_ms: u32,
-    /// The collection played last (a path, or a name for the built-in one).
+    /// The collection played last (its name: a built-in title, a pack, a file).
     pub last_collection: Option<String>,
     /// The level played last in that collection (0-based).
     pub last_level: Option<usize>,

@@ -1,5 +1,6 @@
 //! `ludus sokoban …`: play, and work with levels and solutions.
 
+mod collections;
 mod generate;
 mod levels;
 mod packs;
@@ -19,12 +20,17 @@ use crate::store::DataDir;
 use crate::tui::{self, Start};
 
 #[derive(Debug, Args)]
-#[command(args_conflicts_with_subcommands = true)]
+#[command(
+    args_conflicts_with_subcommands = true,
+    after_help = collections::CREDITS_HINT,
+    after_long_help = collections::builtin_credits()
+)]
 pub struct SokobanArgs {
     #[command(subcommand)]
     pub command: Option<SokobanCommand>,
 
-    /// Level files to play (.sok, .xsb, .txt, .json); default: the built-in collection.
+    /// Level files to play (.sok, .xsb, .txt, .json), listed first in the
+    /// level browser above the built-in collections.
     #[arg(value_name = "FILE")]
     pub files: Vec<PathBuf>,
 
@@ -70,12 +76,14 @@ pub enum SokobanCommand {
     Bench(solve::BenchArgs),
     /// Generate new levels, each proven solvable and rated, as .sok with solutions.
     Generate(generate::GenerateArgs),
+    /// List every collection (built in, your levels folder, map packs) with its author and solved count.
+    Collections(collections::CollectionsArgs),
     /// Map packs: install, list, remove, export (.zip with levels, pack.json, skin/).
     #[command(subcommand)]
     Pack(packs::PackCommand),
     /// Export your best solutions as a .sok file, each level with its solutions under it.
     Solutions {
-        /// The collection (default: the built-in one).
+        /// The collection (default: the built-in Ludus Original library).
         #[arg(value_name = "FILE")]
         file: Option<PathBuf>,
         #[arg(long, short, value_name = "OUT")]
@@ -136,6 +144,9 @@ pub fn run(data: DataDir, args: SokobanArgs) -> Result<ExitCode> {
                 eprintln!("ludus: warning: {warning}");
             }
             levels::write_output(output.as_deref(), &text)
+        }
+        Some(SokobanCommand::Collections(args)) => {
+            collections::run(&data, &args, &mut std::io::stdout())
         }
         Some(SokobanCommand::Pack(command)) => packs::run(&data, command, &mut std::io::stdout()),
         Some(SokobanCommand::Solve(args)) => solve::solve(&args, &mut std::io::stdout()),

@@ -209,6 +209,26 @@ impl Summary {
     }
 }
 
+/// Those of `sets` in the same group together, the groups in the order they
+/// first come (command-line files and the levels folder are both the
+/// player's).
+pub fn grouped(sets: Vec<LevelSet>) -> Vec<LevelSet> {
+    let mut groups: Vec<String> = Vec::new();
+    let mut keyed: Vec<(usize, LevelSet)> = sets
+        .into_iter()
+        .map(|set| {
+            let group = set.group();
+            let order = groups.iter().position(|g| *g == group).unwrap_or_else(|| {
+                groups.push(group);
+                groups.len() - 1
+            });
+            (order, set)
+        })
+        .collect();
+    keyed.sort_by_key(|(order, _)| *order);
+    keyed.into_iter().map(|(_, set)| set).collect()
+}
+
 /// What the browsers say of a level changed since it was solved.
 pub const LEVEL_UPDATED: &str =
     "This level was updated since you solved it: your old record no longer applies.";
@@ -435,6 +455,23 @@ mod tests {
             ]
         );
         assert!(sets.iter().all(|s| s.credit.is_some()));
+    }
+
+    #[test]
+    fn grouping_keeps_the_first_order_and_puts_a_group_together() {
+        let mut mine = set_of(TWO);
+        mine.source = Source::File(PathBuf::from("mine.sok"));
+        let mut later = set_of(TWO);
+        later.source = Source::File(PathBuf::from("later.sok"));
+        later.name = "Later".into();
+        let sets = vec![
+            mine,
+            LevelSet::builtin(),
+            later,
+            LevelSet::of_builtin(&sokoban::levels::BUILTIN[1]),
+        ];
+        let names: Vec<String> = grouped(sets).into_iter().map(|s| s.name).collect();
+        assert_eq!(names, ["Mine", "Later", "Ludus Original", "Microban I"]);
     }
 
     #[test]

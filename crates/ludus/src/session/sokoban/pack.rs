@@ -636,14 +636,19 @@ impl Pack {
         Ok(writer.finish()?.into_inner())
     }
 
-    /// The pack's levels as a collection to play.
+    /// The pack's levels as a collection to play, by the pack's author
+    /// where its levels do not name one.
     pub fn level_set(&self) -> LevelSet {
+        let mut collection = self.collection.clone();
+        if collection.author.is_none() {
+            collection.author = self.meta.author.clone();
+        }
         LevelSet {
             name: self.name.clone(),
             source: Source::Pack {
                 folder: self.folder.clone(),
             },
-            collection: self.collection.clone(),
+            collection,
             credit: self.meta.licence.clone(),
         }
     }

@@ -67,6 +67,8 @@ enum Mode {
         all_solved: bool,
         /// The solver made some of the moves, so nothing was recorded.
         assisted: bool,
+        /// How the solve compares with the level's par ("par 32 pushes, you 35").
+        against_par: Option<String>,
     },
     Cursor {
         cell: usize,
@@ -218,6 +220,7 @@ impl Play {
             new_best: solved.new_best,
             all_solved: solved.all_solved,
             assisted: solved.assisted,
+            against_par: solved.against_par,
         };
     }
 
@@ -824,16 +827,21 @@ impl Screen for Play {
                 new_best,
                 all_solved,
                 assisted,
+                against_par,
             } => {
-                let mut lines = vec![
-                    Line::from(format!(
-                        "Moves {}   pushes {}   time {}",
-                        self.session.game().moves(),
-                        self.session.game().pushes(),
-                        clock(self.elapsed().as_secs())
-                    )),
-                    Line::raw(""),
-                ];
+                let mut lines = vec![Line::from(format!(
+                    "Moves {}   pushes {}   time {}",
+                    self.session.game().moves(),
+                    self.session.game().pushes(),
+                    clock(self.elapsed().as_secs())
+                ))];
+                if let Some(par) = against_par {
+                    lines.push(
+                        Line::from(par.clone())
+                            .style(Style::default().fg(Color::Rgb(230, 190, 80))),
+                    );
+                }
+                lines.push(Line::raw(""));
                 if *assisted {
                     lines.push(Line::from(flow::ASSISTED_SOLVE));
                 } else if self.session.is_play_test() {

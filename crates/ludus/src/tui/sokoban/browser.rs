@@ -127,10 +127,11 @@ impl Shelf {
                     } else {
                         Standing::Unsolved
                     };
-                    let title = level.meta.title.clone().unwrap_or_default();
+                    let title = level.meta.title.clone();
                     LevelRow {
-                        lower: title.to_lowercase(),
-                        title,
+                        lower: title.as_deref().unwrap_or_default().to_lowercase(),
+                        // An untitled level (most classic ones) by its size.
+                        title: title.unwrap_or_else(|| size_of(level)),
                         standing,
                         best: record
                             .and_then(|r| r.best_by_moves.as_ref())
@@ -578,14 +579,9 @@ impl Browser {
         let mut info: Vec<Line> = Vec::new();
         if let Some(Ok(level)) = level {
             info.push(
-                Line::from(format!(
-                    "{}x{}, {}",
-                    level.width(),
-                    level.height(),
-                    crate::words::counted(level.boxes().len(), "box")
-                ))
-                .centered()
-                .style(Style::default().fg(Color::Gray)),
+                Line::from(size_of(level))
+                    .centered()
+                    .style(Style::default().fg(Color::Gray)),
             );
         }
         if let Some(rating) = row.and_then(|r| r.rating.long()) {
@@ -704,6 +700,16 @@ impl Browser {
             vec![key_hints(&moving), key_hints(&doing)]
         }
     }
+}
+
+/// A level's size and boxes: `9x6, 2 boxes`.
+fn size_of(level: &sokoban::Level) -> String {
+    format!(
+        "{}x{}, {}",
+        level.width(),
+        level.height(),
+        crate::words::counted(level.boxes().len(), "box")
+    )
 }
 
 /// A level's row: number, mark, title, then its best and rating on the right.

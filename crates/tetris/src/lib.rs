@@ -35,6 +35,7 @@
 //! assert!(snapshot.board.len() >= 20);
 //! ```
 
+pub mod attack;
 pub mod bag;
 pub mod bot;
 

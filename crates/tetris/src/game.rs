@@ -9,7 +9,9 @@ use std::collections::VecDeque;
 
 use serde::{Deserialize, Serialize};
 
+use crate::attack::Attack;
 use crate::bag::Bag;
+use crate::garbage::{Garbage, GarbageRules, Meter};
 use crate::matrix::{Matrix, VISIBLE_HEIGHT};
 use crate::mode::Mode;
 use crate::piece::{ActivePiece, PieceKind};
@@ -140,6 +142,8 @@ pub enum GameOver {
     LockOut,
     /// The mode's goal was reached (lines in Marathon or Sprint, time in Ultra).
     GoalReached,
+    /// Rising garbage pushed blocks above the top of the matrix (versus games).
+    TopOut,
 }
 
 /// Whether the game is still running.
@@ -205,6 +209,9 @@ pub struct Game {
     soft_drop_held: bool,
     /// Zen mode clears the matrix instead of ending the game; this counts how often.
     zen_clears: u32,
+    /// Incoming and outgoing garbage in a versus game; `None` in a game played alone.
+    #[serde(default)]
+    garbage: Option<Garbage>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -269,10 +276,29 @@ impl Game {
             right_held: false,
             soft_drop_held: false,
             zen_clears: 0,
+            garbage: None,
         };
         let first = game.take_next();
         game.spawn(first);
         game
+    }
+
+    /// This game made a versus player's: its locks send garbage by the attack table
+    /// ([`crate::attack`]) and take garbage sent with [`Game::receive_garbage`] under
+    /// `rules`, the holes drawn from a generator seeded with `hole_seed`
+    /// ([`crate::garbage`]).
+    ///
+    /// ```
+    /// use tetris::garbage::{GarbageRules, Meter};
+    /// use tetris::{Game, Mode, Settings};
+    /// let mut game = Game::new(Mode::Marathon { endless: true }, Settings::default(), 5)
+    ///     .with_garbage(GarbageRules::default(), 6);
+    /// game.receive_garbage(3, 0);
+    /// assert_eq!(game.garbage_meter(), Some(Meter { ready: 0, pending: 3 }));
+    /// ```
+    pub fn with_garbage(mut self, rules: GarbageRules, hole_seed: u64) -> Game {
+        self.garbage = Some(Garbage::new(rules, hole_seed));
+        self
     }
 
     // ----- reading the state -----
@@ -365,8 +391,36 @@ impl Game {
     pub fn topped_out(&self) -> bool {
         matches!(
             self.status,
-            Status::Over(GameOver::BlockOut | GameOver::LockOut)
+            Status::Over(GameOver::BlockOut | GameOver::LockOut | GameOver::TopOut)
         )
+    }
+
+    /// The versus garbage (queue, totals, rules); `None` unless made with
+    /// [`Game::with_garbage`].
+    pub fn garbage(&self) -> Option<&Garbage> {
+        self.garbage.as_ref()
+    }
+
+    /// The incoming-garbage meter now, for versus games.
+    pub fn garbage_meter(&self) -> Option<Meter> {
+        self.garbage.as_ref().map(|g| g.meter(self.time_ms()))
+    }
+
+    /// Queues `lines` of garbage an opponent sent at game time `sent_ms` (nothing happens
+    /// in a game without garbage; a game that is over still counts them as received).
+    pub fn receive_garbage(&mut self, lines: u32, sent_ms: u64) {
+        if let Some(garbage) = &mut self.garbage {
+            garbage.receive(lines, sent_ms);
+        }
+    }
+
+    /// Takes the garbage this game's locks sent since the last call, as (game time sent,
+    /// lines), for the opponent's [`Game::receive_garbage`].
+    pub fn take_sent_garbage(&mut self) -> Vec<(u64, u32)> {
+        self.garbage
+            .as_mut()
+            .map(Garbage::take_sent)
+            .unwrap_or_default()
     }
 
     /// What the most recent line clear or T-spin earned (for "T-SPIN DOUBLE" style banners).
@@ -920,6 +974,21 @@ impl Game {
         self.lines += lines;
         if lines > 0 || t_spin != TSpin::None {
             self.last_clear = Some(report);
+        }
+        if let Some(garbage) = &mut self.garbage {
+            let attack = Attack::of(&report).total();
+            let now_ms = self.now_us / 1000;
+            if garbage
+                .after_lock(attack, lines, now_ms, &mut self.matrix)
+                .topped_out
+            {
+                if self.mode.can_top_out() {
+                    self.status = Status::Over(GameOver::TopOut);
+                    return;
+                }
+                self.zen_clears += 1;
+                self.matrix = Matrix::new();
+            }
         }
         if self.mode.line_goal().is_some_and(|goal| self.lines >= goal) {
             self.status = Status::Over(GameOver::GoalReached);

@@ -40,6 +40,7 @@ pub mod bag;
 pub mod bot;
 
 pub mod game;
+pub mod garbage;
 pub mod matrix;
 pub mod mode;
 pub mod piece;

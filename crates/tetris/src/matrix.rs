@@ -102,6 +102,38 @@ impl Matrix {
         cleared as u32
     }
 
+    /// Pushes the stack up by one garbage row per entry of `holes` (the bottom row last),
+    /// each row full but for the hole at that column (a column past the right wall leaves
+    /// the row full). Returns true when blocks were pushed out above the top of the
+    /// matrix: a top out in the Guideline.
+    ///
+    /// ```
+    /// use tetris::{Block, Matrix};
+    /// let mut matrix = Matrix::from_text_rows(&["T........."]).unwrap();
+    /// assert!(!matrix.rise(&[3, 0]));
+    /// assert_eq!(matrix.text_rows(3), vec!["T.........", "XXX.XXXXXX", ".XXXXXXXXX"]);
+    /// ```
+    pub fn rise(&mut self, holes: &[u8]) -> bool {
+        let count = holes.len().min(HEIGHT as usize);
+        let kept = HEIGHT as usize - count;
+        let overflow = self.rows[kept..]
+            .iter()
+            .any(|row| row.iter().any(Option::is_some))
+            || holes.len() > HEIGHT as usize;
+        self.rows.truncate(kept);
+        let garbage = holes.iter().rev().take(count).map(|&hole| {
+            let mut row = [Some(Block::Garbage); WIDTH as usize];
+            if let Some(cell) = row.get_mut(usize::from(hole)) {
+                *cell = None;
+            }
+            row
+        });
+        let mut rows: Vec<Row> = garbage.collect();
+        rows.append(&mut self.rows);
+        self.rows = rows;
+        overflow
+    }
+
     pub fn is_empty(&self) -> bool {
         self.rows.iter().all(|row| row.iter().all(Option::is_none))
     }

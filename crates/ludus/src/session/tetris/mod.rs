@@ -31,6 +31,8 @@ pub enum End {
     BlockOut,
     /// A piece locked wholly above the visible matrix.
     LockOut,
+    /// Rising garbage pushed blocks over the top (versus games).
+    TopOut,
     /// The mode's goal: 40 lines, two minutes, Marathon's 150 lines.
     GoalReached,
     /// The player ended it (Zen, which never ends by itself).
@@ -44,6 +46,7 @@ impl End {
         match status {
             Status::Over(GameOver::BlockOut) => Some(End::BlockOut),
             Status::Over(GameOver::LockOut) => Some(End::LockOut),
+            Status::Over(GameOver::TopOut) => Some(End::TopOut),
             Status::Over(GameOver::GoalReached) => Some(End::GoalReached),
             Status::Playing if ended => Some(End::Ended),
             Status::Playing => None,
@@ -55,6 +58,7 @@ impl End {
         match self {
             End::BlockOut => "block_out",
             End::LockOut => "lock_out",
+            End::TopOut => "top_out",
             End::GoalReached => "goal_reached",
             End::Ended => "ended",
         }
@@ -66,7 +70,7 @@ impl End {
             (End::GoalReached, Mode::Ultra) => "Time's up",
             (End::GoalReached, Mode::Sprint) => "Sprint complete",
             (End::GoalReached, _) => "Marathon complete",
-            (End::BlockOut | End::LockOut, _) => "Game over",
+            (End::BlockOut | End::LockOut | End::TopOut, _) => "Game over",
             (End::Ended, _) => "Game ended",
         }
     }

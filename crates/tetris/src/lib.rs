@@ -51,6 +51,7 @@ pub mod script;
 pub mod settings;
 pub mod snapshot;
 pub mod srs;
+pub mod versus;
 
 pub use game::{Action, Edge, Game, GameOver, InputEvent, MAX_GAME_TIME_MS, Status, Summary};
 pub use matrix::{Block, Matrix};

@@ -1,0 +1,479 @@
+//! Versus: two games side by side, each lock's attack sent to the other as garbage, the
+//! last player standing the winner. Pure and deterministic like [`Game`]: time and inputs
+//! are arguments, the generators live in the state, and a [`VersusReplay`] (the seed, the
+//! settings and both players' timed inputs) plays back to the identical result.
+//!
+//! - **Pieces**: both games are seeded with the same seed, so each player's own bag deals
+//!   the same sequence.
+//! - **Garbage holes**: each player's hole generator ([`crate::garbage::Holes`]) is seeded
+//!   with `seed ^` [`GARBAGE_SEED_SALT`], separate from the bags and the same for both
+//!   players, so the same attacks bring the same holes.
+//! - **Gravity**: each board plays [`VERSUS_MODE`] (endless Marathon: level 1 plus one per
+//!   10 lines the player cleared, no goal and no time limit).
+//! - **Time**: both games share one clock. [`Versus::advance_to`] steps both games from
+//!   event to event (in game milliseconds) and hands each step's attacks to the opponent
+//!   before the next step, so a lock sees every attack sent before its millisecond.
+//! - **End**: a player who tops out (block out, lock out, or garbage pushing blocks over
+//!   the top) loses when that millisecond of game time is over: the other player's inputs
+//!   at the same millisecond are still played, and when both top out within one
+//!   millisecond the game is a draw. The outcome is settled as the clock passes that
+//!   millisecond, so [`Versus::time_ms`] ends one past it.
+#![warn(missing_docs)]
+
+use serde::{Deserialize, Serialize};
+
+use crate::game::{Game, InputEvent, MAX_GAME_TIME_MS};
+use crate::garbage::{GarbageRules, GarbageTotals, Meter};
+use crate::mode::Mode;
+use crate::replay::{MAX_RECORDED_INPUTS, ReplayError};
+use crate::settings::Settings;
+
+/// The mode each board of a versus game plays.
+pub const VERSUS_MODE: Mode = Mode::Marathon { endless: true };
+/// Mixed into the seed for the garbage-hole generators ("garbage!" in ASCII), so holes do
+/// not follow the bag's draws.
+pub const GARBAGE_SEED_SALT: u64 = 0x6761_7262_6167_6521;
+/// The versus replay format this build writes and reads.
+pub const VERSUS_REPLAY_VERSION: u32 = 1;
+/// Most inputs a versus replay holds: a single game's limit for each player.
+pub const MAX_VERSUS_INPUTS: usize = 2 * MAX_RECORDED_INPUTS;
+
+/// One of the two players.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Player {
+    /// The first player (drawn on the left).
+    One,
+    /// The second player (drawn on the right; the bot, when playing one).
+    Two,
+}
+
+impl Player {
+    /// Both players, in order.
+    pub const BOTH: [Player; 2] = [Player::One, Player::Two];
+
+    /// 0 for [`Player::One`], 1 for [`Player::Two`].
+    pub fn index(self) -> usize {
+        match self {
+            Player::One => 0,
+            Player::Two => 1,
+        }
+    }
+
+    /// The other player.
+    pub fn opponent(self) -> Player {
+        match self {
+            Player::One => Player::Two,
+            Player::Two => Player::One,
+        }
+    }
+}
+
+/// How a versus game is played: each player's handling, and the garbage rules.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct VersusSettings {
+    /// DAS, ARR, soft drop and preview of [`Player::One`] and [`Player::Two`].
+    pub handling: [Settings; 2],
+    /// Garbage delay and messiness, the same for both.
+    pub garbage: GarbageRules,
+}
+
+/// How a versus game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    /// The other player topped out.
+    Winner(Player),
+    /// Both topped out in the same step.
+    Draw,
+}
+
+/// One player's figures, for the result screen and `--games N` tables.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PlayerStats {
+    /// Pieces locked.
+    pub pieces: u64,
+    /// Lines cleared.
+    pub lines: u32,
+    /// Attack, cancelling, sending and garbage received and risen.
+    pub garbage: GarbageTotals,
+    /// Attack (before cancelling) per piece locked; 0 before the first piece.
+    pub attack_per_piece: f64,
+    /// Pieces per second of game time; 0 at time 0.
+    pub pieces_per_second: f64,
+}
+
+/// A versus game in progress (or over): two [`Game`]s and their shared clock.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Versus {
+    seed: u64,
+    settings: VersusSettings,
+    games: [Game; 2],
+    now_ms: u64,
+    /// The millisecond in which the first player topped out, until the outcome is settled.
+    top_out_ms: Option<u64>,
+    outcome: Option<Outcome>,
+}
+
+impl Versus {
+    /// A new versus game at time 0 (see the module documentation for the seeding).
+    ///
+    /// ```
+    /// use tetris::versus::{Player, Versus, VersusSettings};
+    /// let versus = Versus::new(VersusSettings::default(), 9);
+    /// let one = versus.game(Player::One);
+    /// let two = versus.game(Player::Two);
+    /// assert_eq!(one.active().map(|p| p.kind), two.active().map(|p| p.kind));
+    /// assert_eq!(one.next_queue(), two.next_queue());
+    /// assert_eq!(versus.outcome(), None);
+    /// ```
+    pub fn new(settings: VersusSettings, seed: u64) -> Versus {
+        let game = |player: Player| {
+            Game::new(VERSUS_MODE, settings.handling[player.index()], seed)
+                .with_garbage(settings.garbage, seed ^ GARBAGE_SEED_SALT)
+        };
+        Versus {
+            seed,
+            settings,
+            games: [game(Player::One), game(Player::Two)],
+            now_ms: 0,
+            top_out_ms: None,
+            outcome: None,
+        }
+    }
+
+    /// The shared seed.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// The settings the game was made with.
+    pub fn settings(&self) -> &VersusSettings {
+        &self.settings
+    }
+
+    /// A player's game, to draw (matrix, piece, hold, queue, …).
+    pub fn game(&self, player: Player) -> &Game {
+        &self.games[player.index()]
+    }
+
+    /// The shared clock, in game milliseconds (frozen when the game ends).
+    pub fn time_ms(&self) -> u64 {
+        self.now_ms
+    }
+
+    /// `None` until the millisecond in which someone topped out is over.
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+
+    /// Whether the game is still on (a player who topped out this millisecond has not
+    /// lost yet: see the module documentation).
+    pub fn is_playing(&self) -> bool {
+        self.outcome.is_none()
+    }
+
+    /// A player's incoming-garbage meter.
+    pub fn meter(&self, player: Player) -> Meter {
+        self.game(player).garbage_meter().unwrap_or_default()
+    }
+
+    /// A player's statistics so far.
+    pub fn stats(&self, player: Player) -> PlayerStats {
+        let game = self.game(player);
+        let garbage = game.garbage().map(|g| g.totals()).unwrap_or_default();
+        let pieces = game.pieces();
+        PlayerStats {
+            pieces,
+            lines: game.lines(),
+            garbage,
+            attack_per_piece: if pieces > 0 {
+                f64::from(garbage.attack) / pieces as f64
+            } else {
+                0.0
+            },
+            pieces_per_second: game.summary().pieces_per_second,
+        }
+    }
+
+    /// When either game next changes by itself, for a front end to sleep until then.
+    pub fn next_event_ms(&self) -> Option<u64> {
+        if !self.is_playing() {
+            return None;
+        }
+        if let Some(at_ms) = self.top_out_ms {
+            return Some(at_ms.saturating_add(1));
+        }
+        self.games.iter().filter_map(Game::next_event_ms).min()
+    }
+
+    /// Applies one player's input at its time (an earlier time than the clock counts as
+    /// now): both games first run to that time, then the input is played and its attack
+    /// sent. Nothing happens once the game is over.
+    pub fn handle(&mut self, player: Player, input: InputEvent) {
+        let time_ms = input.time_ms.max(self.now_ms);
+        self.advance_to(time_ms);
+        if !self.is_playing() {
+            return;
+        }
+        self.games[player.index()].handle(InputEvent { time_ms, ..input });
+        self.exchange_and_judge();
+    }
+
+    /// Applies `inputs` in order, then runs both games to `now_ms`.
+    pub fn update(&mut self, now_ms: u64, inputs: &[VersusInput]) {
+        for input in inputs {
+            self.handle(input.player, input.input);
+        }
+        self.advance_to(now_ms);
+    }
+
+    /// Runs both games to `now_ms`, event by event, exchanging garbage after each step.
+    pub fn advance_to(&mut self, now_ms: u64) {
+        while self.is_playing() {
+            match self.next_event_ms() {
+                // Each step moves the clock on, so the loop ends.
+                Some(at_ms) if at_ms < now_ms && at_ms > self.now_ms => self.step_to(at_ms),
+                _ => break,
+            }
+        }
+        self.step_to(now_ms);
+    }
+
+    fn step_to(&mut self, at_ms: u64) {
+        if !self.is_playing() {
+            return;
+        }
+        if let Some(top_out_ms) = self.top_out_ms.filter(|&t| at_ms > t) {
+            self.settle(top_out_ms);
+            return;
+        }
+        self.now_ms = self.now_ms.max(at_ms);
+        for game in &mut self.games {
+            game.advance_to(self.now_ms);
+        }
+        self.exchange_and_judge();
+    }
+
+    /// Hands each game's sent garbage to the other, and notes a first top-out.
+    fn exchange_and_judge(&mut self) {
+        for player in Player::BOTH {
+            let sent = self.games[player.index()].take_sent_garbage();
+            let opponent = &mut self.games[player.opponent().index()];
+            for (sent_ms, lines) in sent {
+                opponent.receive_garbage(lines, sent_ms);
+            }
+        }
+        if self.top_out_ms.is_none() && self.games.iter().any(|g| !g.is_playing()) {
+            self.top_out_ms = Some(self.now_ms);
+        }
+    }
+
+    /// Ends the game at the close of the millisecond `top_out_ms`.
+    fn settle(&mut self, top_out_ms: u64) {
+        self.now_ms = top_out_ms.saturating_add(1);
+        let out = self.games.each_ref().map(|g| !g.is_playing());
+        self.outcome = match out {
+            [false, false] => None,
+            [true, false] => Some(Outcome::Winner(Player::Two)),
+            [false, true] => Some(Outcome::Winner(Player::One)),
+            [true, true] => Some(Outcome::Draw),
+        };
+    }
+}
+
+/// One player's input in a versus game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct VersusInput {
+    /// Whose input.
+    pub player: Player,
+    /// The key press or release and its time.
+    pub input: InputEvent,
+}
+
+/// The outcome stored with a versus replay and checked when it is played.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct VersusResult {
+    /// `None` when the recording stopped before anyone topped out.
+    pub outcome: Option<Outcome>,
+    /// Pieces locked by each player.
+    pub pieces: [u64; 2],
+    /// Each player's garbage totals.
+    pub garbage: [GarbageTotals; 2],
+}
+
+impl VersusResult {
+    /// The result of `versus` as it stands.
+    pub fn of(versus: &Versus) -> VersusResult {
+        VersusResult {
+            outcome: versus.outcome(),
+            pieces: Player::BOTH.map(|p| versus.game(p).pieces()),
+            garbage: Player::BOTH.map(|p| versus.stats(p).garbage),
+        }
+    }
+}
+
+/// Everything needed to play a versus game again exactly.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct VersusReplay {
+    /// [`VERSUS_REPLAY_VERSION`].
+    pub version: u32,
+    /// The shared seed.
+    pub seed: u64,
+    /// Handling and garbage rules.
+    pub settings: VersusSettings,
+    /// Both players' inputs, in the order they were played.
+    pub inputs: Vec<VersusInput>,
+    /// Game time at which the recording ended.
+    pub end_ms: u64,
+    /// The recorded result.
+    pub result: VersusResult,
+}
+
+impl VersusReplay {
+    /// Pretty JSON for saving.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+
+    /// Reads a versus replay, refusing other format versions and damaged data.
+    ///
+    /// # Errors
+    ///
+    /// [`ReplayError::Damaged`], [`ReplayError::MissingVersion`],
+    /// [`ReplayError::UnsupportedVersion`], [`ReplayError::TooManyInputs`] past
+    /// [`MAX_VERSUS_INPUTS`], or [`ReplayError::TimeTooLate`] for an input or end past
+    /// [`MAX_GAME_TIME_MS`].
+    ///
+    /// ```
+    /// use tetris::versus::VersusReplay;
+    /// use tetris::ReplayError;
+    /// assert_eq!(
+    ///     VersusReplay::from_json(r#"{"version": 7}"#),
+    ///     Err(ReplayError::UnsupportedVersion { found: 7 })
+    /// );
+    /// ```
+    pub fn from_json(text: &str) -> Result<VersusReplay, ReplayError> {
+        let value: serde_json::Value =
+            serde_json::from_str(text).map_err(|e| ReplayError::Damaged(e.to_string()))?;
+        let version = value
+            .get("version")
+            .and_then(serde_json::Value::as_u64)
+            .ok_or(ReplayError::MissingVersion)?;
+        if version != u64::from(VERSUS_REPLAY_VERSION) {
+            return Err(ReplayError::UnsupportedVersion { found: version });
+        }
+        let replay: VersusReplay =
+            serde_json::from_value(value).map_err(|e| ReplayError::Damaged(e.to_string()))?;
+        replay.check_bounds()?;
+        Ok(replay)
+    }
+
+    fn check_bounds(&self) -> Result<(), ReplayError> {
+        if self.inputs.len() > MAX_VERSUS_INPUTS {
+            return Err(ReplayError::TooManyInputs {
+                count: self.inputs.len(),
+            });
+        }
+        if let Some((index, input)) = self
+            .inputs
+            .iter()
+            .enumerate()
+            .find(|(_, i)| i.input.time_ms > MAX_GAME_TIME_MS)
+        {
+            return Err(ReplayError::TimeTooLate {
+                input: Some(index),
+                time_ms: input.input.time_ms,
+            });
+        }
+        if self.end_ms > MAX_GAME_TIME_MS {
+            return Err(ReplayError::TimeTooLate {
+                input: None,
+                time_ms: self.end_ms,
+            });
+        }
+        Ok(())
+    }
+
+    /// Plays the whole replay and checks it reproduces the recorded result.
+    ///
+    /// # Errors
+    ///
+    /// As [`VersusReplay::from_json`] for out-of-bounds inputs (nothing is played), and
+    /// [`ReplayError::Diverged`] when the result differs.
+    pub fn play(&self) -> Result<Versus, ReplayError> {
+        self.check_bounds()?;
+        let mut versus = Versus::new(self.settings, self.seed);
+        versus.update(self.end_ms, &self.inputs);
+        if VersusResult::of(&versus) == self.result {
+            Ok(versus)
+        } else {
+            Err(ReplayError::Diverged)
+        }
+    }
+}
+
+/// A versus game that records both players' inputs, for a [`VersusReplay`].
+///
+/// ```
+/// use tetris::versus::{Player, VersusRecorder, VersusReplay, VersusSettings};
+/// use tetris::{Action, InputEvent};
+/// let mut recorder = VersusRecorder::new(VersusSettings::default(), 4);
+/// recorder.handle(Player::One, InputEvent::press(100, Action::HardDrop));
+/// recorder.handle(Player::Two, InputEvent::press(150, Action::HardDrop));
+/// recorder.advance_to(1_000);
+/// let replay = VersusReplay::from_json(&recorder.replay().to_json()).unwrap();
+/// assert_eq!(&replay.play().unwrap(), recorder.versus());
+/// ```
+#[derive(Clone, Debug)]
+pub struct VersusRecorder {
+    versus: Versus,
+    inputs: Vec<VersusInput>,
+}
+
+impl VersusRecorder {
+    /// A new recorded versus game.
+    pub fn new(settings: VersusSettings, seed: u64) -> VersusRecorder {
+        VersusRecorder {
+            versus: Versus::new(settings, seed),
+            inputs: Vec::new(),
+        }
+    }
+
+    /// Plays and records one input (at the clock's time when earlier); inputs after the
+    /// end, or past [`MAX_VERSUS_INPUTS`], are neither played nor recorded.
+    pub fn handle(&mut self, player: Player, input: InputEvent) {
+        if !self.versus.is_playing() || self.inputs.len() >= MAX_VERSUS_INPUTS {
+            return;
+        }
+        let input = InputEvent {
+            time_ms: input.time_ms.max(self.versus.time_ms()),
+            ..input
+        };
+        self.versus.handle(player, input);
+        self.inputs.push(VersusInput { player, input });
+    }
+
+    /// Runs both games to `now_ms`.
+    pub fn advance_to(&mut self, now_ms: u64) {
+        self.versus.advance_to(now_ms);
+    }
+
+    /// The game being recorded.
+    pub fn versus(&self) -> &Versus {
+        &self.versus
+    }
+
+    /// The replay of everything so far.
+    pub fn replay(&self) -> VersusReplay {
+        VersusReplay {
+            version: VERSUS_REPLAY_VERSION,
+            seed: self.versus.seed(),
+            settings: self.versus.settings,
+            inputs: self.inputs.clone(),
+            end_ms: self.versus.time_ms(),
+            result: VersusResult::of(&self.versus),
+        }
+    }
+}

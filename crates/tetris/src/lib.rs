@@ -20,6 +20,11 @@
 //! - End: [`Status::Over`] with [`GameOver`]; [`Game::summary`] for the high-score table.
 //! - Replays: [`Replay::to_json`], [`Replay::from_json`] (refuses other versions and
 //!   damaged data), [`Replay::playback`] to watch at any speed, [`Replay::play`] to verify.
+//! - Versus: [`versus::Versus::new`]`(settings, seed)` (or [`versus::VersusRecorder`]);
+//!   [`versus::Versus::handle`]`(player, input)` and [`versus::Versus::advance_to`] as for one
+//!   game; draw each [`versus::Versus::game`] with its [`versus::Versus::meter`]; the end is
+//!   [`versus::Versus::outcome`], the figures [`versus::Versus::stats`]; replays are
+//!   [`versus::VersusReplay`]. The rules are in [`attack`] and [`garbage`].
 //! - Headless: [`script::simulate`]`(seed, text)` → [`Snapshot`] JSON (`ludus tetris sim`);
 //!   [`bot::Bot`] for hints ([`bot::Bot::suggest`]) and demos ([`bot::Bot::play_piece`]).
 //!

@@ -536,6 +536,23 @@ impl Game {
     /// [`Game::advance_to`] in microseconds; `skip_idle` off fires every timer one by one
     /// (the reference the skipping is tested against).
     fn run_to(&mut self, target_us: u64, skip_idle: bool) {
+        self.run_until(target_us, skip_idle, false);
+    }
+
+    /// When the game, left alone, next locks a piece at or before `now_ms` (the
+    /// millisecond, rounded up, of the lock); `None` when it does not. Versus games step
+    /// from lock to lock with it, since garbage only moves when a piece locks.
+    pub(crate) fn next_lock_ms(&self, now_ms: u64) -> Option<u64> {
+        let mut probe = self.clone();
+        probe
+            .run_until(now_ms.saturating_mul(1000), true, true)
+            .then(|| probe.now_us.div_ceil(1000))
+    }
+
+    /// [`Game::run_to`], stopping just after the first lock when `stop_at_lock` is set;
+    /// returns whether it stopped so.
+    fn run_until(&mut self, target_us: u64, skip_idle: bool, stop_at_lock: bool) -> bool {
+        let pieces = self.pieces;
         while self.is_playing() {
             if skip_idle {
                 self.skip_idle_timers(target_us);
@@ -548,10 +565,14 @@ impl Game {
             }
             self.now_us = self.now_us.max(at_us);
             self.fire(timer);
+            if stop_at_lock && self.pieces != pieces {
+                return true;
+            }
         }
         if self.is_playing() {
             self.now_us = self.now_us.max(target_us);
         }
+        false
     }
 
     /// Moves the auto-repeat and gravity timers past the firings that cannot change the

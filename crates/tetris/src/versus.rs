@@ -11,7 +11,7 @@
 //! - **Gravity**: each board plays [`VERSUS_MODE`] (endless Marathon: level 1 plus one per
 //!   10 lines the player cleared, no goal and no time limit).
 //! - **Time**: both games share one clock. [`Versus::advance_to`] steps both games from
-//!   event to event (in game milliseconds) and hands each step's attacks to the opponent
+//!   lock to lock (in game milliseconds) and hands each step's attacks to the opponent
 //!   before the next step, so a lock sees every attack sent before its millisecond.
 //! - **End**: a player who tops out (block out, lock out, or garbage pushing blocks over
 //!   the top) loses when that millisecond of game time is over: the other player's inputs
@@ -229,11 +229,35 @@ impl Versus {
         self.advance_to(now_ms);
     }
 
-    /// Runs both games to `now_ms`, event by event, exchanging garbage after each step.
+    /// Runs both games to `now_ms`, exchanging garbage after every millisecond in which a
+    /// piece locks.
+    ///
+    /// Garbage only moves when a piece locks (an attack is sent, incoming lines are
+    /// cancelled or rise), and a game only tops out by itself at a lock, so stepping both
+    /// games from one lock's millisecond to the next gives the same game as stepping them
+    /// through every event, while each game still skips its idle timers in between.
     pub fn advance_to(&mut self, now_ms: u64) {
         while self.is_playing() {
-            match self.next_event_ms() {
+            let next_lock = self
+                .games
+                .iter()
+                .filter_map(|game| game.next_lock_ms(now_ms))
+                .min();
+            match next_lock {
                 // Each step moves the clock on, so the loop ends.
+                Some(at_ms) if at_ms < now_ms && at_ms > self.now_ms => self.step_to(at_ms),
+                _ => break,
+            }
+        }
+        self.step_to(now_ms);
+    }
+
+    /// [`Versus::advance_to`] through every event of either game (the reference the
+    /// lock-to-lock stepping is tested against).
+    #[cfg(test)]
+    fn advance_event_by_event(&mut self, now_ms: u64) {
+        while self.is_playing() {
+            match self.next_event_ms() {
                 Some(at_ms) if at_ms < now_ms && at_ms > self.now_ms => self.step_to(at_ms),
                 _ => break,
             }
@@ -474,6 +498,122 @@ impl VersusRecorder {
             inputs: self.inputs.clone(),
             end_ms: self.versus.time_ms(),
             result: VersusResult::of(&self.versus),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::game::{Action, Edge};
+    use crate::settings::SoftDrop;
+
+    fn settings() -> impl Strategy<Value = VersusSettings> {
+        let soft_drop = prop_oneof![Just(SoftDrop::Factor(20)), Just(SoftDrop::Instant)];
+        (0u32..200, 0u32..40, soft_drop, 0u32..800, 0u8..=100).prop_map(
+            |(das_ms, arr_ms, soft_drop, delay_ms, messiness_percent)| {
+                let handling = Settings {
+                    das_ms,
+                    arr_ms,
+                    soft_drop,
+                    preview: 5,
+                };
+                VersusSettings {
+                    handling: [handling; 2],
+                    garbage: GarbageRules {
+                        delay_ms,
+                        messiness_percent,
+                    },
+                }
+            },
+        )
+    }
+
+    /// Inputs at rising times for either player; hard drops and holds of the sideways and
+    /// soft-drop keys, with gaps long enough for gravity to lock pieces by itself.
+    fn inputs() -> impl Strategy<Value = Vec<(u64, bool, Action, Edge)>> {
+        let action = prop_oneof![
+            3 => Just(Action::Left),
+            3 => Just(Action::Right),
+            2 => Just(Action::SoftDrop),
+            3 => Just(Action::HardDrop),
+            1 => Just(Action::RotateCw),
+            1 => Just(Action::Hold),
+        ];
+        let edge = prop_oneof![Just(Edge::Press), Just(Edge::Release)];
+        prop::collection::vec((0u64..1_500, any::<bool>(), action, edge), 0..150)
+    }
+
+    #[test]
+    fn lock_to_lock_stepping_matches_event_by_event_with_garbage() {
+        use crate::bot::{Bot, Weights};
+        let settings = VersusSettings {
+            garbage: GarbageRules {
+                delay_ms: 700,
+                messiness_percent: 20,
+            },
+            handling: [Settings {
+                soft_drop: SoftDrop::Instant,
+                ..Settings::default()
+            }; 2],
+        };
+        let mut fast = Versus::new(settings, 21);
+        let mut slow = fast.clone();
+        let mut bots = [Bot::with_weights(Weights::attack()), Bot::new()];
+        let mut time_ms = 0;
+        'game: for _ in 0..120 {
+            for player in Player::BOTH {
+                time_ms += 170;
+                fast.advance_to(time_ms);
+                slow.advance_event_by_event(time_ms);
+                assert_eq!(fast, slow);
+                if !fast.is_playing() {
+                    break 'game;
+                }
+                let Some(plan) = bots[player.index()].suggest(fast.game(player)) else {
+                    continue;
+                };
+                for input in plan.input_events(time_ms) {
+                    fast.handle(player, input);
+                    slow.handle(player, input);
+                }
+            }
+        }
+        fast.advance_to(time_ms + 30_000);
+        slow.advance_event_by_event(time_ms + 30_000);
+        assert_eq!(fast, slow);
+        let totals = Player::BOTH.map(|p| fast.stats(p).garbage);
+        assert!(totals.iter().any(|t| t.risen > 0), "{totals:?}");
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        #[test]
+        fn lock_to_lock_stepping_matches_event_by_event(
+            settings in settings(),
+            seed in 0u64..1000,
+            inputs in inputs(),
+            tail_ms in 0u64..20_000,
+        ) {
+            let mut fast = Versus::new(settings, seed);
+            let mut slow = fast.clone();
+            let mut time_ms = 0;
+            for (gap, two, action, edge) in inputs {
+                time_ms += gap;
+                let player = if two { Player::Two } else { Player::One };
+                fast.advance_to(time_ms);
+                slow.advance_event_by_event(time_ms);
+                prop_assert_eq!(&fast, &slow);
+                let input = InputEvent { time_ms, action, edge };
+                fast.handle(player, input);
+                slow.handle(player, input);
+            }
+            fast.advance_to(time_ms + tail_ms);
+            slow.advance_event_by_event(time_ms + tail_ms);
+            prop_assert_eq!(&fast, &slow);
         }
     }
 }

@@ -605,6 +605,7 @@ pub fn write(game: &PgnGame) -> Vec<u8> {
         0,
         count > 0,
         game.intro.as_deref().unwrap_or_default(),
+        true,
     );
     for (i, m) in game.moves.iter().enumerate() {
         push_record(
@@ -613,14 +614,23 @@ pub fn write(game: &PgnGame) -> Vec<u8> {
             square_byte(m.mv.to),
             i + 1 < count,
             m.comment.as_deref().unwrap_or_default(),
+            false,
         );
     }
     out
 }
 
-fn push_record(out: &mut Vec<u8>, from: u8, to: u8, has_next: bool, comment: &str) {
+/// One record; the root's reserved byte is `0xff`, as the 1.0 specification
+/// writes it.
+fn push_record(out: &mut Vec<u8>, from: u8, to: u8, has_next: bool, comment: &str, root: bool) {
     let comment = encode_cut(comment, MAX_XQF_COMMENT_BYTES);
-    out.extend_from_slice(&[from + 24, to + 32, if has_next { 0xf0 } else { 0 }, 0]);
+    let reserved = if root { 0xff } else { 0 };
+    out.extend_from_slice(&[
+        from + 24,
+        to + 32,
+        if has_next { 0xf0 } else { 0 },
+        reserved,
+    ]);
     out.extend_from_slice(&(comment.len() as i32).to_le_bytes());
     out.extend_from_slice(&comment);
 }

@@ -408,6 +408,44 @@ fn the_record_count_is_bounded() {
     ));
 }
 
+/// The worked example of the XQF 1.0 specification (see tests/data/SOURCE-xqf.md).
+#[test]
+fn the_specification_example() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/xqf-1.0-spec-example.xqf"
+    );
+    let bytes = std::fs::read(path).unwrap();
+    let rec = xqf::read(&bytes).unwrap();
+    assert_eq!(rec.version, 10);
+    assert_eq!(rec.variations, 0);
+    let expected = PgnGame::parse(
+        "1. 兵七进一 马８进７ 2. 兵三进一 炮２平３ 3. 相七进五 马２进１ 4. 马八进七 车１平２ \
+         5. 车九平八 车２进４ 6. 炮八平九 车２平８ 7. 炮二进五 炮３平８ 8. 马二进三 车９平８ 0-1",
+    )
+    .unwrap();
+    assert_eq!(rec.game.moves, expected.moves);
+    assert_eq!(rec.game.result, "0-1");
+    for (tag, value) in [
+        ("Title", "仙人指路对起马局"),
+        ("Event", "\"中立杯\"象棋电视快棋赛"),
+        ("Date", "1997年11月16日"),
+        ("Site", "北京"),
+        ("Red", "柳大华"),
+        ("Black", "吕  钦"),
+        ("Annotator", "刘殿中"),
+        ("Author", "过河象"),
+    ] {
+        assert_eq!(rec.game.tag(tag), Some(value), "{tag}");
+    }
+    // Written back: the same strings and the same move records, byte for byte.
+    let written = xqf::write(&rec.game);
+    assert_eq!(written.len(), bytes.len());
+    assert_eq!(&written[0x50..0x400], &bytes[0x50..0x400]);
+    assert_eq!(&written[0x400..], &bytes[0x400..]);
+    assert_eq!(written[0x33], bytes[0x33]);
+}
+
 fn sample() -> Vec<u8> {
     let h = Header {
         version: 12,

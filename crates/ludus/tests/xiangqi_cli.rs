@@ -303,3 +303,32 @@ fn convert_errors_name_the_file_and_the_place() {
         "{err}"
     );
 }
+
+#[test]
+fn convert_refuses_binary_xqf_to_a_terminal() {
+    // `script` (util-linux) gives the command a terminal; skipped without it.
+    if Command::new("script").arg("--version").output().is_err() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = dir.path().join("game.pgn");
+    std::fs::write(&pgn, CONVERT_PGN).unwrap();
+    let command = format!(
+        "'{}' xiangqi convert '{}' --to xqf; echo status=$?",
+        env!("CARGO_BIN_EXE_ludus"),
+        pgn.display()
+    );
+    let out = Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .env("LUDUS_DATA_DIR", dir.path())
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    if !text.contains("status=") {
+        return; // no terminal to be had here
+    }
+    assert!(text.contains("use --output FILE"), "{text}");
+    assert!(text.contains("status=1"), "{text}");
+    assert!(!text.contains("XQ\n"), "{text}");
+}

@@ -194,6 +194,25 @@ pub fn xiangqi_text(data: &[u8]) {
     }
 }
 
+/// XQF bytes: reading never panics, and a record read writes back as XQF 1.0
+/// and as PGN that both read back to the same start, moves and result.
+pub fn xiangqi_xqf(data: &[u8]) {
+    let Ok(rec) = xiangqi::xqf::read(data) else {
+        return;
+    };
+    let written = xiangqi::xqf::write(&rec.game);
+    let again = xiangqi::xqf::read(&written)
+        .unwrap_or_else(|e| panic!("written XQF does not re-read ({e})"));
+    let moves = |g: &PgnGame| g.moves.iter().map(|m| m.mv).collect::<Vec<_>>();
+    assert_eq!(again.game.start, rec.game.start, "start");
+    assert_eq!(moves(&again.game), moves(&rec.game), "moves");
+    assert_eq!(again.game.result, rec.game.result, "result");
+    let pgn = rec.game.to_pgn(MoveFormat::Iccs);
+    let back = PgnGame::parse(&pgn)
+        .unwrap_or_else(|e| panic!("PGN of an XQF does not parse ({e}):\n{pgn}"));
+    assert_eq!(moves(&back), moves(&rec.game), "moves of\n{pgn}");
+}
+
 /// An output the harness reads after the session.
 #[derive(Clone, Default)]
 struct SharedBuf(Arc<Mutex<Vec<u8>>>);

@@ -51,6 +51,11 @@ fn xiangqi_text() {
 }
 
 #[test]
+fn xiangqi_xqf() {
+    run("xiangqi_xqf", checks::xiangqi_xqf);
+}
+
+#[test]
 fn protocol() {
     run("protocol", checks::protocol);
 }

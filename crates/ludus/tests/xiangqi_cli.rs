@@ -166,3 +166,169 @@ fn perft_past_its_depth_limit_is_refused_not_a_stack_overflow() {
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(err.contains("past the limit of 32"), "{err}");
 }
+
+const CONVERT_PGN: &str = "[Event \"Club final\"]\n[Red \"许银川\"]\n[Black \"吕钦\"]\n\
+    [Result \"1-0\"]\n\n{opening} 1. h2e2 {central cannon} h9g7 2. h0g2 1-0\n";
+
+#[test]
+fn convert_pgn_to_xqf_and_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = dir.path().join("game.pgn");
+    std::fs::write(&pgn, CONVERT_PGN).unwrap();
+    let xqf = dir.path().join("game.xqf");
+    let out = ludus(
+        &[
+            "xiangqi",
+            "convert",
+            pgn.to_str().unwrap(),
+            "--to",
+            "xqf",
+            "--output",
+            xqf.to_str().unwrap(),
+        ],
+        dir.path(),
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let bytes = std::fs::read(&xqf).unwrap();
+    assert_eq!(&bytes[..3], b"XQ\x0a");
+
+    // Back to PGN on standard output, in ICCS, from a name without .xqf
+    // (the signature tells).
+    let renamed = dir.path().join("game.bin");
+    std::fs::copy(&xqf, &renamed).unwrap();
+    let out = ludus(
+        &[
+            "xiangqi",
+            "convert",
+            renamed.to_str().unwrap(),
+            "--to",
+            "pgn",
+            "--notation",
+            "iccs",
+        ],
+        dir.path(),
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = stdout(&out);
+    let back = xiangqi::pgn::PgnGame::parse(&text).unwrap();
+    let orig = xiangqi::pgn::PgnGame::parse(CONVERT_PGN).unwrap();
+    assert_eq!(back.moves, orig.moves);
+    assert_eq!(back.intro, orig.intro);
+    for tag in ["Event", "Red", "Black", "Result"] {
+        assert_eq!(back.tag(tag), orig.tag(tag), "{tag}");
+    }
+    assert!(text.contains("1. H2-E2 {central cannon} H9-G7"), "{text}");
+
+    // XQF to standard output when it is not a terminal (a pipe here).
+    let out = ludus(
+        &["xiangqi", "convert", pgn.to_str().unwrap(), "--to", "xqf"],
+        dir.path(),
+    );
+    assert!(out.status.success());
+    assert_eq!(out.stdout, bytes);
+}
+
+#[test]
+fn convert_errors_name_the_file_and_the_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = dir.path().join("game.pgn");
+    std::fs::write(&pgn, CONVERT_PGN).unwrap();
+    let xqf = dir.path().join("game.xqf");
+    let out = ludus(
+        &[
+            "xiangqi",
+            "convert",
+            pgn.to_str().unwrap(),
+            "--to",
+            "xqf",
+            "-o",
+            xqf.to_str().unwrap(),
+        ],
+        dir.path(),
+    );
+    assert!(out.status.success());
+    // Cut inside the last move's record.
+    let mut bytes = std::fs::read(&xqf).unwrap();
+    bytes.truncate(bytes.len() - 6);
+    let cut = dir.path().join("cut.xqf");
+    std::fs::write(&cut, &bytes).unwrap();
+    let out = ludus(
+        &["xiangqi", "convert", cut.to_str().unwrap(), "--to", "pgn"],
+        dir.path(),
+    );
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("cut.xqf"), "{err}");
+    assert!(err.contains("XQF offset "), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    // A PGN with an illegal move: the line is named.
+    let bad = dir.path().join("bad.pgn");
+    std::fs::write(&bad, "[Result \"*\"]\n\n1. h2e2 h9g7\n2. h2h9 *\n").unwrap();
+    let never = dir.path().join("never.xqf");
+    let out = ludus(
+        &[
+            "xiangqi",
+            "convert",
+            bad.to_str().unwrap(),
+            "--to",
+            "xqf",
+            "-o",
+            never.to_str().unwrap(),
+        ],
+        dir.path(),
+    );
+    assert!(!never.exists());
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("bad.pgn") && err.contains("line 4"), "{err}");
+    // A name ending .xqf that is not XQF.
+    let fake = dir.path().join("fake.xqf");
+    std::fs::write(&fake, "hello").unwrap();
+    let out = ludus(
+        &["xiangqi", "convert", fake.to_str().unwrap(), "--to", "pgn"],
+        dir.path(),
+    );
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("fake.xqf") && err.contains("offset 0"),
+        "{err}"
+    );
+}
+
+#[test]
+fn convert_refuses_binary_xqf_to_a_terminal() {
+    // `script` (util-linux) gives the command a terminal; skipped without it.
+    if Command::new("script").arg("--version").output().is_err() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = dir.path().join("game.pgn");
+    std::fs::write(&pgn, CONVERT_PGN).unwrap();
+    let command = format!(
+        "'{}' xiangqi convert '{}' --to xqf; echo status=$?",
+        env!("CARGO_BIN_EXE_ludus"),
+        pgn.display()
+    );
+    let out = Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .env("LUDUS_DATA_DIR", dir.path())
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    if !text.contains("status=") {
+        return; // no terminal to be had here
+    }
+    assert!(text.contains("use --output FILE"), "{text}");
+    assert!(text.contains("status=1"), "{text}");
+    assert!(!text.contains("XQ\n"), "{text}");
+}

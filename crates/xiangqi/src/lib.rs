@@ -10,7 +10,8 @@
 //!   the Asian rules, the 60-move rule, insufficient material).
 //! - [`notation`]: ICCS/UCI (`h2e2`, `H2-E2`), WXF (`C2.5`) and Chinese (`炮二平五`),
 //!   printed and parsed ([`Position::parse_move`] reads any of them).
-//! - [`pgn`]: import and export of game records.
+//! - [`pgn`]: import and export of game records; [`xqf`]: XQF records (binary,
+//!   every version including the encrypted ones) in, the main line out.
 //! - [`perft()`], [`perft_divide`] and the stoppable [`perft_divide_until`] for
 //!   move-generator testing.
 //! - [`engine`]: iterative-deepening search with the caller's clock and cancel flag.
@@ -44,6 +45,7 @@ mod piece;
 mod position;
 mod rules;
 mod square;
+pub mod xqf;
 mod zobrist;
 
 pub use fen::FenError;

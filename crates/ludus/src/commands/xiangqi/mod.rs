@@ -1,4 +1,7 @@
-//! `ludus xiangqi …`: play, speak UCI/UCCI, count perft, run engine matches.
+//! `ludus xiangqi …`: play, speak UCI/UCCI, count perft, run engine matches,
+//! convert records between PGN and XQF.
+
+pub mod convert;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -7,7 +10,6 @@ use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand};
-use xiangqi::pgn::PgnGame;
 use xiangqi::{Game, Position, perft_divide};
 
 use crate::protocol::r#match::{self, MatchConfig, TimeControl};
@@ -21,8 +23,8 @@ pub struct XiangqiArgs {
     #[command(subcommand)]
     pub command: Option<XiangqiCommand>,
 
-    /// A PGN game record to open and step through.
-    #[arg(value_name = "GAME.pgn")]
+    /// A game record to open and step through: PGN or XQF.
+    #[arg(value_name = "GAME")]
     pub file: Option<PathBuf>,
 
     /// Open this position (FEN) for two players on this terminal.
@@ -51,6 +53,9 @@ pub enum XiangqiCommand {
     },
     /// Play engines (UCI or UCCI, run as child processes) against each other.
     Match(Box<MatchArgs>),
+    /// Convert a game record between PGN and XQF (XQF variations are left
+    /// out: the main line is converted).
+    Convert(convert::ConvertArgs),
 }
 
 #[derive(Debug, Args)]
@@ -99,6 +104,7 @@ pub fn run(data: DataDir, args: XiangqiArgs) -> Result<ExitCode> {
             perft_command(&fen, depth, divide, &mut std::io::stdout())
         }
         Some(XiangqiCommand::Match(m)) => match_command(&data, *m),
+        Some(XiangqiCommand::Convert(c)) => convert::run(c),
     }
 }
 
@@ -112,10 +118,7 @@ fn session(dialect: Dialect) -> Result<ExitCode> {
 fn open_ui(data: DataDir, file: Option<PathBuf>, fen: Option<String>) -> Result<ExitCode> {
     let start = match (file, fen) {
         (Some(path), _) => {
-            let text =
-                crate::store::limits::read_text(&path, crate::store::limits::MAX_RECORD_BYTES)
-                    .with_context(|| format!("cannot read {}", path.display()))?;
-            let pgn = PgnGame::parse(&text).with_context(|| format!("{}", path.display()))?;
+            let pgn = convert::load_record(&path)?.game;
             let name = path
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())

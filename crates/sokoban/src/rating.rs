@@ -168,6 +168,13 @@ pub struct Ratings {
     pub version: u32,
     /// How the figures were made: the solver, its mode and budget.
     pub rated_by: String,
+    /// The node limit of the push-optimal proofs: a proven par is proven
+    /// again within it (the release checks do, with no more).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub node_limit: Option<u64>,
+    /// The solver's memory for each proof, in MB.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub memory_mb: Option<usize>,
     pub levels: Vec<LevelRating>,
 }
 
@@ -332,6 +339,8 @@ mod tests {
         let ratings = Ratings {
             version: RATINGS_VERSION,
             rated_by: "test".into(),
+            node_limit: Some(1000),
+            memory_mb: None,
             levels: vec![
                 LevelRating {
                     level: 1,

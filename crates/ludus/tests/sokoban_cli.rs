@@ -235,6 +235,30 @@ fn generate_is_deterministic_and_every_level_is_solved_by_its_solution() {
         );
     }
     assert!(stdout(&first).contains("Comment: optimal pushes"));
+    // Each band is the rating formula's over the stated figures.
+    let collection = sokoban::parse_collection(&stdout(&first));
+    for (i, level) in collection.valid_levels() {
+        let comment = level.meta.comments.join(" ");
+        let figures: Vec<&str> = comment.split(", ").collect();
+        let number = |part: &str, prefix: &str, suffix: &str| -> u64 {
+            part.trim()
+                .strip_prefix(prefix)
+                .and_then(|p| p.strip_suffix(suffix))
+                .and_then(|p| p.parse().ok())
+                .unwrap_or_else(|| panic!("level {}: {comment:?}", i + 1))
+        };
+        let effort = sokoban::rating::Effort {
+            proven_pushes: Some(number(figures[0], "optimal pushes ", "") as u32),
+            nodes: number(figures[2], "search effort ", " nodes"),
+            boxes: level.boxes().len(),
+        };
+        assert_eq!(
+            figures[3].trim(),
+            sokoban::rating::Difficulty::rate(&effort).name(),
+            "level {}: {comment:?}",
+            i + 1
+        );
+    }
     let other = ludus(
         &[
             "sokoban", "generate", "--count", "1", "--seed", "6", "--size", "8x7", "--boxes", "2",

@@ -14,7 +14,10 @@
 //! | Hard     | proven beyond Medium           |
 //! | Expert   | not proven within the rating run's budget |
 //!
-//! A level takes the first band all three of its figures fit.
+//! A level takes the first band all three of its figures fit. The nodes
+//! are those of the proof alone (`solver::Options::fewest_moves` off), one
+//! thread; the budget of a collection's run is in its rating file
+//! ([`Ratings::node_limit`]), so "Expert" means "not proven within that".
 
 use std::fmt;
 

@@ -179,7 +179,7 @@ fn help_lists_the_subcommands() {
     let dir = tempfile::tempdir().unwrap();
     let out = ludus(&["sokoban", "--help"], dir.path());
     let text = stdout(&out);
-    for command in ["validate", "verify", "convert", "solutions"] {
+    for command in ["validate", "verify", "convert", "solutions", "rate"] {
         assert!(text.contains(command), "{text}");
     }
 }
@@ -235,6 +235,30 @@ fn generate_is_deterministic_and_every_level_is_solved_by_its_solution() {
         );
     }
     assert!(stdout(&first).contains("Comment: optimal pushes"));
+    // Each band is the rating formula's over the stated figures.
+    let collection = sokoban::parse_collection(&stdout(&first));
+    for (i, level) in collection.valid_levels() {
+        let comment = level.meta.comments.join(" ");
+        let figures: Vec<&str> = comment.split(", ").collect();
+        let number = |part: &str, prefix: &str, suffix: &str| -> u64 {
+            part.trim()
+                .strip_prefix(prefix)
+                .and_then(|p| p.strip_suffix(suffix))
+                .and_then(|p| p.parse().ok())
+                .unwrap_or_else(|| panic!("level {}: {comment:?}", i + 1))
+        };
+        let effort = sokoban::rating::Effort {
+            proven_pushes: Some(number(figures[0], "optimal pushes ", "") as u32),
+            nodes: number(figures[2], "search effort ", " nodes"),
+            boxes: level.boxes().len(),
+        };
+        assert_eq!(
+            figures[3].trim(),
+            sokoban::rating::Difficulty::rate(&effort).name(),
+            "level {}: {comment:?}",
+            i + 1
+        );
+    }
     let other = ludus(
         &[
             "sokoban", "generate", "--count", "1", "--seed", "6", "--size", "8x7", "--boxes", "2",
@@ -754,4 +778,103 @@ fn sokoban_help_credits_the_built_in_collections() {
     assert!(!text.contains("the built-in collection;"), "{text}");
     let short = stdout(&ludus(&["sokoban", "-h"], dir.path()));
     assert!(short.contains("ludus sokoban --help"), "{short}");
+}
+
+/// Two small levels: one push with one box, eight pushes with four boxes.
+const TWO_LEVELS: &str = "; Rated\n\n#####\n#@$.#\n#####\n\n\
+########\n#@ $ . #\n#  $ . #\n#  $ . #\n#  $ . #\n########\n";
+
+#[test]
+fn rate_writes_the_rating_file_beside_the_collection() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("two.sok");
+    std::fs::write(&file, TWO_LEVELS).unwrap();
+    let out = ludus(
+        &["sokoban", "rate", file.to_str().unwrap(), "--jobs", "2"],
+        dir.path(),
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("level 1/2: proven 1 push,"), "{stderr}");
+    assert!(stderr.contains("level 2/2: proven 8 pushes,"), "{stderr}");
+    assert!(
+        stdout(&out).contains("2 levels rated: 2 proven, 0 best found, 0 unsolved"),
+        "{}",
+        stdout(&out)
+    );
+    let text = std::fs::read_to_string(dir.path().join("two.sok.par.json")).unwrap();
+    let ratings = sokoban::rating::Ratings::parse(&text).unwrap();
+    assert_eq!(ratings.node_limit, Some(2_000_000));
+    assert!(ratings.rated_by.contains("pushes mode"), "{text}");
+    let figures: Vec<_> = ratings
+        .levels
+        .iter()
+        .map(|r| (r.level, r.pushes, r.proven, r.difficulty.name()))
+        .collect();
+    // Four boxes are too many for a tutorial, however few the pushes.
+    assert_eq!(
+        figures,
+        [(1, Some(1), true, "Tutorial"), (2, Some(8), true, "Easy")]
+    );
+    // The file fits the collection it was made for.
+    let mut collection = sokoban::parse_collection(TWO_LEVELS);
+    assert!(ratings.apply(&mut collection).is_empty());
+    // The same figures whatever the number of jobs.
+    let again = dir.path().join("again.json");
+    let out = ludus(
+        &[
+            "sokoban",
+            "rate",
+            file.to_str().unwrap(),
+            "--output",
+            again.to_str().unwrap(),
+        ],
+        dir.path(),
+    );
+    assert!(out.status.success());
+    assert_eq!(std::fs::read_to_string(again).unwrap(), text);
+}
+
+#[test]
+fn rate_gives_a_best_found_par_when_the_proof_runs_out_of_nodes() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("two.sok");
+    std::fs::write(&file, TWO_LEVELS).unwrap();
+    let out = ludus(
+        &[
+            "sokoban",
+            "rate",
+            file.to_str().unwrap(),
+            "--nodes",
+            "1",
+            "--fast-nodes",
+            "100000",
+        ],
+        dir.path(),
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(out.status.success(), "{stderr}");
+    let text = std::fs::read_to_string(dir.path().join("two.sok.par.json")).unwrap();
+    let ratings = sokoban::rating::Ratings::parse(&text).unwrap();
+    assert_eq!(ratings.node_limit, Some(1));
+    let level = &ratings.levels[1];
+    assert!(!level.proven, "{text}");
+    assert!(level.pushes.is_some_and(|p| p >= 8), "{text}");
+    assert_eq!(level.difficulty.name(), "Expert");
+    assert!(stderr.contains("level 2/2: best found"), "{stderr}");
+    // Bad arguments are refused before any work.
+    let two = ludus(
+        &[
+            "sokoban",
+            "rate",
+            file.to_str().unwrap(),
+            file.to_str().unwrap(),
+            "--output",
+            "x.json",
+        ],
+        dir.path(),
+    );
+    assert_eq!(two.status.code(), Some(1));
+    let missing = ludus(&["sokoban", "rate", "/nonexistent/levels.sok"], dir.path());
+    assert_eq!(missing.status.code(), Some(1));
 }

@@ -129,6 +129,7 @@ fn main() {
         node_limit: args.nodes,
         memory_mb: args.memory_mb,
         threads: args.threads,
+        ..Options::default()
     };
     let mut grand = (0usize, 0usize);
     for file in &args.files {

@@ -45,7 +45,8 @@ impl Default for GenerateOptions {
 pub struct Generated {
     pub level: Level,
     pub solution: Solution,
-    /// Nodes the push-optimal search expanded: a measure of difficulty.
+    /// Nodes the push-optimal search expanded proving the fewest pushes
+    /// (the fewest-moves pass left out): the effort the difficulty rates.
     pub effort: u64,
 }
 
@@ -85,6 +86,7 @@ pub fn generate(
             node_limit: Some(options.node_limit),
             memory_mb: options.memory_mb,
             threads: 1,
+            fewest_moves: true,
         };
         let (outcome, stats) = solver::solve_with_stats(&level, &solve_options, control);
         match outcome {
@@ -92,7 +94,7 @@ pub fn generate(
                 return Ok(Generated {
                     level,
                     solution,
-                    effort: stats.expanded,
+                    effort: stats.proof_expanded(),
                 });
             }
             Outcome::Cancelled => return Err(GenerateError::Cancelled),

@@ -14,7 +14,10 @@
 //! | Hard     | proven beyond Medium           |
 //! | Expert   | not proven within the rating run's budget |
 //!
-//! A level takes the first band all three of its figures fit.
+//! A level takes the first band all three of its figures fit. The nodes
+//! are those of the proof alone (`solver::Options::fewest_moves` off), one
+//! thread; the budget of a collection's run is in its rating file
+//! ([`Ratings::node_limit`]), so "Expert" means "not proven within that".
 
 use std::fmt;
 
@@ -168,6 +171,13 @@ pub struct Ratings {
     pub version: u32,
     /// How the figures were made: the solver, its mode and budget.
     pub rated_by: String,
+    /// The node limit of the push-optimal proofs: a proven par is proven
+    /// again within it (the release checks do, with no more).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub node_limit: Option<u64>,
+    /// The solver's memory for each proof, in MB.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub memory_mb: Option<usize>,
     pub levels: Vec<LevelRating>,
 }
 
@@ -332,6 +342,8 @@ mod tests {
         let ratings = Ratings {
             version: RATINGS_VERSION,
             rated_by: "test".into(),
+            node_limit: Some(1000),
+            memory_mb: None,
             levels: vec![
                 LevelRating {
                     level: 1,

@@ -1,8 +1,11 @@
 //! The built-in Ludus Original library: every level parses, validates, has a
 //! title and one stored push-optimal solution that solves it; the `.sok` and
-//! JSON forms agree; the difficulty bands climb along the file.
+//! JSON forms agree; the difficulty bands climb along the file. Every
+//! built-in collection validates and carries its ratings; in release, every
+//! proven par is proven again.
 
 use sokoban::format::json::parse_library;
+use sokoban::rating::{Difficulty, Effort, Ratings};
 use sokoban::solver::{self, Control, Mode, Options, Outcome};
 use sokoban::{Level, levels, parse_collection, validate, verify};
 
@@ -233,4 +236,163 @@ fn every_builtin_collection_validates() {
         levels::builtin("microban i").map(|b| b.id),
         Some("microban-1")
     );
+}
+
+/// The rating file of a built-in collection, read.
+fn ratings_of(builtin: &levels::Builtin) -> Ratings {
+    Ratings::parse(builtin.ratings)
+        .unwrap_or_else(|e| panic!("{}: rating file: {e}", builtin.title))
+}
+
+/// Every level of every built-in collection has its entry in the rating
+/// file, made for that very level (no stale entry: the key fits), with the
+/// difficulty the formula gives its figures; the rating run's node limit is
+/// stored. The Ludus Original library's pars agree with the optimum its
+/// comments state.
+#[test]
+fn every_builtin_level_is_rated() {
+    for builtin in levels::BUILTIN {
+        let ratings = ratings_of(builtin);
+        let collection = builtin.collection();
+        assert!(
+            !collection.warnings.iter().any(|w| w.contains("ratings")),
+            "{}: {:?}",
+            builtin.title,
+            collection.warnings
+        );
+        assert!(
+            ratings.node_limit.is_some(),
+            "{}: no node limit",
+            builtin.title
+        );
+        assert_eq!(
+            ratings.levels.len(),
+            collection.levels.len(),
+            "{}: levels rated",
+            builtin.title
+        );
+        for (i, (rating, level)) in ratings.levels.iter().zip(&collection.levels).enumerate() {
+            let n = i + 1;
+            let level = level.as_ref().unwrap();
+            assert_eq!(rating.level, n, "{} level {n}", builtin.title);
+            assert!(
+                !rating.proven || rating.pushes.is_some(),
+                "{} level {n}: proven without pushes",
+                builtin.title
+            );
+            let effort = Effort {
+                proven_pushes: rating.pushes.filter(|_| rating.proven),
+                nodes: rating.nodes,
+                boxes: level.boxes().len(),
+            };
+            assert_eq!(
+                rating.difficulty,
+                Difficulty::rate(&effort),
+                "{} level {n}",
+                builtin.title
+            );
+            assert_eq!(
+                level.meta.difficulty.as_deref(),
+                Some(rating.difficulty.name()),
+                "{} level {n}",
+                builtin.title
+            );
+        }
+    }
+    let original = levels::builtin("original").unwrap();
+    assert_eq!(original.file, levels::ORIGINAL.as_bytes());
+    for (i, (entry, level)) in ratings_of(original)
+        .levels
+        .iter()
+        .zip(library())
+        .enumerate()
+    {
+        let n = i + 1;
+        let optimum = rating(n, &level).pushes;
+        let pushes = entry.pushes.unwrap_or_else(|| panic!("level {n}: no par"));
+        if entry.proven {
+            assert_eq!(pushes, optimum, "Ludus Original level {n}: proven par");
+        } else {
+            assert!(
+                pushes >= optimum,
+                "Ludus Original level {n}: below the optimum"
+            );
+        }
+    }
+}
+
+/// Every par a rating file says is proven is proven again: the push-optimal
+/// solver (pushes only, as the rating run) within the stored node limit and
+/// memory, no more, finds the same fewest pushes. Slow: run in release
+/// (`cargo test --release -- --ignored`); the levels are shared among the
+/// cores.
+#[test]
+#[ignore]
+fn proven_pars_are_proven_again_within_their_node_limit() {
+    let mut jobs = Vec::new();
+    for builtin in levels::BUILTIN {
+        let ratings = ratings_of(builtin);
+        let options = Options {
+            mode: Mode::Pushes,
+            node_limit: ratings.node_limit,
+            memory_mb: ratings.memory_mb.unwrap_or(1024),
+            threads: 1,
+            fewest_moves: false,
+        };
+        assert!(
+            options.node_limit.is_some(),
+            "{}: no node limit",
+            builtin.title
+        );
+        let collection = builtin.collection();
+        for rating in ratings.levels.iter().filter(|r| r.proven) {
+            let level = collection.levels[rating.level - 1]
+                .as_ref()
+                .unwrap()
+                .clone();
+            jobs.push((
+                rating.nodes,
+                (
+                    builtin.title,
+                    rating.level,
+                    rating.pushes,
+                    level,
+                    options.clone(),
+                ),
+            ));
+        }
+    }
+    assert!(!jobs.is_empty(), "no proven par");
+    // The longest proofs first, so the cores finish together.
+    jobs.sort_by_key(|&(nodes, _)| std::cmp::Reverse(nodes));
+    let jobs: Vec<_> = jobs.into_iter().map(|(_, job)| job).collect();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let failures: Vec<String> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut failures = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some((title, n, pushes, level, options)) = jobs.get(i) else {
+                            break;
+                        };
+                        match solver::solve(level, options, &mut Control::new()) {
+                            Outcome::Solved(s) if s.optimal && Some(s.pushes) == *pushes => {}
+                            other => failures.push(format!(
+                                "{title} level {n}: stored {pushes:?}, now {other:?}"
+                            )),
+                        }
+                    }
+                    failures
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().unwrap())
+            .collect()
+    });
+    assert!(failures.is_empty(), "{failures:#?}");
 }

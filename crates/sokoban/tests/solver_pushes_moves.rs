@@ -399,3 +399,35 @@ fn tunnel_room(
     let text: Vec<String> = grid.iter().map(|r| r.iter().collect()).collect();
     Level::from_xsb(&text.join("\n")).ok()
 }
+
+/// `fewest_moves: false` proves the same fewest pushes with the same first
+/// pass and skips the second: nothing is expanded beyond the proof.
+#[test]
+fn pushes_only_skips_the_fewest_moves_pass() {
+    let collection = parse_collection(levels::ORIGINAL);
+    let mut second_passes = 0;
+    for (i, level) in collection.valid_levels().take(12) {
+        let full = Options {
+            mode: Mode::Pushes,
+            ..Options::default()
+        };
+        let only = Options {
+            fewest_moves: false,
+            ..full.clone()
+        };
+        let (a, with) = solver::solve_with_stats(level, &full, &mut Control::new());
+        let (b, without) = solver::solve_with_stats(level, &only, &mut Control::new());
+        let (Outcome::Solved(a), Outcome::Solved(b)) = (a, b) else {
+            panic!("level {}: not solved", i + 1);
+        };
+        assert!(a.optimal && b.optimal, "level {}", i + 1);
+        assert_eq!(a.pushes, b.pushes, "level {}", i + 1);
+        assert!(a.secondary_optimal, "level {}", i + 1);
+        assert!(b.moves >= a.moves, "level {}", i + 1);
+        assert!(sokoban::verify(level, &b.lurd).unwrap().solved);
+        assert_eq!(without.moves_pass, 0, "level {}", i + 1);
+        assert_eq!(without.expanded, with.proof_expanded(), "level {}", i + 1);
+        second_passes += usize::from(with.moves_pass > 0);
+    }
+    assert!(second_passes > 0, "no level ran the fewest-moves pass");
+}

@@ -107,6 +107,13 @@ pub struct Options {
     /// halves side by side (so which search wins a harder level, and its
     /// solution, can vary from run to run); the other modes use one.
     pub threads: usize,
+    /// In [`Mode::Pushes`]: after proving the fewest pushes, run the second
+    /// pass for the fewest moves among them (default true). False skips it:
+    /// the push-optimal solution of the first pass is returned (with
+    /// [`Solution::secondary_optimal`] false) and [`Stats::expanded`]
+    /// counts the first pass alone, as the rating run wants. Other modes
+    /// ignore it.
+    pub fewest_moves: bool,
 }
 
 impl Default for Options {
@@ -116,6 +123,7 @@ impl Default for Options {
             node_limit: None,
             memory_mb: 512,
             threads: 1,
+            fewest_moves: true,
         }
     }
 }
@@ -263,6 +271,18 @@ pub struct Stats {
     /// "meeting" when a forward and the backward search met); `None` when
     /// none did, and in the other modes.
     pub found_by: Option<&'static str>,
+    /// Of [`Stats::expanded`], the nodes the fewest-moves pass of
+    /// [`Mode::Pushes`] expanded (0 when it did not run): the proof of the
+    /// fewest pushes took `expanded - moves_pass`.
+    pub moves_pass: u64,
+}
+
+impl Stats {
+    /// Nodes expanded by all but the fewest-moves pass: in [`Mode::Pushes`],
+    /// the proof of the fewest pushes (the effort the difficulty rates).
+    pub fn proof_expanded(&self) -> u64 {
+        self.expanded.saturating_sub(self.moves_pass)
+    }
 }
 
 /// Solves `level` from its start.
@@ -402,6 +422,7 @@ pub fn solve_with_stats(
         expanded: searches.iter().map(Engine::expanded).sum(),
         stored: searches.iter().map(|s| s.store().stored() as u64).sum(),
         found_by,
+        moves_pass: 0,
     };
     let outcome = match (end, winner.and_then(|i| searches.get(i))) {
         (Ended::Search(End::Found(goal)), Some(Engine::Forward(search)))
@@ -418,6 +439,7 @@ pub fn solve_with_stats(
             };
             let (outcome, more) = fewest_moves(level, &board, first, options, control);
             stats.expanded += more.expanded;
+            stats.moves_pass = more.expanded;
             stats.stored += more.stored;
             outcome
         }
@@ -478,6 +500,7 @@ fn fewest_pushes(
         expanded: forward.expanded + backward.expanded,
         stored: (forward.store.stored() + backward.store.stored()) as u64,
         found_by: None,
+        moves_pass: 0,
     };
     // The solution as straight runs of pushes, with its push count.
     let found = match end {
@@ -512,6 +535,7 @@ fn fewest_pushes(
             };
             let (outcome, more) = fewest_moves(level, board, first, options, control);
             stats.expanded += more.expanded;
+            stats.moves_pass = more.expanded;
             stats.stored += more.stored;
             outcome
         }
@@ -551,6 +575,9 @@ fn fewest_moves(
     control: &mut Control<'_>,
 ) -> (Outcome, Stats) {
     let fallback = || finish(level, board, &first.runs, Mode::Pushes);
+    if !options.fewest_moves {
+        return (fallback(), Stats::default());
+    }
     let used_mb = first.known.bytes().div_ceil(1 << 20);
     let memory = options.memory_mb.saturating_sub(used_mb);
     if memory < 2 {
@@ -576,6 +603,7 @@ fn fewest_moves(
         expanded: second.expanded,
         stored: second.store.len() as u64,
         found_by: None,
+        moves_pass: 0,
     };
     let outcome = match end {
         Ended::Search(End::Found(goal)) => {

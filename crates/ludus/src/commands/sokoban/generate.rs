@@ -11,6 +11,7 @@ use clap::Args;
 use rayon::prelude::*;
 use sokoban::Level;
 use sokoban::generate::{GenerateError, GenerateOptions, Generated, generate};
+use sokoban::rating::{Difficulty, Effort};
 use sokoban::solver::Control;
 
 #[derive(Debug, Args)]
@@ -46,14 +47,15 @@ fn parse_size(text: &str) -> Result<(usize, usize), String> {
     Ok((w, h))
 }
 
-/// A difficulty band from the optimal push count and the search effort.
-pub fn difficulty(pushes: u32, effort: u64) -> &'static str {
-    match (pushes, effort) {
-        (0..=8, 0..=2_000) => "Tutorial",
-        (0..=20, 0..=20_000) => "Easy",
-        (0..=40, 0..=200_000) => "Medium",
-        _ => "Hard",
-    }
+/// A generated level's difficulty band: the rating formula of every
+/// built-in collection ([`Difficulty::rate`]) over its proven pushes, the
+/// push-optimal search's effort and its boxes.
+pub fn difficulty(generated: &Generated) -> Difficulty {
+    Difficulty::rate(&Effort {
+        proven_pushes: Some(generated.solution.pushes),
+        nodes: generated.effort,
+        boxes: generated.level.boxes().len(),
+    })
 }
 
 /// Generates `count` distinct levels from seeds `seed`, `seed + 1`, … in
@@ -123,7 +125,7 @@ pub fn to_sok(args: &GenerateArgs, levels: &[Generated]) -> String {
                 g.solution.pushes,
                 g.solution.moves,
                 g.effort,
-                difficulty(g.solution.pushes, g.effort)
+                difficulty(g)
             )];
             level.meta.solutions = vec![g.solution.lurd.clone()];
             level

@@ -4,6 +4,7 @@ mod collections;
 mod generate;
 mod levels;
 mod packs;
+mod rate;
 mod solve;
 
 use std::path::PathBuf;
@@ -74,6 +75,10 @@ pub enum SokobanCommand {
     Solve(solve::SolveArgs),
     /// Solve whole collections and print a table of solved counts and times.
     Bench(solve::BenchArgs),
+    /// Rate every level of collection files: the par (fewest pushes, proven by
+    /// the push-optimal solver within --nodes, or the best a fast solve found)
+    /// and the difficulty, written as `<file>.par.json` beside each file.
+    Rate(rate::RateArgs),
     /// Generate new levels, each proven solvable and rated, as .sok with solutions.
     Generate(generate::GenerateArgs),
     /// List every collection (built in, your levels folder, map packs) with its author and solved count.
@@ -151,6 +156,7 @@ pub fn run(data: DataDir, args: SokobanArgs) -> Result<ExitCode> {
         Some(SokobanCommand::Pack(command)) => packs::run(&data, command, &mut std::io::stdout()),
         Some(SokobanCommand::Solve(args)) => solve::solve(&args, &mut std::io::stdout()),
         Some(SokobanCommand::Bench(args)) => solve::bench(&args, &mut std::io::stdout()),
+        Some(SokobanCommand::Rate(args)) => rate::run(&args, &mut std::io::stdout()),
         Some(SokobanCommand::Generate(args)) => generate::run(&args, &mut std::io::stdout()),
     }
 }

@@ -58,22 +58,34 @@ impl Rating {
             .map(|p| format!("{}{}", p.pushes, if p.proven { "" } else { "?" }))
     }
 
-    /// The rating in a level row, longest first, so the row can take the
-    /// longest that leaves the title room: `par 32 · Medium`, `32 Medium`,
-    /// `32`. Empty when the level is not rated.
-    fn labels(&self) -> [String; 3] {
-        let par = self.par_short();
-        let joined = |par: Option<String>, sep: &str| match (par, &self.difficulty) {
-            (Some(p), Some(d)) => format!("{p}{sep}{d}"),
-            (Some(p), None) => p,
-            (None, Some(d)) => d.clone(),
-            (None, None) => String::new(),
-        };
-        [
-            joined(par.as_ref().map(|p| format!("par {p}")), " · "),
-            joined(par.clone(), " "),
-            par.unwrap_or_default(),
-        ]
+    fn is_rated(&self) -> bool {
+        self.par.is_some() || self.difficulty.is_some()
+    }
+
+    /// The rating in a level row, in the column `form` (see
+    /// [`RatingForm`]): every row of a list in the same form and width, so
+    /// the figures line up. Blank when the level is not rated.
+    fn cell(&self, form: RatingForm) -> String {
+        if !self.is_rated() {
+            return " ".repeat(form.width());
+        }
+        let par = self.par_short().unwrap_or_else(|| "–".into());
+        let band = self.difficulty.as_deref().unwrap_or_default();
+        match form {
+            RatingForm::Full => format!("{:>8} · {band:<8}", format!("par {par}")),
+            RatingForm::Short => format!("{par:>4} {band:<8}"),
+            RatingForm::Compact => {
+                let short = match band {
+                    "Tutorial" => "Tut",
+                    "Medium" => "Med",
+                    "Expert" => "Exp",
+                    other => other,
+                };
+                let short: String = short.chars().take(4).collect();
+                format!("{par:>4} {short:<4}")
+            }
+            RatingForm::Par => format!("{par:>4}"),
+        }
     }
 
     /// The rating in full, for the preview: `par 32 pushes · Medium`.
@@ -84,6 +96,45 @@ impl Rating {
             (None, Some(d)) => Some(d.clone()),
             (None, None) => None,
         }
+    }
+}
+
+/// How much of the rating a list's rows show, the most that leaves the
+/// titles room: `par   32 · Medium  `, `  32 Medium  `, `  32 Med `, `  32`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum RatingForm {
+    Full,
+    Short,
+    /// The band in four letters at most: `Tut`, `Easy`, `Med`, `Hard`, `Exp`.
+    Compact,
+    Par,
+}
+
+impl RatingForm {
+    const ALL: [RatingForm; 4] = [
+        RatingForm::Full,
+        RatingForm::Short,
+        RatingForm::Compact,
+        RatingForm::Par,
+    ];
+
+    /// The column's width: four for the par, eight for the longest band.
+    fn width(self) -> usize {
+        match self {
+            RatingForm::Full => 4 + 4 + 3 + 8,
+            RatingForm::Short => 4 + 1 + 8,
+            RatingForm::Compact => 4 + 1 + 4,
+            RatingForm::Par => 4,
+        }
+    }
+
+    /// The fullest form that leaves the titles ten characters in rows of
+    /// `width` whose number, mark and best take at most `fixed`.
+    fn fitting(fixed: usize, width: usize) -> RatingForm {
+        RatingForm::ALL
+            .into_iter()
+            .find(|f| fixed + f.width() + 10 <= width)
+            .unwrap_or(RatingForm::Par)
     }
 }
 
@@ -519,9 +570,18 @@ impl Browser {
             return;
         };
         let width = area.width.saturating_sub(2) as usize;
+        let best = visible
+            .iter()
+            .filter_map(|&i| shelf.rows[i].best.as_ref())
+            .map(|b| b.chars().count() + 1)
+            .max()
+            .unwrap_or(0);
+        // No rating column in a list without ratings (most of your own files).
+        let rated = visible.iter().any(|&i| shelf.rows[i].rating.is_rated());
+        let form = rated.then(|| RatingForm::fitting(ROW_HEAD + best + 1, width));
         let items: Vec<ListItem> = visible
             .iter()
-            .map(|&i| level_item(i, &shelf.rows[i], width))
+            .map(|&i| level_item(i, &shelf.rows[i], width, form))
             .collect();
         let empty = items.is_empty();
         // The origin (a path can be long) only where it fits beside the name.
@@ -712,8 +772,16 @@ fn size_of(level: &sokoban::Level) -> String {
     )
 }
 
+/// The width of a level row's number and mark: `123 ✓ `.
+const ROW_HEAD: usize = 6;
+
 /// A level's row: number, mark, title, then its best and rating on the right.
-fn level_item(i: usize, row: &LevelRow, width: usize) -> ListItem<'static> {
+fn level_item(
+    i: usize,
+    row: &LevelRow,
+    width: usize,
+    form: Option<RatingForm>,
+) -> ListItem<'static> {
     let (mark, style) = match row.standing {
         Standing::Solved => ("✓", Style::default().fg(Color::Green)),
         Standing::Updated => ("!", Style::default().fg(Color::Yellow)),
@@ -722,17 +790,9 @@ fn level_item(i: usize, row: &LevelRow, width: usize) -> ListItem<'static> {
     };
     let head = format!("{:>3} {mark} ", i + 1);
     let best = row.best.clone().unwrap_or_default();
-    // The longest rating that leaves the title ten characters.
-    let fixed = head.chars().count() + best.chars().count() + 2;
-    let labels = row.rating.labels();
-    let rating = labels
-        .iter()
-        .find(|l| fixed + l.chars().count() + 10 <= width)
-        .unwrap_or(&labels[2]);
-    let tail = match (best.is_empty(), rating.is_empty()) {
-        (false, false) => format!("{best} {rating}"),
-        (false, true) => best,
-        (true, _) => rating.clone(),
+    let tail = match form {
+        Some(form) => format!("{best} {}", row.rating.cell(form)),
+        None => best,
     };
     let room = width.saturating_sub(head.chars().count() + tail.chars().count() + 1);
     let title = shorten(&row.title, room);

@@ -878,3 +878,53 @@ fn rate_gives_a_best_found_par_when_the_proof_runs_out_of_nodes() {
     let missing = ludus(&["sokoban", "rate", "/nonexistent/levels.sok"], dir.path());
     assert_eq!(missing.status.code(), Some(1));
 }
+
+#[test]
+fn rate_best_found_only_keeps_proofs_and_looks_again_where_they_failed() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("two.sok");
+    std::fs::write(&file, TWO_LEVELS).unwrap();
+    let path = file.to_str().unwrap();
+    let rate = |extra: &[&str]| {
+        let mut args = vec!["sokoban", "rate", path];
+        args.extend_from_slice(extra);
+        let out = ludus(&args, dir.path());
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let text = std::fs::read_to_string(dir.path().join("two.sok.par.json")).unwrap();
+        sokoban::rating::Ratings::parse(&text).unwrap()
+    };
+    let first = rate(&["--nodes", "1", "--fast-nodes", "1"]);
+    assert!(!first.levels[1].proven);
+    assert_eq!(first.levels[1].pushes, None, "{first:?}");
+    let again = rate(&[
+        "--best-found-only",
+        "--nodes",
+        "1",
+        "--fast-nodes",
+        "100000",
+    ]);
+    assert_eq!(again.levels[0], first.levels[0]);
+    let second = &again.levels[1];
+    assert!(
+        !second.proven && second.pushes.is_some_and(|p| p >= 8),
+        "{again:?}"
+    );
+    assert_eq!(
+        (second.nodes, second.difficulty),
+        (first.levels[1].nodes, first.levels[1].difficulty)
+    );
+    assert_eq!(again.node_limit, Some(1));
+    assert!(
+        again.rated_by.contains("best found again"),
+        "{}",
+        again.rated_by
+    );
+    // Without a rating file there is nothing to keep.
+    std::fs::remove_file(dir.path().join("two.sok.par.json")).unwrap();
+    let out = ludus(&["sokoban", "rate", path, "--best-found-only"], dir.path());
+    assert_eq!(out.status.code(), Some(1));
+}

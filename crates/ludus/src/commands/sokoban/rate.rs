@@ -45,6 +45,12 @@ pub struct RateArgs {
     /// Write the rating file here instead (one FILE only).
     #[arg(long, short, value_name = "OUT")]
     pub output: Option<PathBuf>,
+    /// Keep the rating file's entries and only look again for a "best
+    /// found" par where the proof failed: a fast solve within
+    /// --fast-nodes, kept when it pushes less. Levels the file lacks (or
+    /// whose key changed) are rated in full, with --nodes.
+    #[arg(long)]
+    pub best_found_only: bool,
 }
 
 /// The budget of one rating run.
@@ -125,6 +131,27 @@ pub fn rate_level(number: usize, level: &Level, budget: &Budget) -> (LevelRating
     (rating, started.elapsed())
 }
 
+/// A fresh fast solve for an unproven level's `old` entry: the fewer pushes
+/// of the two, the proof's figures unchanged.
+fn best_found_again(old: &LevelRating, level: &Level, budget: &Budget) -> (LevelRating, Duration) {
+    let started = Instant::now();
+    let found = match solver::solve(level, &budget.fast(), &mut Control::new()) {
+        Outcome::Solved(s) => Some(s.pushes),
+        _ => None,
+    };
+    let pushes = match (old.pushes, found) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    };
+    (
+        LevelRating {
+            pushes,
+            ..old.clone()
+        },
+        started.elapsed(),
+    )
+}
+
 /// The progress line of one rated level.
 fn progress_line(rating: &LevelRating, total: usize, took: Duration) -> String {
     let pushes = |p: u32| crate::words::counted(p as usize, "push");
@@ -143,7 +170,10 @@ fn progress_line(rating: &LevelRating, total: usize, took: Duration) -> String {
 }
 
 /// Rates every readable level of `set` (broken levels get no entry), in
-/// order whatever the number of jobs.
+/// order whatever the number of jobs. With `kept`, the entries of that
+/// rating file that still fit their level are kept: proven ones as they
+/// are, unproven ones with a fresh fast solve (`--best-found-only`). The file's node limit becomes the larger of the
+/// two runs' (a level proven within fewer nodes is proven within more).
 ///
 /// # Errors
 /// The thread pool could not be built.
@@ -151,6 +181,7 @@ pub fn rate_set(
     file: &Path,
     set: &LevelSet,
     budget: &Budget,
+    kept: Option<&Ratings>,
     jobs: usize,
     progress: &mut (impl Write + Send),
 ) -> Result<Ratings> {
@@ -169,7 +200,16 @@ pub fn rate_set(
         levels
             .par_iter()
             .map(|&(number, level)| {
-                let (rating, took) = rate_level(number, level, budget);
+                let old = kept.and_then(|k| {
+                    k.levels
+                        .iter()
+                        .find(|r| r.level == number && r.key == level.key())
+                });
+                let (rating, took) = match old {
+                    Some(old) if old.proven => (old.clone(), Duration::ZERO),
+                    Some(old) => best_found_again(old, level, budget),
+                    None => rate_level(number, level, budget),
+                };
                 if let Ok(mut out) = progress.lock() {
                     // Progress is best effort: a closed stderr does not stop the run.
                     let _ = writeln!(out, "{name}: {}", progress_line(&rating, total, took));
@@ -178,11 +218,24 @@ pub fn rate_set(
             })
             .collect()
     });
+    let node_limit = kept
+        .and_then(|k| k.node_limit)
+        .map_or(budget.nodes, |old| old.max(budget.nodes));
+    let memory_mb = kept
+        .and_then(|k| k.memory_mb)
+        .map_or(budget.memory_mb, |old| old.max(budget.memory_mb));
+    let rated_by = match kept {
+        Some(k) => format!(
+            "{}; then best found again: fast mode ({} nodes)",
+            k.rated_by, budget.fast_nodes
+        ),
+        None => budget.rated_by(),
+    };
     Ok(Ratings {
         version: RATINGS_VERSION,
-        rated_by: budget.rated_by(),
-        node_limit: Some(budget.nodes),
-        memory_mb: Some(budget.memory_mb),
+        rated_by,
+        node_limit: Some(node_limit),
+        memory_mb: Some(memory_mb),
         levels: rated,
     })
 }
@@ -222,8 +275,15 @@ pub fn run(args: &RateArgs, out: &mut impl Write) -> Result<ExitCode> {
             bail!("{}: no level could be read", file.display());
         }
         let started = Instant::now();
-        let ratings = rate_set(file, &set, &budget, args.jobs, &mut stderr)?;
         let path = args.output.clone().unwrap_or_else(|| ratings_path(file));
+        let kept = if args.best_found_only {
+            let text = std::fs::read_to_string(&path)
+                .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
+            Some(Ratings::parse(&text).map_err(|e| anyhow::anyhow!("{}:{e}", path.display()))?)
+        } else {
+            None
+        };
+        let ratings = rate_set(file, &set, &budget, kept.as_ref(), args.jobs, &mut stderr)?;
         super::levels::write_output(Some(&path), &ratings.to_json())?;
         let proven = ratings.levels.iter().filter(|r| r.proven).count();
         let found = ratings

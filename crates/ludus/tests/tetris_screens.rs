@@ -804,8 +804,12 @@ fn versus_draws_two_boards_meters_and_stats() {
         screen.on_key(kind(KeyCode::Char(' '), KeyEventKind::Release), &mut ctx);
         screen.tick(ms(start, t + 10), &mut ctx);
     }
+    // The player waits while the bot attacks: the lines queue on the player's meter.
+    t += 4_000;
+    screen.tick(ms(start, t), &mut ctx);
     assert_eq!(screen.session().game(Player::One).pieces(), 6);
-    assert!(screen.session().game(Player::Two).pieces() >= 12);
+    assert!(screen.session().game(Player::Two).pieces() >= 24);
+    assert!(screen.session().versus().meter(Player::One).total() > 0);
     assert_snapshot!("versus_playing", draw(&screen, &ctx));
 
     // Too narrow for two boards: a message instead.

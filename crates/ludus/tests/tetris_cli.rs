@@ -214,11 +214,63 @@ fn a_damaged_or_foreign_replay_is_refused_with_a_message() {
 }
 
 #[test]
+fn versus_prints_one_line_per_game_then_the_wins() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = [
+        "tetris", "versus", "--games", "3", "--seed", "4", "--bot1", "expert", "--bot2", "hard",
+        "--pieces", "400",
+    ];
+    let out = ludus(&args, dir.path());
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 5, "{text}");
+    let (mut wins, mut draws) = ([0u32; 2], 0u32);
+    for (i, line) in lines[..3].iter().enumerate() {
+        // game N seed S: bot 1 wins, pieces P / Q, APP x / y
+        let prefix = format!("game {} seed {}: ", i + 1, 4 + i);
+        let rest = line
+            .strip_prefix(&prefix)
+            .unwrap_or_else(|| panic!("{line}"));
+        let (result, figures) = rest.split_once(", pieces ").unwrap();
+        match result {
+            "bot 1 wins" => wins[0] += 1,
+            "bot 2 wins" => wins[1] += 1,
+            "draw (piece limit)" | "draw (both topped out)" => draws += 1,
+            other => panic!("{other}"),
+        }
+        let words: Vec<&str> = figures.split_whitespace().collect();
+        // P / Q, APP x / y
+        let pieces: u64 = words[0].parse().unwrap();
+        let theirs: u64 = words[2].trim_end_matches(',').parse().unwrap();
+        assert!(pieces <= 400 && theirs <= 400 && pieces > 0, "{line}");
+        assert_eq!(words[3], "APP");
+        assert!(words[4].parse::<f64>().unwrap() >= 0.0);
+        assert!(words[6].parse::<f64>().unwrap() >= 0.0);
+    }
+    assert_eq!(lines[3], format!("draws {draws}"));
+    let last = format!("wins {}-{}, APP ", wins[0], wins[1]);
+    assert!(lines[4].starts_with(&last), "{}", lines[4]);
+    // The same seed gives the same games.
+    assert_eq!(stdout(&ludus(&args, dir.path())), text);
+
+    let out = ludus(&["tetris", "versus", "--bot2", "godlike"], dir.path());
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("unknown bot level"),
+        "{}",
+        stderr(&out)
+    );
+    let out = ludus(&["tetris", "versus", "--pps", "0"], dir.path());
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
 fn help_lists_the_tetris_commands() {
     let dir = tempfile::tempdir().unwrap();
     let out = ludus(&["tetris", "--help"], dir.path());
     let text = stdout(&out);
-    for word in ["sim", "bot", "replay", "--mode", "--seed"] {
+    for word in ["sim", "bot", "versus", "replay", "--mode", "--seed"] {
         assert!(text.contains(word), "{word}: {text}");
     }
 }

@@ -777,3 +777,86 @@ fn zen_says_so_when_it_clears_a_topped_out_matrix() {
     assert!(told, "{}", screen(&app));
     assert!(screen(&app).contains("ZEN: TOPPED OUT"));
 }
+
+fn draw_sized(screen: &dyn Screen, ctx: &Ctx, width: u16, height: u16) -> String {
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
+    terminal
+        .draw(|frame| screen.draw(frame, frame.area(), ctx))
+        .unwrap();
+    terminal.backend().to_string()
+}
+
+#[test]
+fn versus_draws_two_boards_meters_and_stats() {
+    use ludus::session::tetris::versus::BotLevel;
+    use ludus::tui::tetris::versus::VersusScreen;
+    use tetris::versus::Player;
+    let dir = tempfile::tempdir().unwrap();
+    let mut ctx = Ctx::new(DataDir::at(dir.path()));
+    let mut screen = VersusScreen::new(BotLevel::Expert, 7, &mut ctx);
+    let start = Instant::now();
+    screen.tick(start, &mut ctx);
+    let mut t = 0;
+    for _ in 0..6 {
+        t += 700;
+        screen.on_key(kind(KeyCode::Char(' '), KeyEventKind::Press), &mut ctx);
+        screen.tick(ms(start, t), &mut ctx);
+        screen.on_key(kind(KeyCode::Char(' '), KeyEventKind::Release), &mut ctx);
+        screen.tick(ms(start, t + 10), &mut ctx);
+    }
+    // The player waits while the bot attacks: the lines queue on the player's meter.
+    t += 4_000;
+    screen.tick(ms(start, t), &mut ctx);
+    assert_eq!(screen.session().game(Player::One).pieces(), 6);
+    assert!(screen.session().game(Player::Two).pieces() >= 24);
+    assert!(screen.session().versus().meter(Player::One).total() > 0);
+    assert_snapshot!("versus_playing", draw(&screen, &ctx));
+
+    // Too narrow for two boards: a message instead.
+    assert_snapshot!("versus_too_narrow", draw_sized(&screen, &ctx, 60, 30));
+
+    // Paused: the boards are hidden and the bot waits too.
+    screen.on_key(key(KeyCode::Esc), &mut ctx);
+    let bot_pieces = screen.session().game(Player::Two).pieces();
+    screen.tick(ms(start, t + 10_000), &mut ctx);
+    assert!(screen.session().is_paused());
+    assert_eq!(screen.session().game(Player::Two).pieces(), bot_pieces);
+    assert_snapshot!("versus_paused", draw(&screen, &ctx));
+    screen.on_key(key(KeyCode::Esc), &mut ctx);
+    assert!(!screen.session().is_paused());
+}
+
+#[test]
+fn versus_ends_with_a_result_and_saves_its_replay() {
+    use ludus::session::tetris::versus::{BotLevel, read_versus_replay};
+    use ludus::tui::tetris::versus::VersusScreen;
+    use tetris::versus::{Outcome, Player};
+    let dir = tempfile::tempdir().unwrap();
+    let mut ctx = Ctx::new(DataDir::at(dir.path()));
+    let mut screen = VersusScreen::new(BotLevel::Easy, 5, &mut ctx);
+    let start = Instant::now();
+    screen.tick(start, &mut ctx);
+    let mut t = 0;
+    // The player hard-drops every piece in the middle until the stack tops out.
+    while !screen.session().is_finished() {
+        t += 100;
+        screen.on_key(kind(KeyCode::Char(' '), KeyEventKind::Press), &mut ctx);
+        screen.tick(ms(start, t), &mut ctx);
+        screen.on_key(kind(KeyCode::Char(' '), KeyEventKind::Release), &mut ctx);
+        screen.tick(ms(start, t + 10), &mut ctx);
+        assert!(t < 60_000, "the player never topped out");
+    }
+    assert_eq!(
+        screen.session().outcome(),
+        Some(Outcome::Winner(Player::Two))
+    );
+    screen.on_key(key(KeyCode::Char('s')), &mut ctx);
+    let name = screen.session().saved_replay().unwrap().to_owned();
+    assert_snapshot!(
+        "versus_result",
+        draw(&screen, &ctx).replace(name.as_str(), &format!("{:<1$}", "<file>", name.len()))
+    );
+    let data = DataDir::at(dir.path());
+    let replay = read_versus_replay(&data.tetris_versus_replays().join(&name)).unwrap();
+    assert_eq!(&replay.play().unwrap(), screen.session().versus());
+}

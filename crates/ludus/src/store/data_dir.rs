@@ -88,6 +88,11 @@ impl DataDir {
         self.root.join("tetris").join("replays")
     }
 
+    /// `tetris/versus/`: saved versus replays, one JSON file each.
+    pub fn tetris_versus_replays(&self) -> PathBuf {
+        self.root.join("tetris").join("versus")
+    }
+
     /// `xiangqi/games/`: saved games, one PGN file each.
     pub fn xiangqi_games(&self) -> PathBuf {
         self.root.join("xiangqi").join("games")

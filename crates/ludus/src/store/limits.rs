@@ -13,6 +13,9 @@ pub const MAX_LEVEL_FILE_BYTES: u64 = 16 << 20;
 pub const MAX_RECORD_BYTES: u64 = 4 << 20;
 /// A Tetris replay or `tetris sim` script.
 pub const MAX_REPLAY_BYTES: u64 = 16 << 20;
+/// A versus replay (compact JSON): both players' inputs, at most
+/// `tetris::versus::MAX_VERSUS_INPUTS` of them at some 70 bytes each.
+pub const MAX_VERSUS_REPLAY_BYTES: u64 = 64 << 20;
 /// A saved-data document (progress, settings, snapshots, scores).
 pub const MAX_DOCUMENT_BYTES: u64 = 64 << 20;
 

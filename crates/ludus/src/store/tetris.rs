@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
+use tetris::versus::{Outcome, Player, VersusReplay};
 use tetris::{GameOver, Mode, Replay, Status, Summary};
 
 use super::data_dir::DataDir;
@@ -147,6 +148,37 @@ pub fn read_replay(path: &Path) -> Result<Replay> {
     replay
         .play()
         .with_context(|| format!("cannot play the replay {}", path.display()))?;
+    Ok(replay)
+}
+
+/// Saves a versus replay as `tetris/versus/versus-<date>-<time>-<winner>.json` (never
+/// over an existing file; a folder apart from the solo replays, whose list reads only
+/// solo replays) and returns its path.
+pub fn save_versus_replay(dir: &DataDir, replay: &VersusReplay, date: u64) -> Result<PathBuf> {
+    let folder = dir.tetris_versus_replays();
+    let (y, mo, d, h, mi, s) = civil(date);
+    let winner = match replay.result.outcome {
+        Some(Outcome::Winner(Player::One)) => "p1",
+        Some(Outcome::Winner(Player::Two)) => "p2",
+        Some(Outcome::Draw) => "draw",
+        None => "unfinished",
+    };
+    let base = format!("versus-{y:04}{mo:02}{d:02}-{h:02}{mi:02}{s:02}-{winner}");
+    // Compact: a long bot game holds hundreds of thousands of inputs.
+    let json = serde_json::to_string(replay).context("cannot write the versus replay")?;
+    super::atomic::write_new(&folder, &base, "json", json.as_bytes())
+        .context("cannot save the versus replay")
+}
+
+/// Reads a versus replay file and checks it plays back to its recorded result.
+pub fn read_versus_replay(path: &Path) -> Result<VersusReplay> {
+    let text = super::limits::read_text(path, super::limits::MAX_VERSUS_REPLAY_BYTES)
+        .with_context(|| format!("cannot read the versus replay {}", path.display()))?;
+    let replay = VersusReplay::from_json(&text)
+        .with_context(|| format!("cannot play the versus replay {}", path.display()))?;
+    replay
+        .play()
+        .with_context(|| format!("cannot play the versus replay {}", path.display()))?;
     Ok(replay)
 }
 

@@ -1,5 +1,9 @@
 //! `ludus tetris …`: play (the menu, or a mode straight away), run a sim script, run the bot
-//! headless, watch a replay.
+//! headless, run headless versus games, watch a replay.
+
+mod versus;
+
+pub use versus::{VersusGame, VersusRun, versus_game, versus_games};
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -11,6 +15,7 @@ use clap::{Args, Subcommand, ValueEnum};
 use tetris::bot::{Bot, apply_move};
 use tetris::{Game, Mode, Settings, SoftDrop};
 
+use crate::session::tetris::versus::BotLevel;
 use crate::store::{DataDir, limits, tetris as store};
 use crate::tui::tetris::game::GameScreen;
 use crate::tui::tetris::menu::Menu;
@@ -53,6 +58,29 @@ pub enum TetrisCommand {
         seed: u64,
         /// Stop each game after this many pieces.
         #[arg(long, value_name = "P", default_value_t = 1_000_000)]
+        pieces: u64,
+    },
+    /// Let two of Ludus's bots play headless versus games; print one line per game
+    /// (winner, pieces and attack per piece of each side), the draws, and a last line
+    /// `wins A-B, APP x / y`. Bot 1 plays for attack, bot 2 for survival.
+    Versus {
+        /// How many games (seeds S, S+1, …).
+        #[arg(long, value_name = "N", default_value_t = 10)]
+        games: u64,
+        /// Seed of the first game.
+        #[arg(long, value_name = "S", default_value_t = 1)]
+        seed: u64,
+        /// Bot 1's level: easy (0.5 PPS), medium (1), hard (2), expert (3) or unlimited.
+        #[arg(long, value_name = "LEVEL", default_value = "hard", value_parser = parse_level)]
+        bot1: BotLevel,
+        /// Bot 2's level (as --bot1).
+        #[arg(long, value_name = "LEVEL", default_value = "hard", value_parser = parse_level)]
+        bot2: BotLevel,
+        /// Pieces per second for both bots, instead of their levels' pace.
+        #[arg(long, value_name = "P", value_parser = parse_pps)]
+        pps: Option<f64>,
+        /// A game stops as a draw when either side has locked this many pieces.
+        #[arg(long, value_name = "MAX", default_value_t = 2_000)]
         pieces: u64,
     },
     /// Watch a saved replay (Space pause, + − speed, ← → seek, q quit).
@@ -109,6 +137,24 @@ pub fn run(data: DataDir, args: TetrisArgs) -> Result<ExitCode> {
             bot_games(games, seed, pieces, &mut std::io::stdout().lock())?;
             Ok(ExitCode::SUCCESS)
         }
+        Some(TetrisCommand::Versus {
+            games,
+            seed,
+            bot1,
+            bot2,
+            pps,
+            pieces,
+        }) => {
+            let run = VersusRun {
+                games,
+                seed,
+                levels: [bot1, bot2],
+                pps,
+                max_pieces: pieces,
+            };
+            versus_games(&run, &mut std::io::stdout().lock())?;
+            Ok(ExitCode::SUCCESS)
+        }
         Some(TetrisCommand::Replay { file }) => {
             // Checked before the terminal is taken over, so a refusal is a plain message.
             let replay = store::read_replay(&file)?;
@@ -116,6 +162,20 @@ pub fn run(data: DataDir, args: TetrisArgs) -> Result<ExitCode> {
                 Box::new(move |ctx| Box::new(GameScreen::watch(replay, ctx)));
             tui::run(data, Start::Screen(open))
         }
+    }
+}
+
+fn parse_level(text: &str) -> Result<BotLevel, String> {
+    BotLevel::from_name(text).ok_or_else(|| {
+        let names: Vec<&str> = BotLevel::ALL.iter().map(|l| l.name()).collect();
+        format!("unknown bot level (one of {})", names.join(", "))
+    })
+}
+
+fn parse_pps(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(pps) if pps.is_finite() && pps > 0.0 && pps <= 100.0 => Ok(pps),
+        _ => Err("pieces per second must be a number above 0, at most 100".to_owned()),
     }
 }
 

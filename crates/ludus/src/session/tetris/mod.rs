@@ -7,6 +7,7 @@
 
 mod hint;
 mod modes;
+pub mod versus;
 
 pub use hint::{Hint, HintTracker};
 pub use modes::{MODES, mode_title, random_seed};

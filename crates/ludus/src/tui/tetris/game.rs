@@ -55,14 +55,14 @@ fn fits(area: Rect) -> bool {
 
 /// Game milliseconds from the event loop's instants.
 #[derive(Clone, Debug)]
-struct Clock {
+pub(super) struct Clock {
     last: Option<Instant>,
     us: u64,
     speed_percent: u64,
 }
 
 impl Clock {
-    fn new() -> Clock {
+    pub(super) fn new() -> Clock {
         Clock {
             last: None,
             us: 0,
@@ -71,7 +71,7 @@ impl Clock {
     }
 
     /// Advances (if running) to `now` and returns the game time in milliseconds.
-    fn tick(&mut self, now: Instant, running: bool) -> u64 {
+    pub(super) fn tick(&mut self, now: Instant, running: bool) -> u64 {
         if let Some(last) = self.last
             && running
         {

@@ -1,5 +1,5 @@
-//! The Tetris menu: the modes (with each one's best), the demo, high scores, replays and
-//! settings.
+//! The Tetris menu: the modes (with each one's best), versus the bot, the demo, high
+//! scores, replays and settings.
 
 use std::time::Instant;
 
@@ -16,6 +16,7 @@ use super::replays::Replays;
 use super::scores::Scores;
 use super::settings::TetrisSettingsScreen;
 use super::thousands;
+use super::versus::VersusMenu;
 use crate::session::tetris::{HighScores, MODES, high_scores, mode_title, random_seed};
 use crate::store::Warning;
 use crate::tui::app::{Action, Ctx, Screen};
@@ -24,18 +25,20 @@ use crate::tui::widgets::{MenuKey, centered, key_hints, menu_key};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Item {
     Play(Mode),
+    Versus,
     Demo,
     Scores,
     Replays,
     Settings,
 }
 
-const ITEMS: [Item; 9] = [
+const ITEMS: [Item; 10] = [
     Item::Play(MODES[0]),
     Item::Play(MODES[1]),
     Item::Play(MODES[2]),
     Item::Play(MODES[3]),
     Item::Play(MODES[4]),
+    Item::Versus,
     Item::Demo,
     Item::Scores,
     Item::Replays,
@@ -49,6 +52,7 @@ fn about(item: Item) -> &'static str {
         Item::Play(Mode::Sprint) => "40 lines against the clock",
         Item::Play(Mode::Ultra) => "most points in 2 minutes",
         Item::Play(Mode::Zen) => "no gravity, no game over",
+        Item::Versus => "against the bot, side by side",
         Item::Demo => "watch the bot play",
         Item::Scores => "the best games of each mode",
         Item::Replays => "watch saved games",
@@ -59,10 +63,20 @@ fn about(item: Item) -> &'static str {
 fn name(item: Item) -> &'static str {
     match item {
         Item::Play(mode) => mode_title(mode),
+        Item::Versus => "Versus bot",
         Item::Demo => "Demo",
         Item::Scores => "High scores",
         Item::Replays => "Replays",
         Item::Settings => "Settings",
+    }
+}
+
+/// The key that opens the `i`th item directly (1–9; later items have none).
+fn digit(i: usize) -> String {
+    if i < 9 {
+        (i + 1).to_string()
+    } else {
+        " ".to_owned()
     }
 }
 
@@ -119,6 +133,7 @@ impl Menu {
         let seed = self.seed.take().unwrap_or_else(random_seed);
         let screen: Box<dyn Screen> = match item {
             Item::Play(mode) => Box::new(GameScreen::player(mode, seed, ctx)),
+            Item::Versus => Box::new(VersusMenu::new(Some(seed))),
             Item::Demo => Box::new(GameScreen::demo(seed, ctx)),
             Item::Scores => Box::new(Scores::new(ctx)),
             Item::Replays => Box::new(Replays::new(ctx)),
@@ -177,7 +192,7 @@ impl Screen for Menu {
         );
         let mut lines = Vec::new();
         for (i, item) in ITEMS.iter().enumerate() {
-            if i == MODES.len() || i == MODES.len() + 1 {
+            if i == MODES.len() || i == MODES.len() + 2 {
                 lines.push(Line::raw(""));
             }
             let chosen = i == self.selected;
@@ -195,7 +210,7 @@ impl Screen for Menu {
             };
             lines.push(Line::from(vec![
                 Span::raw(if chosen { "▶ " } else { "  " }),
-                Span::styled(format!(" {} {:<17}", i + 1, name(*item)), style),
+                Span::styled(format!(" {} {:<17}", digit(i), name(*item)), style),
                 Span::styled(
                     format!("  {:<28}", about(*item)),
                     Style::default().fg(Color::DarkGray),

@@ -1,5 +1,5 @@
 //! Tetris in the terminal: the menu, the game screen (play, watch a replay, the bot's
-//! demo), settings, high scores and the replay list.
+//! demo), versus the bot, settings, high scores and the replay list.
 
 pub mod board;
 pub mod game;
@@ -8,6 +8,7 @@ pub mod menu;
 pub mod replays;
 pub mod scores;
 pub mod settings;
+pub mod versus;
 
 /// `12,345,678`.
 pub fn thousands(n: u64) -> String {

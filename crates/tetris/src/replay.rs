@@ -103,6 +103,24 @@ impl std::fmt::Display for ReplayError {
 
 impl std::error::Error for ReplayError {}
 
+/// Reads a replay file of format `version`: its `version` field is checked
+/// before the rest is read, so another version is named, not called damaged.
+pub(crate) fn from_versioned_json<T: serde::de::DeserializeOwned>(
+    text: &str,
+    version: u32,
+) -> Result<T, ReplayError> {
+    let value: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| ReplayError::Damaged(e.to_string()))?;
+    let found = value
+        .get("version")
+        .and_then(serde_json::Value::as_u64)
+        .ok_or(ReplayError::MissingVersion)?;
+    if found != u64::from(version) {
+        return Err(ReplayError::UnsupportedVersion { found });
+    }
+    serde_json::from_value(value).map_err(|e| ReplayError::Damaged(e.to_string()))
+}
+
 impl Replay {
     /// Pretty JSON for saving.
     pub fn to_json(&self) -> String {
@@ -126,17 +144,7 @@ impl Replay {
     /// assert!(matches!(Replay::from_json("{ not json"), Err(ReplayError::Damaged(_))));
     /// ```
     pub fn from_json(text: &str) -> Result<Replay, ReplayError> {
-        let value: serde_json::Value =
-            serde_json::from_str(text).map_err(|e| ReplayError::Damaged(e.to_string()))?;
-        let version = value
-            .get("version")
-            .and_then(serde_json::Value::as_u64)
-            .ok_or(ReplayError::MissingVersion)?;
-        if version != u64::from(REPLAY_VERSION) {
-            return Err(ReplayError::UnsupportedVersion { found: version });
-        }
-        let replay: Replay =
-            serde_json::from_value(value).map_err(|e| ReplayError::Damaged(e.to_string()))?;
+        let replay: Replay = from_versioned_json(text, REPLAY_VERSION)?;
         replay.check_times()?;
         Ok(replay)
     }

@@ -25,7 +25,7 @@ use serde::{Deserialize, Serialize};
 use crate::game::{Game, InputEvent, MAX_GAME_TIME_MS};
 use crate::garbage::{GarbageRules, GarbageTotals, Meter};
 use crate::mode::Mode;
-use crate::replay::{MAX_RECORDED_INPUTS, ReplayError};
+use crate::replay::{MAX_RECORDED_INPUTS, ReplayError, from_versioned_json};
 use crate::settings::Settings;
 
 /// The mode each board of a versus game plays.
@@ -379,17 +379,7 @@ impl VersusReplay {
     /// );
     /// ```
     pub fn from_json(text: &str) -> Result<VersusReplay, ReplayError> {
-        let value: serde_json::Value =
-            serde_json::from_str(text).map_err(|e| ReplayError::Damaged(e.to_string()))?;
-        let version = value
-            .get("version")
-            .and_then(serde_json::Value::as_u64)
-            .ok_or(ReplayError::MissingVersion)?;
-        if version != u64::from(VERSUS_REPLAY_VERSION) {
-            return Err(ReplayError::UnsupportedVersion { found: version });
-        }
-        let replay: VersusReplay =
-            serde_json::from_value(value).map_err(|e| ReplayError::Damaged(e.to_string()))?;
+        let replay: VersusReplay = from_versioned_json(text, VERSUS_REPLAY_VERSION)?;
         replay.check_bounds()?;
         Ok(replay)
     }

@@ -9,7 +9,7 @@
 use std::time::Instant;
 
 use ratatui::Frame;
-use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind};
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
@@ -19,7 +19,7 @@ use tetris::scoring::{ClearReport, TSpin};
 use tetris::{Action as GameAction, Game, InputEvent, Mode, Playback, Replay, Summary};
 
 use super::board::{MATRIX_WIDTH, MatrixView, render_piece};
-use super::keys::{BINDS, Bind, InputTracker, Keymap, key_name, physical};
+use super::keys::{BINDS, Bind, InputTracker, Keymap, physical};
 use super::thousands;
 use crate::session::tetris::{
     End, Hint, HintTracker, Recorded, ScoreEntry, TABLE_SIZE, TetrisSession, mode_title, now_secs,
@@ -395,24 +395,7 @@ impl GameScreen {
                 _ => Action::None,
             };
         }
-        // Ctrl and Alt chords are not game keys; a release still counts (the key may have
-        // been pressed before the modifier), so no key stays held.
-        if key.kind != KeyEventKind::Release
-            && key
-                .modifiers
-                .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
-        {
-            return Action::None;
-        }
-        // An upper-case letter that is not bound itself (Caps Lock, Shift held) does what
-        // its lower-case key does.
-        let bind = key_name(key.code).and_then(|name| {
-            let bind = self
-                .keymap
-                .lookup(&name)
-                .or_else(|| self.keymap.lookup(&name.to_lowercase()))?;
-            Some((bind, name))
-        });
+        let bind = self.keymap.bound(&key);
         if self.paused {
             if !press {
                 return Action::None;

@@ -6,7 +6,7 @@
 //! treats such a key as held until no repeat has come for a little longer than the
 //! terminal's repeat interval (learnt from the repeats), then releases it.
 
-use ratatui::crossterm::event::{KeyCode, KeyEventKind, ModifierKeyCode};
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers, ModifierKeyCode};
 use tetris::{Action, InputEvent};
 
 use crate::store::settings::TetrisKeys;
@@ -191,6 +191,26 @@ impl Keymap {
             .iter()
             .find(|(key, _)| key == name)
             .map(|&(_, bind)| bind)
+    }
+
+    /// The action a key event is bound to, with the key's name. Ctrl and Alt
+    /// chords are not game keys, but their release still counts (the key
+    /// may have been pressed before the modifier), so no key stays held. An
+    /// upper-case letter that is not bound itself (Caps Lock, Shift held)
+    /// does what its lower-case key does.
+    pub fn bound(&self, key: &KeyEvent) -> Option<(Bind, String)> {
+        if key.kind != KeyEventKind::Release
+            && key
+                .modifiers
+                .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
+        {
+            return None;
+        }
+        let name = key_name(key.code)?;
+        let bind = self
+            .lookup(&name)
+            .or_else(|| self.lookup(&name.to_lowercase()))?;
+        Some((bind, name))
     }
 
     /// The first key of an action as shown to the player, if it has one.

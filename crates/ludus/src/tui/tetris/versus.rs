@@ -6,7 +6,7 @@
 use std::time::Instant;
 
 use ratatui::Frame;
-use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind};
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::Line;
@@ -17,7 +17,7 @@ use tetris::versus::{Outcome, Player};
 
 use super::board::{MATRIX_WIDTH, MatrixView, render_piece};
 use super::game::Clock;
-use super::keys::{Bind, InputTracker, Keymap, key_name, physical};
+use super::keys::{Bind, InputTracker, Keymap, physical};
 use crate::session::tetris::now_secs;
 use crate::session::tetris::random_seed;
 use crate::session::tetris::versus::{BotLevel, SideStats, VersusSession};
@@ -206,20 +206,7 @@ impl Screen for VersusScreen {
                 _ => Action::None,
             };
         }
-        if key.kind != KeyEventKind::Release
-            && key
-                .modifiers
-                .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
-        {
-            return Action::None;
-        }
-        let bind = key_name(key.code).and_then(|name| {
-            let bind = self
-                .keymap
-                .lookup(&name)
-                .or_else(|| self.keymap.lookup(&name.to_lowercase()))?;
-            Some((bind, name))
-        });
+        let bind = self.keymap.bound(&key);
         if self.session.is_paused() {
             if !press {
                 return Action::None;

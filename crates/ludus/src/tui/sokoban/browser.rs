@@ -423,16 +423,20 @@ impl Browser {
         self.chosen[self.set] = visible[next];
     }
 
+    /// Where the chosen collection is among those shown (0 when hidden).
+    fn shown_position(&self) -> usize {
+        self.visible_sets
+            .iter()
+            .position(|&s| s == self.set)
+            .unwrap_or(0)
+    }
+
     fn move_set(&mut self, delta: isize) {
         let count = self.visible_sets.len();
         if count == 0 {
             return;
         }
-        let at = self
-            .visible_sets
-            .iter()
-            .position(|&s| s == self.set)
-            .unwrap_or(0);
+        let at = self.shown_position();
         let next = (at as isize + delta).rem_euclid(count as isize) as usize;
         self.set = self.visible_sets[next];
     }
@@ -458,11 +462,7 @@ impl Browser {
             self.chosen[self.set] = level;
             return;
         }
-        let at = self
-            .visible_sets
-            .iter()
-            .position(|&s| s == self.set)
-            .unwrap_or(0);
+        let at = self.shown_position();
         let count = self.visible_sets.len();
         let next = (1..=count)
             .map(|step| self.visible_sets[(at + step) % count])

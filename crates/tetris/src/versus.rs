@@ -258,7 +258,11 @@ impl Versus {
     fn advance_event_by_event(&mut self, now_ms: u64) {
         while self.is_playing() {
             match self.next_event_ms() {
-                Some(at_ms) if at_ms < now_ms && at_ms > self.now_ms => self.step_to(at_ms),
+                // An event due within the current millisecond is stepped to in
+                // the next one, not taken for the end of the events.
+                Some(at_ms) if at_ms.max(self.now_ms + 1) < now_ms => {
+                    self.step_to(at_ms.max(self.now_ms + 1));
+                }
                 _ => break,
             }
         }

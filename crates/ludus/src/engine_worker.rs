@@ -35,6 +35,8 @@ pub enum Setting {
     /// cannot be had, the old table stays and [`Event::HashUnavailable`] says so.
     Hash(usize),
     Skill(u8),
+    /// Lines each search reports (UCI `MultiPV`).
+    MultiPv(usize),
     OwnBook(bool),
     /// Seeds book choices and skill noise.
     Seed(u64),
@@ -269,6 +271,7 @@ fn worker(
                     }
                 }
                 Setting::Skill(level) => engine.set_skill_level(level),
+                Setting::MultiPv(lines) => engine.set_multi_pv(lines),
                 Setting::OwnBook(on) => engine.set_own_book(on),
                 Setting::Seed(seed) => engine.set_book_seed(seed),
                 Setting::NewGame => engine.clear(),

@@ -151,6 +151,7 @@ fn thinking_line_against_the_engine() {
     let mut game = Game::new();
     game.play_text("h2e2").unwrap();
     let info = SearchInfo {
+        multipv: 1,
         depth: 7,
         seldepth: 12,
         score: Score::Cp(-35),

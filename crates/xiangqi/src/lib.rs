@@ -12,6 +12,7 @@
 //!   printed and parsed ([`Position::parse_move`] reads any of them).
 //! - [`pgn`]: import and export of game records; [`xqf`]: XQF records (binary,
 //!   every version including the encrypted ones) in, the main line out.
+//! - [`ecco`]: the ECCO opening code and name of a game.
 //! - [`perft()`], [`perft_divide`] and the stoppable [`perft_divide_until`] for
 //!   move-generator testing.
 //! - [`engine`]: iterative-deepening search with the caller's clock and cancel flag.
@@ -32,6 +33,7 @@
 //! ```
 
 mod attacks;
+pub mod ecco;
 pub mod engine;
 mod fen;
 mod game;

@@ -26,7 +26,9 @@ mod tt;
 pub use book::{Book, BookError};
 pub use evaluate::{PARAMS, Params, evaluate, evaluate_with, param};
 pub use pst::{VALUES, value};
-pub use search::{Engine, MATE, MATE_BOUND, MAX_SKILL, Score, SearchInfo, SearchResult};
+pub use search::{
+    Engine, MATE, MATE_BOUND, MAX_MULTI_PV, MAX_SKILL, Score, SearchInfo, SearchResult,
+};
 pub use see::see;
 pub use time::{Limits, TimeBudget};
 pub use tt::{Bound, HashError, Hit, MAX_HASH_MB, TranspositionTable};

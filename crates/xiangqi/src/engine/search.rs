@@ -32,6 +32,8 @@ pub const MATE: i32 = 30000;
 pub const MATE_BOUND: i32 = MATE - 1000;
 /// Entries in the evaluation cache (a power of two).
 const EVAL_CACHE: usize = 1 << 12;
+/// Most lines a search reports (UCI `MultiPV`).
+pub const MAX_MULTI_PV: usize = 10;
 /// Highest skill level (no handicap).
 pub const MAX_SKILL: u8 = 20;
 const INF: i32 = MATE + 1;
@@ -61,6 +63,8 @@ impl Score {
 /// Progress after each completed iteration.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SearchInfo {
+    /// Which line this is, 1 for the best (UCI's `multipv`).
+    pub multipv: u32,
     pub depth: u32,
     pub seldepth: u32,
     pub score: Score,
@@ -93,6 +97,8 @@ pub struct Engine {
     book: Option<super::book::Book>,
     book_seed: u64,
     skill: u8,
+    /// Lines searched and reported (UCI `MultiPV`), at least 1.
+    multi_pv: usize,
     eval_cache: Vec<(u64, i32)>,
 }
 
@@ -144,6 +150,7 @@ impl Engine {
             book: Some(super::book::Book::builtin()),
             book_seed: 0x2545_F491_4F6C_DD1D,
             skill: MAX_SKILL,
+            multi_pv: 1,
             eval_cache: vec![(0, 0); EVAL_CACHE],
         }
     }
@@ -206,7 +213,19 @@ impl Engine {
         self.skill = level.min(MAX_SKILL);
     }
 
-    /// The current skill level.
+    /// How many lines to search and report (UCI `MultiPV`), clamped to
+    /// 1..=[`MAX_MULTI_PV`]. The lines after the first are the best of the
+    /// root moves the earlier lines do not start with.
+    pub fn set_multi_pv(&mut self, lines: usize) {
+        self.multi_pv = lines.clamp(1, MAX_MULTI_PV);
+    }
+
+    /// Lines searched and reported.
+    pub fn multi_pv(&self) -> usize {
+        self.multi_pv
+    }
+
+    /// The skill level (see [`Engine::set_skill_level`]).
     pub fn skill_level(&self) -> u8 {
         self.skill
     }
@@ -362,6 +381,7 @@ impl Engine {
             }
             result.nodes = s.nodes;
             on_info(&SearchInfo {
+                multipv: 1,
                 depth,
                 seldepth: s.seldepth as u32,
                 score: result.score,

@@ -505,3 +505,91 @@ fn at_80_columns_the_heading_keeps_the_strength_whole() {
     assert!(text.contains("You (Red) vs Ludus,"), "{text}");
     assert!(text.contains(name), "{name} is cut: {text}");
 }
+
+fn screen_sized(app: &App, width: u16, height: u16) -> String {
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
+    terminal.draw(|frame| app.draw(frame)).unwrap();
+    terminal.backend().to_string()
+}
+
+fn analysis_line(multipv: u32, depth: u32, cp: i32, pos: &Position, pv: &[&str]) -> SearchInfo {
+    let mut p = pos.clone();
+    SearchInfo {
+        multipv,
+        depth,
+        seldepth: depth + 4,
+        score: Score::Cp(cp),
+        nodes: 800_000,
+        elapsed_ms: 1000,
+        pv: pv
+            .iter()
+            .map(|t| {
+                let m = p.parse_move(t).unwrap();
+                p.make_move(m);
+                m
+            })
+            .collect(),
+    }
+}
+
+#[test]
+fn analysis_shows_three_lines_and_the_evaluation_graph() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut game = Game::new();
+    for m in ["h2e2", "h9g7", "h0g2", "i9h9"] {
+        game.play_text(m).unwrap();
+    }
+    let root = game.position().clone();
+    let lines = vec![
+        analysis_line(1, 12, 45, &root, &["i0h0", "b9c7", "b0c2", "g6g5"]),
+        analysis_line(2, 12, 30, &root, &["c3c4", "c6c5", "b0c2"]),
+        analysis_line(3, 11, -10, &root, &["b2c2", "b9c7"]),
+    ];
+    let start = Start::Screen(Box::new(move |ctx| {
+        let mut play = ludus::tui::xiangqi::play::Play::new(game, Opponent::Humans, None, ctx);
+        play.analyse_with(lines);
+        Box::new(play)
+    }));
+    let mut app = App::new(DataDir::at(dir.path()), start).unwrap();
+    let text = screen(&app);
+    assert_snapshot!("analysis", text);
+    assert!(text.contains("Analysis · depth 12 · 800 kN/s"), "{text}");
+    assert!(text.contains("1. Red +0.45 d12"), "{text}");
+    assert!(text.contains("3. Black +0.10 d11"), "{text}");
+    // Taller: the evaluation graph under the moves, at the position shown.
+    let text = screen_sized(&app, 100, 40);
+    assert_snapshot!("analysis_with_graph", text);
+    assert!(
+        text.contains("Evaluation (g hides) · here: Red +0.45"),
+        "{text}"
+    );
+    // g hides the graph; p pauses the analysis and keeps its lines.
+    press(&mut app, "gp");
+    let text = screen_sized(&app, 100, 40);
+    assert!(!text.contains("Evaluation (g hides)"), "{text}");
+    assert!(text.contains("paused (p resumes)"), "{text}");
+    assert!(text.contains("1. Red +0.45 d12"), "{text}");
+}
+
+#[test]
+fn analysis_is_refused_while_ludus_is_the_opponent() {
+    let dir = tempfile::tempdir().unwrap();
+    let start = Start::Screen(Box::new(move |ctx| {
+        Box::new(ludus::tui::xiangqi::play::Play::new(
+            Game::new(),
+            Opponent::Engine {
+                human: Color::Red,
+                level: 0,
+            },
+            None,
+            ctx,
+        ))
+    }));
+    let mut app = App::new(DataDir::at(dir.path()), start).unwrap();
+    press(&mut app, "a");
+    let text = screen_sized(&app, 120, 24);
+    assert!(
+        text.contains("Ludus is your opponent: analysis opens when the game is over"),
+        "{text}"
+    );
+}

@@ -981,18 +981,20 @@ fn run_orders(
                     None // the game's worker holds a slot already
                 } else {
                     match order.purpose {
-                        Purpose::Hint => match Arc::clone(&app.solver_slots).try_acquire_owned() {
-                            Ok(slot) => Some(slot),
-                            Err(_) => {
-                                g.session.cancel_search();
-                                g.session.take_orders();
-                                return refuse(
-                                    ErrorCode::Busy,
-                                    "the engine is busy; try again soon",
-                                    seq,
-                                );
+                        Purpose::Hint | Purpose::Analysis => {
+                            match Arc::clone(&app.solver_slots).try_acquire_owned() {
+                                Ok(slot) => Some(slot),
+                                Err(_) => {
+                                    g.session.cancel_search();
+                                    g.session.take_orders();
+                                    return refuse(
+                                        ErrorCode::Busy,
+                                        "the engine is busy; try again soon",
+                                        seq,
+                                    );
+                                }
                             }
-                        },
+                        }
                         Purpose::Move => None,
                     }
                 };

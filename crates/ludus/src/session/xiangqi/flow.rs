@@ -407,6 +407,8 @@ pub enum Purpose {
     Move,
     /// A hint for the player.
     Hint,
+    /// Analysis of the position on screen: lines, no move.
+    Analysis,
 }
 
 /// Skill and limits of a search: a hint at full strength within a second;
@@ -419,6 +421,13 @@ pub fn search_limits(
 ) -> (u8, Limits) {
     match purpose {
         Purpose::Hint => (MAX_SKILL, Limits::movetime(1000)),
+        Purpose::Analysis => (
+            MAX_SKILL,
+            Limits {
+                infinite: true,
+                ..Limits::default()
+            },
+        ),
         Purpose::Move => {
             let clock = clocks.map(|c| (c.left(turn), c.increment()));
             (level.skill, level.limits(clock))

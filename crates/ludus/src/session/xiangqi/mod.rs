@@ -8,6 +8,7 @@
 //! engine's answers through [`XiangqiSession::search_info`] and
 //! [`XiangqiSession::search_done`]. Time is passed in, never read here.
 
+pub mod analysis;
 pub mod flow;
 
 use std::fmt;
@@ -20,6 +21,7 @@ use xiangqi::{Color, Game, Move, Outcome, Position};
 
 use crate::store::DataDir;
 pub use crate::store::xiangqi::{SavedGame, list_games as saved_games};
+pub use analysis::{ANALYSIS_LINES, Analysis, LineView};
 use flow::{Clocks, LEVELS, Purpose, side_name};
 
 /// Longest player name kept from a record (names are shown on one line).
@@ -83,14 +85,18 @@ pub struct SearchOrder {
     pub purpose: Purpose,
     pub game: Game,
     pub skill: u8,
+    /// Lines to report (UCI `MultiPV`): more than one only for analysis.
+    pub lines: usize,
     pub limits: Limits,
 }
 
 impl SearchOrder {
-    /// Sends the search to `worker`, with the skill it is to play at.
+    /// Sends the search to `worker`, with the skill it is to play at and the
+    /// lines it is to report.
     pub fn send_to(self, worker: &crate::engine_worker::EngineThread) {
         use crate::engine_worker::{Job, SearchJob, Setting};
         worker.send(Job::Configure(Setting::Skill(self.skill)));
+        worker.send(Job::Configure(Setting::MultiPv(self.lines)));
         worker.send(Job::Search(Box::new(SearchJob {
             id: self.id,
             game: self.game,
@@ -139,6 +145,10 @@ pub enum Refusal {
     NothingToUndo,
     /// No draw was offered.
     NoOffer,
+    /// Analysis would help the player against Ludus.
+    AnalysisAgainstLudus,
+    /// The board shows an earlier position of the game.
+    LookingBack,
 }
 
 impl fmt::Display for Refusal {
@@ -152,6 +162,14 @@ impl fmt::Display for Refusal {
             Refusal::Illegal(why) => write!(f, "{why}"),
             Refusal::NothingToUndo => write!(f, "nothing to undo"),
             Refusal::NoOffer => write!(f, "no draw was offered"),
+            Refusal::AnalysisAgainstLudus => write!(
+                f,
+                "Ludus is your opponent: analysis opens when the game is over"
+            ),
+            Refusal::LookingBack => write!(
+                f,
+                "you are looking at an earlier position: go to the last move to play"
+            ),
         }
     }
 }
@@ -181,6 +199,10 @@ pub struct XiangqiSession {
     next_id: u64,
     /// Two players: the side that offered a draw, waiting for an answer.
     draw_offer: Option<Color>,
+    /// The board shows the position after this many plies, not the last one.
+    view: Option<usize>,
+    /// The engine's lines for the position shown, while analysis is on.
+    analysis: Option<Analysis>,
     /// The last hint, until the position changes.
     hint: Option<Move>,
     orders: Vec<EngineOrder>,
@@ -217,6 +239,8 @@ impl XiangqiSession {
             thinking: None,
             next_id: 0,
             draw_offer: None,
+            view: None,
+            analysis: None,
             hint: None,
             orders: Vec::new(),
             unsaved: false,
@@ -417,10 +441,161 @@ impl XiangqiSession {
         if let Some(o) = &self.over {
             return Err(Refusal::Over(o.text.clone()));
         }
-        if self.engine_to_move() {
+        if self.view.is_some() {
+            return Err(Refusal::LookingBack);
+        }
+        if self.engine_to_move() && self.analysis.is_none() {
             return Err(Refusal::EngineToMove);
         }
         Ok(())
+    }
+
+    /// The board shows the position after this many plies; `None`: the last.
+    pub fn view(&self) -> Option<usize> {
+        self.view
+    }
+
+    /// Plies played up to the position shown.
+    pub fn shown_plies(&self) -> usize {
+        self.view.unwrap_or(self.game.plies().len())
+    }
+
+    /// The position shown and the move that led to it.
+    pub fn shown(&self) -> (Position, Option<Move>) {
+        match self.view {
+            None => (self.game.position().clone(), self.game.last_move()),
+            Some(n) => {
+                let mut pos = self.game.start_position().clone();
+                let mut last = None;
+                for m in self.game.moves().take(n) {
+                    pos.make_move(m);
+                    last = Some(m);
+                }
+                (pos, last)
+            }
+        }
+    }
+
+    /// The game up to the position shown (its history decides repetitions).
+    fn shown_game(&self) -> Game {
+        let mut game = self.game.clone();
+        for _ in self.shown_plies()..self.game.plies().len() {
+            game.undo();
+        }
+        game
+    }
+
+    /// Shows the position after `plies` plies (the last one when `plies` is
+    /// the game's length or more). Looking back stops the clocks; the
+    /// analysis follows the position shown.
+    pub fn show(&mut self, plies: usize) {
+        let view = (plies < self.game.plies().len()).then_some(plies);
+        if view == self.view {
+            return;
+        }
+        self.view = view;
+        if view.is_some() {
+            self.stop_clocks();
+        }
+        self.analyse();
+    }
+
+    /// One ply forward or back through the game.
+    pub fn step(&mut self, forward: bool) {
+        let at = self.shown_plies();
+        self.show(if forward {
+            at + 1
+        } else {
+            at.saturating_sub(1)
+        });
+    }
+
+    /// The engine's lines for the position shown, while analysis is on.
+    pub fn analysis(&self) -> Option<&Analysis> {
+        self.analysis.as_ref()
+    }
+
+    /// The analysis lines written for a screen (none when analysis is off).
+    pub fn analysis_lines(
+        &self,
+        notation: flow::Notation,
+        chars: flow::Characters,
+        max_moves: usize,
+    ) -> Vec<LineView> {
+        self.analysis
+            .as_ref()
+            .map_or_else(Vec::new, |a| a.views(notation, chars, max_moves))
+    }
+
+    /// Analysis on: the engine searches the position shown without moving,
+    /// until stopped, reporting [`ANALYSIS_LINES`] lines; while it is on,
+    /// Ludus plays no moves of its own and the player moves either side.
+    ///
+    /// # Errors
+    /// Ludus is the player's opponent in a game still going on.
+    pub fn start_analysis(&mut self) -> Result<(), Refusal> {
+        if self.opponent != Opponent::Humans && self.over.is_none() && self.recorded.is_none() {
+            return Err(Refusal::AnalysisAgainstLudus);
+        }
+        if self.analysis.is_none() {
+            self.cancel_search();
+            let (root, _) = self.shown();
+            self.analysis = Some(Analysis::new(self.shown_plies(), root));
+            self.analyse();
+        }
+        Ok(())
+    }
+
+    /// Analysis off: the search stops and the lines go.
+    pub fn stop_analysis(&mut self) {
+        if self.analysis.take().is_some() {
+            self.cancel_search();
+            self.after_change();
+        }
+    }
+
+    /// Stops the analysis's search, keeping its lines (`paused`), or goes on.
+    pub fn pause_analysis(&mut self, paused: bool) {
+        let Some(a) = &mut self.analysis else { return };
+        if a.paused == paused {
+            return;
+        }
+        a.paused = paused;
+        if paused {
+            self.cancel_search();
+        } else {
+            self.analyse();
+        }
+    }
+
+    /// (Re)starts the analysis's search on the position shown, unless it is
+    /// paused or already searching that position.
+    fn analyse(&mut self) {
+        let ply = self.shown_plies();
+        if self.analysis.as_ref().is_none_or(|a| a.paused) {
+            return;
+        }
+        let (root, _) = self.shown();
+        let searching = self
+            .thinking
+            .as_ref()
+            .is_some_and(|t| t.purpose == Purpose::Analysis);
+        let Some(a) = &mut self.analysis else { return };
+        if a.ply != ply || a.root != root {
+            *a = Analysis::new(ply, root);
+        } else if searching {
+            return;
+        } else {
+            a.restarted();
+        }
+        self.cancel_search();
+        if self.over.is_some()
+            && self.view.is_none()
+            && self.game.position().legal_moves().is_empty()
+        {
+            return; // mate or stalemate on the board: nothing to search
+        }
+        self.search(Purpose::Analysis);
     }
 
     /// Takes back the last move, and against Ludus its reply too, so the human
@@ -436,7 +611,8 @@ impl XiangqiSession {
         self.cancel_search();
         self.over = None;
         self.recorded = None;
-        let engine = self.engine_color();
+        // While analysing, the player moves both sides: one ply goes.
+        let engine = self.engine_color().filter(|_| self.analysis.is_none());
         let removed = flow::take_back(&mut self.game, engine);
         self.unsaved = true;
         if let Some(c) = &mut self.clocks {
@@ -529,6 +705,11 @@ impl XiangqiSession {
     /// Time passes: charges the side to move's clock up to `now`. Returns
     /// whether its flag just fell (the game is then over).
     pub fn tick(&mut self, now: Instant) -> bool {
+        if self.view.is_some() {
+            // Looking back through the moves stops the clocks.
+            self.stop_clocks();
+            return false;
+        }
         let turn = self.game.position().turn();
         let live = self.over.is_none();
         let Some(c) = &mut self.clocks else {
@@ -572,7 +753,24 @@ impl XiangqiSession {
 
     /// A completed iteration of search `id`.
     pub fn search_info(&mut self, id: u64, info: SearchInfo) {
-        if let Some(t) = self.thinking.as_mut().filter(|t| t.id == id) {
+        let Some(t) = self.thinking.as_mut().filter(|t| t.id == id) else {
+            return;
+        };
+        if t.purpose == Purpose::Analysis
+            && let Some(a) = &mut self.analysis
+        {
+            if info.multipv <= 1 {
+                let value = flow::red_value(info.score, a.root.turn());
+                let ply = a.ply;
+                t.info = Some(info.clone());
+                a.report(info);
+                self.set_eval(ply, value);
+            } else {
+                a.report(info);
+            }
+            return;
+        }
+        if info.multipv <= 1 {
             t.info = Some(info);
         }
     }
@@ -582,6 +780,16 @@ impl XiangqiSession {
     pub fn search_done(&mut self, id: u64, result: SearchResult, now: Instant) -> Option<Answer> {
         let thinking = self.thinking.take_if(|t| t.id == id)?;
         let root = thinking.root;
+        if thinking.purpose == Purpose::Analysis {
+            if let Some(a) = &mut self.analysis {
+                a.finished = true;
+                if result.depth > 0 {
+                    let (ply, value) = (a.ply, flow::red_value(result.score, root.turn()));
+                    self.set_eval(ply, value);
+                }
+            }
+            return None;
+        }
         let ply = self.game.plies().len();
         let book = result.from_book && result.depth == 0;
         if !book {
@@ -590,6 +798,7 @@ impl XiangqiSession {
         let best = result.best?;
         let text = root.to_chinese(best);
         match thinking.purpose {
+            Purpose::Analysis => None,
             Purpose::Hint => {
                 self.hint = Some(best);
                 Some(Answer::Hint {
@@ -671,6 +880,9 @@ impl XiangqiSession {
 
     /// After a move or an undo: judge the position; Ludus thinks if it is its move.
     fn after_change(&mut self) {
+        if self.view.is_some_and(|v| v >= self.game.plies().len()) {
+            self.view = None;
+        }
         self.evals.truncate(self.game.plies().len() + 1);
         self.book.truncate(self.game.plies().len());
         self.hint = None;
@@ -686,7 +898,9 @@ impl XiangqiSession {
                 c.stop();
             }
         }
-        if self.over.is_none()
+        if self.analysis.is_some() {
+            self.analyse();
+        } else if self.over.is_none()
             && self.recorded.is_none()
             && self.engine_to_move()
             && self.thinking.is_none()
@@ -697,21 +911,32 @@ impl XiangqiSession {
 
     fn search(&mut self, purpose: Purpose) {
         let level = flow::level(self.opponent.engine().map_or(usize::MAX, |(_, l)| l));
-        let turn = self.game.position().turn();
+        let game = if purpose == Purpose::Analysis {
+            self.shown_game()
+        } else {
+            self.game.clone()
+        };
+        let turn = game.position().turn();
         let (skill, limits) = flow::search_limits(purpose, level, self.clocks.as_ref(), turn);
         self.next_id += 1;
         let id = self.next_id;
         self.thinking = Some(Thinking {
             id,
             purpose,
-            root: self.game.position().clone(),
+            root: game.position().clone(),
             info: None,
         });
+        let lines = if purpose == Purpose::Analysis {
+            ANALYSIS_LINES
+        } else {
+            1
+        };
         self.orders.push(EngineOrder::Search(Box::new(SearchOrder {
             id,
             purpose,
-            game: self.game.clone(),
+            game,
             skill,
+            lines,
             limits,
         })));
     }
@@ -810,6 +1035,127 @@ mod tests {
             EngineOrder::Search(s) => Some(s.id),
             _ => None,
         })
+    }
+
+    fn search_order(orders: &[EngineOrder]) -> Option<&SearchOrder> {
+        orders.iter().rev().find_map(|o| match o {
+            EngineOrder::Search(s) => Some(s.as_ref()),
+            _ => None,
+        })
+    }
+
+    fn line(multipv: u32, depth: u32, cp: i32, pos: &Position, pv: &[&str]) -> SearchInfo {
+        let mut p = pos.clone();
+        let pv = pv
+            .iter()
+            .map(|t| {
+                let m = p.parse_move(t).unwrap();
+                p.make_move(m);
+                m
+            })
+            .collect();
+        SearchInfo {
+            multipv,
+            depth,
+            seldepth: depth,
+            score: Score::Cp(cp),
+            nodes: 5000,
+            elapsed_ms: 10,
+            pv,
+        }
+    }
+
+    #[test]
+    fn analysis_searches_the_position_shown_for_three_lines_without_moving() {
+        let now = Instant::now();
+        let mut s = XiangqiSession::new(Game::new(), Opponent::Humans, None);
+        for m in ["h2e2", "h9g7", "h0g2"] {
+            s.play_text(m, now).unwrap();
+        }
+        s.start_analysis().unwrap();
+        let orders = s.take_orders();
+        let order = search_order(&orders).unwrap();
+        assert_eq!(order.purpose, Purpose::Analysis);
+        assert_eq!(order.lines, ANALYSIS_LINES);
+        assert!(order.limits.infinite);
+        assert_eq!(order.game.plies().len(), 3);
+        let id = order.id;
+        // Three lines of one depth; the best one scores the position.
+        let root = s.position().clone();
+        s.search_info(id, line(1, 6, -20, &root, &["i9h9", "i0h0"]));
+        s.search_info(id, line(2, 6, -35, &root, &["c6c5"]));
+        s.search_info(id, line(3, 6, -50, &root, &["b9c7"]));
+        let views = s.analysis_lines(flow::Notation::Iccs, flow::Characters::Simplified, 8);
+        assert_eq!(views.len(), 3);
+        assert_eq!(views[0].moves, ["I9-H9", "I0-H0"]);
+        assert_eq!(
+            views[0].score, "Red +0.20",
+            "Black to move, -0.20 for Black"
+        );
+        assert_eq!(s.evals().get(3).copied().flatten(), Some(20));
+        // Stepping back: the search follows, with the game's history before it.
+        s.step(false);
+        let orders = s.take_orders();
+        assert!(matches!(orders[0], EngineOrder::Cancel));
+        let order = search_order(&orders).unwrap();
+        assert_eq!(order.game.plies().len(), 2);
+        assert_eq!(s.analysis().unwrap().ply(), 2);
+        assert!(s.analysis().unwrap().lines().is_empty());
+        // A late report of the old search changes nothing.
+        s.search_info(id, line(1, 7, 0, &root, &["i9h9"]));
+        assert!(s.analysis().unwrap().lines().is_empty());
+        // No move while looking back; the end of the game, then a move: the
+        // search follows again.
+        assert_eq!(s.play_text("i9h9", now), Err(Refusal::LookingBack));
+        s.show(usize::MAX);
+        s.take_orders();
+        s.play_text("i9h9", now).unwrap();
+        let orders = s.take_orders();
+        assert_eq!(search_order(&orders).unwrap().game.plies().len(), 4);
+        // Paused: the search stops and the lines stay; resumed: it goes on.
+        let id = s.thinking().unwrap().id;
+        let root = s.position().clone();
+        s.search_info(id, line(1, 3, 10, &root, &["i0h0"]));
+        s.pause_analysis(true);
+        assert!(matches!(s.take_orders()[..], [EngineOrder::Cancel]));
+        assert_eq!(s.analysis().unwrap().lines().len(), 1);
+        s.pause_analysis(false);
+        assert!(search_order(&s.take_orders()).is_some());
+        // Off: the search stops and no lines are left.
+        s.stop_analysis();
+        assert!(matches!(s.take_orders()[..], [EngineOrder::Cancel]));
+        assert!(
+            s.analysis_lines(flow::Notation::Iccs, flow::Characters::Simplified, 8)
+                .is_empty()
+        );
+    }
+
+    #[test]
+    fn analysis_waits_for_the_end_of_a_game_against_ludus_and_then_ludus_stays_still() {
+        let now = Instant::now();
+        let opponent = Opponent::Engine {
+            human: Color::Red,
+            level: 0,
+        };
+        let mut s = XiangqiSession::new(Game::new(), opponent, None);
+        assert_eq!(s.start_analysis(), Err(Refusal::AnalysisAgainstLudus));
+        s.play_text("h2e2", now).unwrap();
+        s.take_orders();
+        s.resign().unwrap();
+        s.take_orders();
+        s.start_analysis().unwrap();
+        assert_eq!(
+            search_order(&s.take_orders()).unwrap().purpose,
+            Purpose::Analysis
+        );
+        // Undo under analysis takes one ply, and Ludus (Black, now to move)
+        // does not move: the analysis searches instead.
+        assert_eq!(s.undo(), Ok(1));
+        let orders = s.take_orders();
+        assert_eq!(search_order(&orders).unwrap().purpose, Purpose::Analysis);
+        s.play_text("h2e2", now).unwrap();
+        s.play_text("h9g7", now).unwrap();
+        assert_eq!(s.game().plies().len(), 2);
     }
 
     #[test]

@@ -3,6 +3,7 @@
 
 pub mod board;
 pub mod games;
+pub mod graph;
 pub mod play;
 pub mod setup;
 

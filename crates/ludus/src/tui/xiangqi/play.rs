@@ -18,6 +18,7 @@ use xiangqi::{Color, Game, Move, Position, Square};
 
 use super::Notation;
 use super::board::{self, Marks};
+use super::graph;
 use crate::engine_worker::{EngineThread, Event, Job, Setting};
 use crate::session::xiangqi::flow::{self, Characters, Clocks, Purpose, score_text, side_name};
 use crate::session::xiangqi::{Answer, DrawAnswer, EngineOrder, Refusal, XiangqiSession};
@@ -25,7 +26,7 @@ use crate::tui::app::{Action, Ctx, Screen};
 use crate::tui::widgets::{clock, key_hints, popup};
 
 /// Every key of the play screen, for the help overlay (and the README).
-pub const KEYS: [(&str, &str); 18] = [
+pub const KEYS: [(&str, &str); 21] = [
     ("←↑→↓", "move the cursor"),
     (
         "Enter  Space",
@@ -43,6 +44,9 @@ pub const KEYS: [(&str, &str); 18] = [
     ("S  Ctrl-S", "save the game (PGN in xiangqi/games/)"),
     ("[  ]  PgUp PgDn", "step back / forward through the game"),
     ("Home  End", "first position / back to the game"),
+    ("a", "analysis on / off: Ludus's best three lines"),
+    ("p", "pause / resume the analysis"),
+    ("g", "evaluation graph on / off"),
     ("N", "new game"),
     ("L", "saved games"),
     ("?", "this help"),
@@ -80,8 +84,8 @@ enum Tone {
 /// what it shows (cursor, picked piece, typed move, message, the view).
 pub struct Play {
     session: XiangqiSession,
-    /// Showing the position after this many plies instead of the current one.
-    view: Option<usize>,
+    /// The evaluation graph is drawn under the moves.
+    graph: bool,
     cursor: Square,
     selected: Option<Square>,
     flipped: bool,
@@ -155,7 +159,7 @@ impl Play {
                 }
             ),
             session,
-            view: None,
+            graph: true,
             selected: None,
             notation: Notation::from_setting(&ctx.settings.xiangqi.notation),
             characters: Characters::from_setting(&ctx.settings.xiangqi.characters),
@@ -173,10 +177,10 @@ impl Play {
 
     /// Shows the position after `plies` moves (the end: the current game).
     pub fn view_ply(&mut self, plies: usize) {
-        let len = self.session.game().plies().len();
-        self.view = (plies < len).then_some(plies);
+        self.session.show(plies);
+        self.run_orders();
         self.selected = None;
-        if self.view.is_some() {
+        if self.session.view().is_some() {
             self.say(
                 "Stepping through the game: ] forward, [ back, End to the last move",
                 Tone::Info,
@@ -193,6 +197,20 @@ impl Play {
         }
         if let Some(id) = self.session.thinking().map(|t| t.id) {
             self.session.search_info(id, info);
+        }
+    }
+
+    /// Turns the analysis on with these reports instead of the engine's
+    /// (tests show fixed lines).
+    pub fn analyse_with(&mut self, infos: impl IntoIterator<Item = SearchInfo>) {
+        if self.session.start_analysis().is_err() {
+            return;
+        }
+        self.session.take_orders();
+        if let Some(id) = self.session.thinking().map(|t| t.id) {
+            for info in infos {
+                self.session.search_info(id, info);
+            }
         }
     }
 
@@ -222,19 +240,7 @@ impl Play {
 
     /// The position on the board (a past one while stepping through the game).
     fn shown(&self) -> (Position, Option<Move>) {
-        let game = self.session.game();
-        match self.view {
-            None => (game.position().clone(), game.last_move()),
-            Some(n) => {
-                let mut pos = game.start_position().clone();
-                let mut last = None;
-                for m in game.moves().take(n) {
-                    pos.make_move(m);
-                    last = Some(m);
-                }
-                (pos, last)
-            }
-        }
+        self.session.shown()
     }
 
     fn worker(&mut self) -> &Worker {
@@ -293,7 +299,7 @@ impl Play {
     }
 
     fn can_move_here(&mut self) -> bool {
-        if self.view.is_some() {
+        if self.session.view().is_some() {
             self.say(
                 "You are looking at an earlier position: End goes back to the game",
                 Tone::Info,
@@ -358,7 +364,7 @@ impl Play {
     }
 
     fn undo(&mut self) {
-        self.view = None;
+        self.session.show(usize::MAX);
         match self.session.undo() {
             Ok(removed) => {
                 self.say(
@@ -479,18 +485,40 @@ impl Play {
     }
 
     fn step(&mut self, forward: bool) {
-        let len = self.session.game().plies().len();
-        let at = self.view.unwrap_or(len);
-        let to = if forward {
-            (at + 1).min(len)
-        } else {
-            at.saturating_sub(1)
-        };
-        self.view = (to < len).then_some(to);
+        self.session.step(forward);
+        self.run_orders();
         self.selected = None;
-        if self.view.is_none() {
+        if self.session.view().is_none() {
             self.message = None;
         }
+    }
+
+    /// Analysis on or off.
+    fn toggle_analysis(&mut self) {
+        if self.session.analysis().is_some() {
+            self.session.stop_analysis();
+            self.say("Analysis off", Tone::Info);
+        } else {
+            match self.session.start_analysis() {
+                Ok(()) => self.say(
+                    "Analysis: Ludus shows its best lines for the position on the board; \
+                     p pauses, a ends it",
+                    Tone::Info,
+                ),
+                Err(e) => self.say(capitalised(&e.to_string()), Tone::Bad),
+            }
+        }
+        self.run_orders();
+    }
+
+    /// Pauses or resumes the analysis.
+    fn pause_analysis(&mut self) {
+        let Some(paused) = self.session.analysis().map(|a| a.paused()) else {
+            self.say("Analysis is off: a turns it on", Tone::Info);
+            return;
+        };
+        self.session.pause_analysis(!paused);
+        self.run_orders();
     }
 
     /// Drains the worker's events into the session.
@@ -563,7 +591,8 @@ impl Play {
     }
 
     fn status(&self, pos: &Position) -> Line<'static> {
-        if let Some(over) = self.session.over().filter(|_| self.view.is_none()) {
+        let view = self.session.view();
+        if let Some(over) = self.session.over().filter(|_| view.is_none()) {
             return Line::styled(
                 over.text.clone(),
                 Style::default()
@@ -573,12 +602,13 @@ impl Play {
         }
         let turn = pos.turn();
         let mut text = format!("{} to move", side_name(turn));
-        if self.view.is_none()
+        if view.is_none()
+            && self.session.analysis().is_none()
             && let Some(e) = self.session.engine_color()
         {
             text.push_str(if e == turn { " (Ludus)" } else { " (you)" });
         }
-        if let Some(n) = self.view {
+        if let Some(n) = view {
             let game = self.session.game();
             let at = flow::position_after(game.start_position(), n, game.plies().len());
             text = format!("{}{}: {text}", at[..1].to_uppercase(), &at[1..]);
@@ -599,13 +629,54 @@ impl Play {
         Line::from(spans)
     }
 
+    /// The analysis: its state, then each line with its score, depth and moves.
+    fn analysis_lines(&self, width: usize) -> Vec<Line<'static>> {
+        let Some(a) = self.session.analysis() else {
+            return Vec::new();
+        };
+        let style = Style::default().fg(Tint::Cyan);
+        let state = if a.paused() {
+            "paused (p resumes)".to_string()
+        } else if a.finished() {
+            "searched to the end".to_string()
+        } else if a.lines().is_empty() {
+            "thinking…".to_string()
+        } else {
+            format!("{} kN/s", a.nodes_per_second() / 1000)
+        };
+        let mut lines = vec![Line::styled(
+            format!("Analysis · depth {} · {state}", a.depth()),
+            style.add_modifier(Modifier::BOLD),
+        )];
+        for view in self
+            .session
+            .analysis_lines(self.notation, self.characters, 12)
+        {
+            let head = format!("{}. {} d{} ", view.rank, view.score, view.depth);
+            let mut text = head.clone();
+            for word in &view.moves {
+                if unicode_width(&text) + 1 + unicode_width(word) > width {
+                    break;
+                }
+                text.push(' ');
+                text.push_str(word);
+            }
+            lines.push(Line::styled(text, style));
+        }
+        lines
+    }
+
     fn thinking_lines(&self, width: usize) -> Vec<Line<'static>> {
+        if self.session.analysis().is_some() {
+            return self.analysis_lines(width);
+        }
         let Some(t) = self.session.thinking() else {
             return Vec::new();
         };
         let who = match t.purpose {
             Purpose::Move => "Ludus",
             Purpose::Hint => "Hint",
+            Purpose::Analysis => "Analysis",
         };
         let style = Style::default().fg(Tint::Cyan);
         match &t.info {
@@ -801,9 +872,13 @@ impl Screen for Play {
             KeyCode::Char(']') | KeyCode::PageDown => self.step(true),
             KeyCode::Home => self.view_ply(0),
             KeyCode::End => {
-                self.view = None;
+                self.session.show(usize::MAX);
+                self.run_orders();
                 self.message = None;
             }
+            KeyCode::Char('a') => self.toggle_analysis(),
+            KeyCode::Char('p') => self.pause_analysis(),
+            KeyCode::Char('g') => self.graph = !self.graph,
             KeyCode::Char('N') => return self.leave(Leave::NewGame, ctx),
             KeyCode::Char('L') => return self.leave(Leave::SavedGames, ctx),
             KeyCode::Char('?') => self.help = true,
@@ -820,13 +895,9 @@ impl Screen for Play {
 
     fn tick(&mut self, now: Instant, _ctx: &mut Ctx) -> Action {
         self.poll_engine();
-        if self.view.is_none() {
-            let was_over = self.session.over().is_some();
-            if self.session.tick(now) {
-                self.after_command(was_over);
-            }
-        } else {
-            self.session.stop_clocks(); // looking back through the moves stops the clocks
+        let was_over = self.session.over().is_some();
+        if self.session.tick(now) {
+            self.after_command(was_over);
         }
         Action::None
     }
@@ -883,7 +954,7 @@ impl Screen for Play {
         if let Some(m) = last {
             let game = self.session.game();
             let mut before = game.start_position().clone();
-            let upto = self.view.unwrap_or(game.plies().len()).saturating_sub(1);
+            let upto = self.session.shown_plies().saturating_sub(1);
             for mv in game.moves().take(upto) {
                 before.make_move(mv);
             }
@@ -927,12 +998,34 @@ impl Screen for Play {
         let bottom_rows = bottom_rows.min(panel.height as usize / 2) as u16;
         let [top_area, bottom_area] =
             Layout::vertical([Constraint::Min(1), Constraint::Length(bottom_rows)]).areas(panel);
-        let room = (top_area.height as usize)
-            .saturating_sub(lines.len())
-            .max(1);
-        let current = self.view.or(Some(self.session.game().plies().len()));
-        lines.extend(self.move_list(room, current));
+        let evals = self.session.evals();
+        let shown = self.session.shown_plies();
+        let room = (top_area.height as usize).saturating_sub(lines.len());
+        // The graph takes its rows only if the move list keeps a few.
+        let graph_rows = if self.graph && evals.iter().any(Option::is_some) && room >= 10 {
+            5
+        } else {
+            0
+        };
+        let room = room.saturating_sub(graph_rows).max(1);
+        lines.extend(self.move_list(room, Some(shown)));
+        let graph_area = Rect {
+            y: top_area.bottom().saturating_sub(graph_rows as u16),
+            height: graph_rows as u16,
+            ..top_area
+        };
         frame.render_widget(Paragraph::new(lines), top_area);
+        if graph_rows > 0 {
+            let mut graph = vec![graph::title(evals, shown)];
+            graph.extend(graph::lines(
+                evals,
+                shown,
+                graph_area.width as usize,
+                graph_rows - 1,
+            ));
+            frame.render_widget(ratatui::widgets::Clear, graph_area);
+            frame.render_widget(Paragraph::new(graph), graph_area);
+        }
         frame.render_widget(
             Paragraph::new(bottom).wrap(Wrap { trim: false }),
             bottom_area,

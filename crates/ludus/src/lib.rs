@@ -3,6 +3,7 @@
 
 pub mod cli;
 pub mod commands;
+pub mod engine_seats;
 pub mod engine_worker;
 pub mod protocol;
 pub mod session;

@@ -593,3 +593,69 @@ fn analysis_is_refused_while_ludus_is_the_opponent() {
         "{text}"
     );
 }
+
+#[test]
+fn setup_offers_engines_playing_each_other_with_configured_engines() {
+    let dir = tempfile::tempdir().unwrap();
+    // An engine configured as `ludus xiangqi --engine CMD` leaves it.
+    let data = DataDir::at(dir.path());
+    let (mut settings, _) = ludus::store::settings::load(&data);
+    settings.xiangqi.engines = vec!["/usr/games/fairy-stockfish".to_string()];
+    ludus::store::settings::save(&data, &settings).unwrap();
+    let start = Start::Screen(Box::new(ludus::tui::xiangqi::setup));
+    let mut app = App::new(DataDir::at(dir.path()), start).unwrap();
+    // Up to the opponent row; Right twice: against Ludus → two players → engines.
+    code(&mut app, KeyCode::Up, 4);
+    code(&mut app, KeyCode::Right, 2);
+    let text = screen(&app);
+    assert_snapshot!("setup_engines", text);
+    assert!(text.contains("engines play each other"), "{text}");
+    assert!(
+        text.contains("Red        ◀ Ludus (Expert (1 s per move)) ▶"),
+        "{text}"
+    );
+    assert!(
+        text.contains("Black      ◀ Ludus (Master (3 s per move)) ▶"),
+        "{text}"
+    );
+    // Black's row: Left from Master goes back to Expert; Right twice past
+    // the last strength reaches the configured engine.
+    code(&mut app, KeyCode::Down, 2);
+    code(&mut app, KeyCode::Right, 2);
+    let text = screen(&app);
+    assert!(text.contains("Black      ◀ fairy-stockfish ▶"), "{text}");
+}
+
+#[test]
+fn a_paused_game_between_engines_steps_back_and_says_who_plays() {
+    use ludus::session::xiangqi::{Seat, XiangqiSession};
+    let dir = tempfile::tempdir().unwrap();
+    let mut game = Game::new();
+    for m in ["h2e2", "h9g7"] {
+        game.play_text(m).unwrap();
+    }
+    let start = Start::Screen(Box::new(move |ctx| {
+        let seats = [Seat::Ludus { level: 6 }, Seat::Ludus { level: 7 }];
+        let session = XiangqiSession::watch(game, seats, None, true);
+        Box::new(ludus::tui::xiangqi::play::Play::with_session(session, ctx))
+    }));
+    let mut app = App::new(DataDir::at(dir.path()), start).unwrap();
+    let text = screen_sized(&app, 120, 30);
+    assert_snapshot!("watch_paused", text);
+    assert!(
+        text.contains("Ludus (Expert (1 s per move)) vs Ludus (Master (3 s per move))"),
+        "{text}"
+    );
+    assert!(
+        text.contains("Red to move  paused: p goes on, ] plays one move"),
+        "{text}"
+    );
+    // Moves cannot be made by hand.
+    type_move(&mut app, "h0g2");
+    let text = screen_sized(&app, 120, 30);
+    assert!(text.contains("The engines are playing"), "{text}");
+    // [ steps back through the game while paused.
+    press(&mut app, "[");
+    let text = screen_sized(&app, 120, 30);
+    assert!(text.contains("After Red's move 1 of 1"), "{text}");
+}

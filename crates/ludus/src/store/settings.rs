@@ -119,6 +119,15 @@ pub struct XiangqiSettings {
     /// (帥俥傌, 進) or `simplified` (帅车马, 进).
     #[serde(default = "traditional")]
     pub characters: String,
+    /// Engines play each other (the set-up's third opponent).
+    pub watch: bool,
+    /// Red's and Black's players when engines play each other: the
+    /// strengths of Ludus, then the configured engines (see
+    /// `session::xiangqi::watch::Seat::from_choice`).
+    pub watch_seats: [usize; 2],
+    /// Command lines of the UCI/UCCI engines the user configured
+    /// (`ludus xiangqi --engine CMD`).
+    pub engines: Vec<String>,
 }
 
 fn traditional() -> String {
@@ -134,6 +143,9 @@ impl Default for XiangqiSettings {
             clock: 0,
             notation: "chinese".to_string(),
             characters: traditional(),
+            watch: false,
+            watch_seats: [6, 7],
+            engines: Vec::new(),
         }
     }
 }

@@ -30,6 +30,12 @@ pub struct XiangqiArgs {
     /// Open this position (FEN) for two players on this terminal.
     #[arg(long, value_name = "FEN", conflicts_with = "file")]
     pub fen: Option<String>,
+
+    /// Configure a UCI or UCCI engine by its command line (repeatable): the
+    /// set-up then offers it when engines play each other, here and in the
+    /// browser. It is kept in the settings.
+    #[arg(long, value_name = "COMMAND")]
+    pub engine: Vec<String>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -97,7 +103,10 @@ pub struct MatchArgs {
 
 pub fn run(data: DataDir, args: XiangqiArgs) -> Result<ExitCode> {
     match args.command {
-        None => open_ui(data, args.file, args.fen),
+        None => {
+            configure_engines(&data, &args.engine)?;
+            open_ui(data, args.file, args.fen)
+        }
         Some(XiangqiCommand::Uci) => session(Dialect::Uci),
         Some(XiangqiCommand::Ucci) => session(Dialect::Ucci),
         Some(XiangqiCommand::Perft { depth, fen, divide }) => {
@@ -113,6 +122,24 @@ fn session(dialect: Dialect) -> Result<ExitCode> {
     protocol::run_session(stdin.lock(), std::io::stdout(), dialect)
         .context("engine session ended")?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Adds `commands` to the configured engines in the settings.
+fn configure_engines(data: &DataDir, commands: &[String]) -> Result<()> {
+    if commands.is_empty() {
+        return Ok(());
+    }
+    let (mut settings, warning) = crate::store::settings::load(data);
+    if let Some(w) = warning {
+        eprintln!("{w}");
+    }
+    let engines = &mut settings.xiangqi.engines;
+    for command in commands {
+        crate::session::xiangqi::watch::add_engine(engines, command)
+            .map_err(|e| anyhow::anyhow!("--engine {command:?}: {e}"))?;
+    }
+    crate::store::settings::save(data, &settings).context("cannot save the settings")?;
+    Ok(())
 }
 
 fn open_ui(data: DataDir, file: Option<PathBuf>, fen: Option<String>) -> Result<ExitCode> {

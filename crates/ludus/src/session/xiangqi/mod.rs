@@ -10,6 +10,7 @@
 
 pub mod analysis;
 pub mod flow;
+pub mod watch;
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -23,6 +24,7 @@ use crate::store::DataDir;
 pub use crate::store::xiangqi::{SavedGame, list_games as saved_games};
 pub use analysis::{ANALYSIS_LINES, Analysis, LineView};
 use flow::{Clocks, LEVELS, Purpose, side_name};
+pub use watch::Seat;
 
 /// Longest player name kept from a record (names are shown on one line).
 pub const MAX_NAME_CHARS: usize = 80;
@@ -37,6 +39,8 @@ pub enum Opponent {
     Engine { human: Color, level: usize },
     /// Two players on one screen.
     Humans,
+    /// Two engines play each other (their seats: [`XiangqiSession::seat`]).
+    Engines,
 }
 
 impl Opponent {
@@ -44,7 +48,7 @@ impl Opponent {
     pub fn engine(self) -> Option<(Color, usize)> {
         match self {
             Opponent::Engine { human, level } => Some((!human, level)),
-            Opponent::Humans => None,
+            Opponent::Humans | Opponent::Engines => None,
         }
     }
 }
@@ -88,6 +92,9 @@ pub struct SearchOrder {
     /// Lines to report (UCI `MultiPV`): more than one only for analysis.
     pub lines: usize,
     pub limits: Limits,
+    /// In a game between engines, the side whose seat searches (each seat
+    /// has its own worker); `None`: the game's one engine.
+    pub seat: Option<(Color, Seat)>,
 }
 
 impl SearchOrder {
@@ -149,6 +156,8 @@ pub enum Refusal {
     AnalysisAgainstLudus,
     /// The board shows an earlier position of the game.
     LookingBack,
+    /// Engines are playing this game.
+    Watching,
 }
 
 impl fmt::Display for Refusal {
@@ -165,6 +174,10 @@ impl fmt::Display for Refusal {
             Refusal::AnalysisAgainstLudus => write!(
                 f,
                 "Ludus is your opponent: analysis opens when the game is over"
+            ),
+            Refusal::Watching => write!(
+                f,
+                "the engines are playing: pause them to step through or take back moves"
             ),
             Refusal::LookingBack => write!(
                 f,
@@ -203,6 +216,12 @@ pub struct XiangqiSession {
     view: Option<usize>,
     /// The engine's lines for the position shown, while analysis is on.
     analysis: Option<Analysis>,
+    /// Who plays each side (Red, Black) of a game between engines.
+    seats: Option<[Seat; 2]>,
+    /// A game between engines is paused: nobody searches, the clocks stop.
+    watch_paused: bool,
+    /// Paused again after the next move (stepping a game between engines).
+    step_once: bool,
     /// The last hint, until the position changes.
     hint: Option<Move>,
     orders: Vec<EngineOrder>,
@@ -219,14 +238,14 @@ impl XiangqiSession {
                 human,
                 level: level.min(LEVELS.len() - 1),
             },
-            Opponent::Humans => Opponent::Humans,
+            other => other,
         };
         let mut session = XiangqiSession {
             game,
             opponent,
             names: flow::player_names(match opponent {
                 Opponent::Engine { human, level } => Some((human, level)),
-                Opponent::Humans => None,
+                Opponent::Humans | Opponent::Engines => None,
             }),
             title: None,
             over: None,
@@ -241,10 +260,31 @@ impl XiangqiSession {
             draw_offer: None,
             view: None,
             analysis: None,
+            seats: None,
+            watch_paused: false,
+            step_once: false,
             hint: None,
             orders: Vec::new(),
             unsaved: false,
         };
+        session.after_change();
+        session
+    }
+
+    /// Two engines play on from `game`'s position: `seats` are Red's and
+    /// Black's. The side to move starts thinking at once (see
+    /// [`XiangqiSession::take_orders`]), unless `paused`.
+    pub fn watch(
+        game: Game,
+        seats: [Seat; 2],
+        clocks: Option<Clocks>,
+        paused: bool,
+    ) -> XiangqiSession {
+        let mut session = XiangqiSession::new(game, Opponent::Humans, clocks);
+        session.names = [seats[0].name(), seats[1].name()];
+        session.opponent = Opponent::Engines;
+        session.seats = Some(seats);
+        session.watch_paused = paused;
         session.after_change();
         session
     }
@@ -377,7 +417,65 @@ impl XiangqiSession {
     }
 
     pub fn engine_to_move(&self) -> bool {
-        self.engine_color() == Some(self.game.position().turn())
+        self.opponent == Opponent::Engines
+            || self.engine_color() == Some(self.game.position().turn())
+    }
+
+    /// Who plays `side` in a game between engines.
+    pub fn seat(&self, side: Color) -> Option<&Seat> {
+        self.seats.as_ref().map(|s| &s[side.index()])
+    }
+
+    /// Whether a game between engines is paused.
+    pub fn watch_paused(&self) -> bool {
+        self.watch_paused
+    }
+
+    /// Pauses a game between engines (the search stops, the clocks stop)
+    /// or lets it go on.
+    pub fn pause_watch(&mut self, paused: bool, now: Instant) {
+        if self.opponent != Opponent::Engines || self.watch_paused == paused {
+            return;
+        }
+        self.step_once = false;
+        if paused {
+            self.tick(now);
+            self.watch_paused = true;
+            self.cancel_search();
+            self.stop_clocks();
+        } else {
+            self.watch_paused = false;
+            self.show(usize::MAX);
+            self.tick(now);
+            self.after_change();
+        }
+    }
+
+    /// A paused game between engines: the side to move plays one move, and
+    /// the game is paused again.
+    pub fn step_watch(&mut self, now: Instant) {
+        if self.opponent != Opponent::Engines || !self.watch_paused || self.over.is_some() {
+            return;
+        }
+        self.pause_watch(false, now);
+        self.step_once = true;
+    }
+
+    /// The engine of search `id` failed (it crashed, went silent, or
+    /// answered nonsense). In a game between engines its side loses; else
+    /// the search is dropped. Returns what to tell the player.
+    pub fn search_failed(&mut self, id: u64, message: &str) -> Option<String> {
+        self.thinking.take_if(|t| t.id == id)?;
+        if self.opponent == Opponent::Engines && self.over.is_none() {
+            let side = self.game.position().turn();
+            let name = self.names[side.index()].clone();
+            self.finish(
+                format!("{name} failed ({message}): {} wins", side_name(!side)),
+                Outcome::Win(!side),
+            );
+            return self.over.as_ref().map(|o| o.text.clone());
+        }
+        Some(format!("The engine failed: {message}"))
     }
 
     /// The result a record gets: the ending, else the loaded record's, else `*`.
@@ -441,6 +539,9 @@ impl XiangqiSession {
         if let Some(o) = &self.over {
             return Err(Refusal::Over(o.text.clone()));
         }
+        if self.opponent == Opponent::Engines {
+            return Err(Refusal::Watching);
+        }
         if self.view.is_some() {
             return Err(Refusal::LookingBack);
         }
@@ -477,7 +578,7 @@ impl XiangqiSession {
     }
 
     /// The game up to the position shown (its history decides repetitions).
-    fn shown_game(&self) -> Game {
+    pub fn shown_game(&self) -> Game {
         let mut game = self.game.clone();
         for _ in self.shown_plies()..self.game.plies().len() {
             game.undo();
@@ -534,6 +635,9 @@ impl XiangqiSession {
     /// # Errors
     /// Ludus is the player's opponent in a game still going on.
     pub fn start_analysis(&mut self) -> Result<(), Refusal> {
+        if self.opponent == Opponent::Engines && self.over.is_none() {
+            return Err(Refusal::Watching);
+        }
         if self.opponent != Opponent::Humans && self.over.is_none() && self.recorded.is_none() {
             return Err(Refusal::AnalysisAgainstLudus);
         }
@@ -608,6 +712,9 @@ impl XiangqiSession {
         if self.game.plies().is_empty() {
             return Err(Refusal::NothingToUndo);
         }
+        if self.opponent == Opponent::Engines && !self.watch_paused && self.over.is_none() {
+            return Err(Refusal::Watching);
+        }
         self.cancel_search();
         self.over = None;
         self.recorded = None;
@@ -657,6 +764,7 @@ impl XiangqiSession {
         let loser = match self.opponent {
             Opponent::Engine { human, .. } => human,
             Opponent::Humans => self.game.position().turn(),
+            Opponent::Engines => return Err(Refusal::Watching),
         };
         self.finish(
             format!("{} resigns: {} wins", side_name(loser), side_name(!loser)),
@@ -685,6 +793,7 @@ impl XiangqiSession {
                 self.draw_offer = Some(side);
                 Ok(DrawAnswer::Offered(side))
             }
+            Opponent::Engines => Err(Refusal::Watching),
         }
     }
 
@@ -705,8 +814,9 @@ impl XiangqiSession {
     /// Time passes: charges the side to move's clock up to `now`. Returns
     /// whether its flag just fell (the game is then over).
     pub fn tick(&mut self, now: Instant) -> bool {
-        if self.view.is_some() {
-            // Looking back through the moves stops the clocks.
+        if self.view.is_some() || self.watch_paused {
+            // Looking back through the moves, or a paused game between
+            // engines, stops the clocks.
             self.stop_clocks();
             return false;
         }
@@ -875,6 +985,10 @@ impl XiangqiSession {
         self.book.resize(ply, false);
         self.book.push(from_book);
         self.unsaved = true;
+        if std::mem::take(&mut self.step_once) {
+            self.watch_paused = true;
+            self.stop_clocks();
+        }
         self.after_change();
     }
 
@@ -904,13 +1018,28 @@ impl XiangqiSession {
             && self.recorded.is_none()
             && self.engine_to_move()
             && self.thinking.is_none()
+            && !self.watch_paused
         {
             self.search(Purpose::Move);
         }
     }
 
     fn search(&mut self, purpose: Purpose) {
-        let level = flow::level(self.opponent.engine().map_or(usize::MAX, |(_, l)| l));
+        let seat = self
+            .seats
+            .as_ref()
+            .map(|s| {
+                (
+                    self.game.position().turn(),
+                    s[self.game.position().turn().index()].clone(),
+                )
+            })
+            .filter(|_| purpose == Purpose::Move);
+        let seat_level = seat.as_ref().map(|(_, s)| s.level());
+        let level = match &seat_level {
+            Some(l) => l,
+            None => flow::level(self.opponent.engine().map_or(usize::MAX, |(_, l)| l)),
+        };
         let game = if purpose == Purpose::Analysis {
             self.shown_game()
         } else {
@@ -938,6 +1067,7 @@ impl XiangqiSession {
             skill,
             lines,
             limits,
+            seat,
         })));
     }
 
@@ -1156,6 +1286,65 @@ mod tests {
         s.play_text("h2e2", now).unwrap();
         s.play_text("h9g7", now).unwrap();
         assert_eq!(s.game().plies().len(), 2);
+    }
+
+    #[test]
+    fn engines_take_turns_each_at_its_own_seat_and_can_be_paused_and_stepped() {
+        let now = Instant::now();
+        let seats = [
+            Seat::Ludus { level: 0 },
+            Seat::External {
+                command: "/usr/games/fairy-stockfish".to_string(),
+            },
+        ];
+        let mut s = XiangqiSession::watch(Game::new(), seats.clone(), None, false);
+        assert_eq!(s.names()[0], "Ludus (Beginner (skill 1, 0.2 s))");
+        assert_eq!(s.names()[1], "fairy-stockfish");
+        let orders = s.take_orders();
+        let order = search_order(&orders).unwrap();
+        assert_eq!(order.seat, Some((Color::Red, seats[0].clone())));
+        assert_eq!(order.skill, LEVELS[0].skill);
+        let answer = s.search_done(order.id, result("h2e2", s.game()), now);
+        assert!(matches!(answer, Some(Answer::Moved { .. })));
+        let orders = s.take_orders();
+        let order = search_order(&orders).unwrap();
+        assert_eq!(order.seat, Some((Color::Black, seats[1].clone())));
+        assert_eq!(order.skill, xiangqi::engine::MAX_SKILL);
+        // Nobody else moves, takes back, resigns or offers a draw.
+        assert_eq!(s.play_text("h9g7", now), Err(Refusal::Watching));
+        assert_eq!(s.undo(), Err(Refusal::Watching));
+        assert_eq!(s.resign(), Err(Refusal::Watching));
+        assert_eq!(s.offer_draw(), Err(Refusal::Watching));
+        // Paused: the search stops and its late answer changes nothing.
+        s.pause_watch(true, now);
+        assert!(matches!(s.take_orders()[..], [EngineOrder::Cancel]));
+        assert_eq!(s.search_done(order.id, result("h9g7", s.game()), now), None);
+        assert_eq!(s.game().plies().len(), 1);
+        // Paused, a move can be taken back (one ply) without a new search.
+        assert_eq!(s.undo(), Ok(1));
+        assert!(search_order(&s.take_orders()).is_none());
+        // One step: Red plays one move, then the game is paused again.
+        s.step_watch(now);
+        let id = search_order(&s.take_orders()).unwrap().id;
+        s.search_done(id, result("h2e2", s.game()), now);
+        assert!(s.watch_paused());
+        assert_eq!(s.game().plies().len(), 1);
+        assert!(search_order(&s.take_orders()).is_none());
+        // Going on: Black's seat searches; it fails, and Black loses.
+        s.pause_watch(false, now);
+        let id = search_order(&s.take_orders()).unwrap().id;
+        let told = s.search_failed(id, "it exited").unwrap();
+        assert_eq!(told, "fairy-stockfish failed (it exited): Red wins");
+        assert_eq!(s.over().map(|o| o.result), Some("1-0"));
+        assert!(s.record_text().contains("[Black \"fairy-stockfish\"]"));
+    }
+
+    #[test]
+    fn a_paused_game_between_engines_starts_no_search() {
+        let seats = [Seat::Ludus { level: 6 }, Seat::Ludus { level: 7 }];
+        let mut s = XiangqiSession::watch(Game::new(), seats, None, true);
+        assert!(s.take_orders().is_empty());
+        assert!(s.watch_paused());
     }
 
     #[test]

@@ -19,14 +19,15 @@ use xiangqi::{Color, Game, Move, Position, Square};
 use super::Notation;
 use super::board::{self, Marks};
 use super::graph;
-use crate::engine_worker::{EngineThread, Event, Job, Setting};
+use crate::engine_seats::EngineSeats;
+use crate::engine_worker::Event;
 use crate::session::xiangqi::flow::{self, Characters, Clocks, Purpose, score_text, side_name};
-use crate::session::xiangqi::{Answer, DrawAnswer, EngineOrder, Refusal, XiangqiSession};
+use crate::session::xiangqi::{Answer, DrawAnswer, Refusal, Seat, XiangqiSession};
 use crate::tui::app::{Action, Ctx, Screen};
 use crate::tui::widgets::{clock, key_hints, popup};
 
 /// Every key of the play screen, for the help overlay (and the README).
-pub const KEYS: [(&str, &str); 21] = [
+pub const KEYS: [(&str, &str); 22] = [
     ("←↑→↓", "move the cursor"),
     (
         "Enter  Space",
@@ -42,11 +43,15 @@ pub const KEYS: [(&str, &str); 21] = [
     ("r", "resign (press twice)"),
     ("d", "offer a draw"),
     ("S  Ctrl-S", "save the game (PGN in xiangqi/games/)"),
-    ("[  ]  PgUp PgDn", "step back / forward through the game"),
+    (
+        "[  ]  PgUp PgDn",
+        "step back / forward (engines paused: ] plays one move)",
+    ),
     ("Home  End", "first position / back to the game"),
     ("a", "analysis on / off: Ludus's best three lines"),
-    ("p", "pause / resume the analysis"),
+    ("p", "pause / resume the analysis, or the engines playing"),
     ("g", "evaluation graph on / off"),
+    ("w", "engines play on from here (the set-up's engines)"),
     ("N", "new game"),
     ("L", "saved games"),
     ("?", "this help"),
@@ -59,10 +64,20 @@ const MIN_HEIGHT: u16 = board::HEIGHT + 1;
 
 pub use crate::session::xiangqi::Opponent;
 
-/// The worker and the channel its events arrive on.
-struct Worker {
-    thread: EngineThread,
+/// The engine workers and the channel their events arrive on.
+struct Workers {
+    engines: EngineSeats,
     events: mpsc::Receiver<Event>,
+}
+
+impl Workers {
+    fn new() -> Workers {
+        let (tx, events) = mpsc::channel();
+        let engines = EngineSeats::new(move |e| {
+            let _ = tx.send(e);
+        });
+        Workers { engines, events }
+    }
 }
 
 /// Where the player asked to go from a game with unsaved moves.
@@ -95,7 +110,7 @@ pub struct Play {
     /// A move being typed.
     input: Option<String>,
     message: Option<(String, Tone)>,
-    worker: Option<Worker>,
+    workers: Workers,
     /// The game-over box is shown until a key is pressed.
     over_popup: bool,
     confirm_resign: bool,
@@ -147,6 +162,7 @@ impl Play {
         let human = match session.opponent() {
             Opponent::Engine { human, .. } => human,
             Opponent::Humans => session.position().turn(),
+            Opponent::Engines => Color::Red,
         };
         let mut play = Play {
             cursor: session.position().general(human),
@@ -165,7 +181,7 @@ impl Play {
             characters: Characters::from_setting(&ctx.settings.xiangqi.characters),
             input: None,
             message: None,
-            worker: None,
+            workers: Workers::new(),
             over_popup: false,
             confirm_resign: false,
             leaving: None,
@@ -243,29 +259,10 @@ impl Play {
         self.session.shown()
     }
 
-    fn worker(&mut self) -> &Worker {
-        self.worker.get_or_insert_with(|| {
-            let (tx, events) = mpsc::channel();
-            let thread = EngineThread::spawn(move |e| {
-                let _ = tx.send(e);
-            });
-            // Different games from the same position, without an RNG of the engine's own.
-            thread.send(Job::Configure(Setting::Seed(flow::engine_seed())));
-            Worker { thread, events }
-        })
-    }
-
-    /// Carries out what the session asked of the engine.
+    /// Carries out what the session asked of the engines.
     fn run_orders(&mut self) {
         for order in self.session.take_orders() {
-            match order {
-                EngineOrder::Search(o) => o.send_to(&self.worker().thread),
-                EngineOrder::Cancel | EngineOrder::Hurry => {
-                    if let Some(w) = &self.worker {
-                        w.thread.stop();
-                    }
-                }
-            }
+            self.workers.engines.carry_out(order);
         }
     }
 
@@ -294,7 +291,7 @@ impl Play {
             Err(Refusal::EngineToMove) => {
                 self.say("Ludus is thinking; wait for its move", Tone::Info);
             }
-            Err(e) => self.say(e.to_string(), Tone::Bad),
+            Err(e) => self.say(capitalised(&e.to_string()), Tone::Bad),
         }
     }
 
@@ -455,6 +452,34 @@ impl Play {
         self.go(to, ctx)
     }
 
+    /// Engines play on from the position shown, on a screen of their own
+    /// (the players chosen in the set-up); this game waits underneath.
+    fn watch_from_here(&mut self, ctx: &Ctx) -> Action {
+        if self.session.opponent() == Opponent::Engines {
+            self.say("The engines are playing already", Tone::Info);
+            return Action::None;
+        }
+        let choice = &ctx.settings.xiangqi;
+        let seats = choice
+            .watch_seats
+            .map(|i| Seat::from_choice(i, &choice.engines));
+        let game = self.session.shown_game();
+        let plies = game.plies().len();
+        let mut watched = XiangqiSession::watch(game, seats, None, false);
+        let from = flow::position_after(
+            self.session.game().start_position(),
+            plies,
+            self.session.game().plies().len(),
+        );
+        watched.set_title(match self.session.title() {
+            Some(t) => format!("{t}, engines from the position {from}"),
+            None => format!("Engines from the position {from}"),
+        });
+        self.session.pause();
+        self.run_orders();
+        Action::Push(Box::new(Play::with_session(watched, ctx)))
+    }
+
     fn go(&mut self, to: Leave, ctx: &mut Ctx) -> Action {
         self.session.pause();
         self.run_orders();
@@ -523,8 +548,7 @@ impl Play {
 
     /// Drains the worker's events into the session.
     fn poll_engine(&mut self) {
-        let Some(worker) = &self.worker else { return };
-        let events: Vec<Event> = worker.events.try_iter().collect();
+        let events: Vec<Event> = self.workers.events.try_iter().collect();
         for event in events {
             match event {
                 Event::Info { id, info } => self.session.search_info(id, info),
@@ -541,7 +565,14 @@ impl Play {
                             self.message = None;
                             self.after_command(was_over);
                             if self.message.is_none() {
-                                self.say(format!("Ludus plays {text}"), Tone::Info);
+                                let who = match self.session.opponent() {
+                                    Opponent::Engines => {
+                                        let mover = self.position_before_last().turn();
+                                        self.session.names()[mover.index()].clone()
+                                    }
+                                    _ => "Ludus".to_string(),
+                                };
+                                self.say(format!("{who} plays {text}"), Tone::Info);
                             }
                         }
                         None => self.after_command(was_over),
@@ -583,6 +614,7 @@ impl Play {
                 super::level(level).name
             ),
             Opponent::Humans => format!("{} vs {}", names[0], names[1]),
+            Opponent::Engines => format!("{} vs {}", names[0], names[1]),
         };
         match self.session.title() {
             Some(t) => format!("{t}: {base}"),
@@ -625,6 +657,16 @@ impl Play {
         }
         if let Some(r) = self.session.recorded() {
             spans.push(Span::raw(format!("  (recorded result {r})")));
+        }
+        if self.session.opponent() == Opponent::Engines && self.session.over().is_none() {
+            spans.push(Span::styled(
+                if self.session.watch_paused() {
+                    "  paused: p goes on, ] plays one move"
+                } else {
+                    "  p pauses"
+                },
+                Style::default().fg(Tint::Yellow),
+            ));
         }
         Line::from(spans)
     }
@@ -673,7 +715,9 @@ impl Play {
         let Some(t) = self.session.thinking() else {
             return Vec::new();
         };
+        let mover = self.session.names()[t.root.turn().index()].clone();
         let who = match t.purpose {
+            Purpose::Move if self.session.opponent() == Opponent::Engines => mover.as_str(),
             Purpose::Move => "Ludus",
             Purpose::Hint => "Hint",
             Purpose::Analysis => "Analysis",
@@ -869,6 +913,13 @@ impl Screen for Play {
                 self.save(ctx);
             }
             KeyCode::Char('[') | KeyCode::PageUp => self.step(false),
+            KeyCode::Char(']') | KeyCode::PageDown
+                if self.session.watch_paused() && self.session.view().is_none() =>
+            {
+                let was_over = self.session.over().is_some();
+                self.session.step_watch(Instant::now());
+                self.after_command(was_over);
+            }
             KeyCode::Char(']') | KeyCode::PageDown => self.step(true),
             KeyCode::Home => self.view_ply(0),
             KeyCode::End => {
@@ -877,6 +928,12 @@ impl Screen for Play {
                 self.message = None;
             }
             KeyCode::Char('a') => self.toggle_analysis(),
+            KeyCode::Char('w') => return self.watch_from_here(ctx),
+            KeyCode::Char('p') if self.session.opponent() == Opponent::Engines => {
+                let paused = !self.session.watch_paused();
+                self.session.pause_watch(paused, Instant::now());
+                self.run_orders();
+            }
             KeyCode::Char('p') => self.pause_analysis(),
             KeyCode::Char('g') => self.graph = !self.graph,
             KeyCode::Char('N') => return self.leave(Leave::NewGame, ctx),

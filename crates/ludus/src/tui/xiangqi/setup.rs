@@ -1,5 +1,6 @@
-//! The set-up screen: against Ludus or two players, side, strength, clock;
-//! start, or open a saved game.
+//! The set-up screen: against Ludus, two players, or engines playing each
+//! other (Ludus at two strengths, or a configured UCI/UCCI engine); side,
+//! strength, clock; start, or open a saved game.
 
 use ratatui::Frame;
 use ratatui::crossterm::event::{KeyCode, KeyEvent};
@@ -11,12 +12,18 @@ use xiangqi::{Color, Game};
 
 use super::play::{Opponent, Play};
 use super::{CLOCKS, LEVELS, clock, games::Games};
+use crate::session::xiangqi::XiangqiSession;
+use crate::session::xiangqi::flow::Clocks;
+use crate::session::xiangqi::watch::{self, Seat};
 use crate::store::settings::XiangqiSettings;
 use crate::tui::app::{Action, Ctx, Screen};
 use crate::tui::widgets::{centered, key_hints};
 
-/// Rows of the form.
-const ROWS: usize = 6;
+/// Rows of the form: opponent, side, strength, Red's engine, Black's
+/// engine, clock, start, saved games.
+const ROWS: usize = 8;
+const START_ROW: usize = 6;
+const CLOCK_ROW: usize = 5;
 
 pub struct Setup {
     choice: XiangqiSettings,
@@ -28,12 +35,25 @@ impl Setup {
         let mut choice = ctx.settings.xiangqi.clone();
         choice.level = choice.level.min(LEVELS.len() - 1);
         choice.clock = choice.clock.min(CLOCKS.len() - 1);
-        Setup { choice, row: 4 }
+        let seats = watch::choices(&choice.engines);
+        for seat in &mut choice.watch_seats {
+            *seat = (*seat).min(seats - 1);
+        }
+        Setup {
+            choice,
+            row: START_ROW,
+        }
     }
 
-    /// Whether a row applies: side and strength only against Ludus.
+    /// Whether a row applies: side and strength only against Ludus, the
+    /// engines only when they play each other.
     fn shown(&self, row: usize) -> bool {
-        self.choice.vs_engine || !matches!(row, 1 | 2)
+        let c = &self.choice;
+        match row {
+            1 | 2 => c.vs_engine && !c.watch,
+            3 | 4 => c.watch,
+            _ => true,
+        }
     }
 
     /// Moves the selection by `step` rows (mod [`ROWS`]), over hidden rows.
@@ -56,10 +76,25 @@ impl Setup {
         };
         let c = &mut self.choice;
         match self.row {
-            0 => c.vs_engine = !c.vs_engine,
+            // Against Ludus → two players → engines → against Ludus.
+            0 => {
+                let mode = match (c.watch, c.vs_engine) {
+                    (true, _) => 2,
+                    (false, true) => 0,
+                    (false, false) => 1,
+                };
+                let next = step(mode, 3);
+                c.vs_engine = next == 0;
+                c.watch = next == 2;
+            }
             1 => c.human_red = !c.human_red,
             2 => c.level = step(c.level, LEVELS.len()),
-            3 => c.clock = step(c.clock, CLOCKS.len()),
+            3 | 4 => {
+                let n = watch::choices(&c.engines);
+                let seat = &mut c.watch_seats[self.row - 3];
+                *seat = step(*seat, n);
+            }
+            CLOCK_ROW => c.clock = step(c.clock, CLOCKS.len()),
             _ => {}
         }
     }
@@ -68,6 +103,12 @@ impl Setup {
         ctx.settings.xiangqi = self.choice.clone();
         ctx.save_settings();
         let c = &self.choice;
+        if c.watch {
+            let seats = c.watch_seats.map(|i| Seat::from_choice(i, &c.engines));
+            let clocks = clock(c.clock).map(|(base, inc)| Clocks::new(base, inc));
+            let session = XiangqiSession::watch(Game::new(), seats, clocks, false);
+            return Action::Replace(Box::new(Play::with_session(session, ctx)));
+        }
         let opponent = if c.vs_engine {
             Opponent::Engine {
                 human: if c.human_red {
@@ -97,9 +138,9 @@ impl Screen for Setup {
             KeyCode::Left => self.change(false),
             KeyCode::Right => self.change(true),
             // Enter starts from any row, as the footer says; Space changes a value.
-            KeyCode::Char(' ') if self.row < 4 => self.change(true),
+            KeyCode::Char(' ') if self.row < START_ROW => self.change(true),
             KeyCode::Enter | KeyCode::Char(' ') => match self.row {
-                5 => return Action::Push(Box::new(Games::new(ctx))),
+                7 => return Action::Push(Box::new(Games::new(ctx))),
                 _ => return self.start(ctx),
             },
             KeyCode::Char('L') => return Action::Push(Box::new(Games::new(ctx))),
@@ -111,11 +152,13 @@ impl Screen for Setup {
 
     fn draw(&self, frame: &mut Frame, area: Rect, _ctx: &Ctx) {
         let c = &self.choice;
-        let engine = c.vs_engine;
+        let engine = c.vs_engine && !c.watch;
         let rows: [(&str, String, bool); ROWS] = [
             (
                 "Opponent",
-                if engine {
+                if c.watch {
+                    "engines play each other"
+                } else if engine {
                     "Ludus (the engine)"
                 } else {
                     "two players, one terminal"
@@ -134,6 +177,16 @@ impl Screen for Setup {
                 engine,
             ),
             ("Strength", super::level(c.level).name.into(), engine),
+            (
+                "Red",
+                watch::choice_name(c.watch_seats[0], &c.engines),
+                c.watch,
+            ),
+            (
+                "Black",
+                watch::choice_name(c.watch_seats[1], &c.engines),
+                c.watch,
+            ),
             ("Clock", CLOCKS[c.clock].0.into(), true),
             ("", "▶ Start the game".into(), true),
             ("", "  Saved games…".into(), true),
@@ -164,7 +217,7 @@ impl Screen for Setup {
                 Span::raw(if chosen { "› " } else { "  " }),
                 Span::styled(text, style),
             ]));
-            if i == 3 {
+            if i == CLOCK_ROW {
                 lines.push(Line::raw(""));
             }
         }

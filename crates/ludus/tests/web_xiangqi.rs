@@ -406,3 +406,141 @@ async fn a_duplicated_tab_takes_the_game_over_and_the_first_is_told() {
         .await;
     assert_eq!(moved["moves"].as_array().unwrap().len(), 2);
 }
+
+/// Sends `value` and returns the reply carrying its `seq` (engine messages
+/// arriving meanwhile are skipped).
+async fn reply(client: &mut Client, value: Value) -> Value {
+    let seq = value["seq"].clone();
+    client.send(value).await;
+    loop {
+        let r = client.recv().await;
+        if r["seq"] == seq {
+            return r;
+        }
+    }
+}
+
+#[tokio::test]
+async fn analysis_sends_lines_for_the_position_shown_and_follows_it() {
+    let server = Server::start();
+    let mut client = socket(&server).await;
+    reply(
+        &mut client,
+        json!({"type": "new", "mode": "humans", "seq": 1}),
+    )
+    .await;
+    reply(
+        &mut client,
+        json!({"type": "move", "move": "h2e2", "seq": 2}),
+    )
+    .await;
+    let state = reply(
+        &mut client,
+        json!({"type": "analysis", "on": true, "seq": 3}),
+    )
+    .await;
+    assert_eq!(state["analysis"]["ply"], 1);
+    assert_eq!(state["thinking"], "analysis");
+    // Lines arrive as `analysis` messages, deepening.
+    let mut seen = client.recv().await;
+    while seen["type"] != "analysis" || seen["lines"].as_array().unwrap().is_empty() {
+        seen = client.recv().await;
+    }
+    assert_eq!(seen["ply"], 1);
+    let first = &seen["lines"][0];
+    assert_eq!(first["rank"], 1);
+    assert!(first["score"].is_string());
+    assert_eq!(
+        first["uci"].as_array().unwrap().len(),
+        first["chinese"].as_array().unwrap().len()
+    );
+    // Stepping back: the analysis is of the start position now.
+    let state = reply(&mut client, json!({"type": "show", "ply": 0, "seq": 4})).await;
+    assert_eq!(state["view"], 0);
+    assert_eq!(state["analysis"]["ply"], 0);
+    // Moves wait while the page looks back.
+    let refused = reply(
+        &mut client,
+        json!({"type": "move", "move": "h9g7", "seq": 5}),
+    )
+    .await;
+    assert!(
+        refused["message"]
+            .as_str()
+            .unwrap()
+            .contains("earlier position"),
+        "{refused}"
+    );
+    // Paused, then off.
+    let state = reply(
+        &mut client,
+        json!({"type": "analysis_pause", "paused": true, "seq": 6}),
+    )
+    .await;
+    assert_eq!(state["analysis"]["paused"], true);
+    assert!(state["thinking"].is_null());
+    let state = reply(
+        &mut client,
+        json!({"type": "analysis", "on": false, "seq": 7}),
+    )
+    .await;
+    assert!(state["analysis"].is_null());
+}
+
+#[tokio::test]
+async fn engines_play_each_other_and_can_be_paused_and_stepped() {
+    let server = Server::start();
+    let mut client = socket(&server).await;
+    let options = reply(&mut client, json!({"type": "options", "seq": 1})).await;
+    assert_eq!(options["seats"][0], "Ludus (Beginner (skill 1, 0.2 s))");
+    // The two fastest strengths.
+    let state = reply(
+        &mut client,
+        json!({"type": "new", "mode": "engines", "red": 0, "black": 1, "seq": 2}),
+    )
+    .await;
+    assert_eq!(state["mode"], "engines");
+    assert_eq!(state["names"][1], "Ludus (Novice (skill 5, 0.3 s))");
+    assert!(state["legal"].as_array().is_some());
+    // Moves come by themselves, paced.
+    let mut plies = 0;
+    while plies < 3 {
+        let r = client.recv().await;
+        if r["type"] == "state" {
+            plies = r["moves"].as_array().unwrap().len();
+        }
+    }
+    let refused = reply(
+        &mut client,
+        json!({"type": "move", "move": "a0a1", "seq": 3}),
+    )
+    .await;
+    assert!(
+        refused["message"]
+            .as_str()
+            .unwrap()
+            .contains("engines are playing"),
+        "{refused}"
+    );
+    let paused = reply(
+        &mut client,
+        json!({"type": "watch_pause", "paused": true, "seq": 4}),
+    )
+    .await;
+    assert_eq!(paused["watch_paused"], true);
+    let at = paused["moves"].as_array().unwrap().len();
+    // One step: one more move, then paused again.
+    reply(&mut client, json!({"type": "watch_step", "seq": 5})).await;
+    loop {
+        let r = client.recv().await;
+        if r["type"] == "state" && r["moves"].as_array().unwrap().len() == at + 1 {
+            assert_eq!(r["watch_paused"], true);
+            break;
+        }
+    }
+    // Saved like any game, with the engines' names.
+    let saved = client
+        .ask(json!({"type": "save", "seq": 6}), "saved")
+        .await;
+    assert!(saved["name"].as_str().unwrap().ends_with(".pgn"));
+}

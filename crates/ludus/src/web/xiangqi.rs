@@ -19,11 +19,13 @@ use xiangqi::{Color, FenError, Game, Position};
 use super::App;
 use super::protocol::{self, ErrorCode, Refusal, with_seq};
 use super::sessions::{GameKey, game_key, lock};
-use crate::engine_worker::{EngineThread, Event, Job, Setting};
+use crate::engine_seats::EngineSeats;
+use crate::engine_worker::Event;
 use crate::session::xiangqi::flow::{self as flow, CLOCKS, Characters, LEVELS, Notation, Purpose};
+use crate::session::xiangqi::watch;
 use crate::session::xiangqi::{
-    Answer, DrawAnswer, EngineOrder, Opponent, Refusal as Refused, SearchOrder, XiangqiSession,
-    saved_games,
+    Answer, DrawAnswer, EngineOrder, Opponent, Refusal as Refused, SearchOrder, Seat,
+    XiangqiSession, saved_games,
 };
 use crate::store::settings;
 
@@ -53,12 +55,14 @@ impl From<Color> for Side {
     }
 }
 
-/// Who plays: the engine against a human, or two humans on one screen.
+/// Who plays: the engine against a human, two humans on one screen, or
+/// two engines while the page watches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Mode {
     Engine,
     Humans,
+    Engines,
 }
 
 /// Formats of `import` and `export`.
@@ -124,6 +128,50 @@ pub enum Request {
         clock: Option<usize>,
         #[serde(default)]
         fen: Option<String>,
+        /// Engines playing each other: Red's and Black's choices (indexes
+        /// into the `seats` of `options`).
+        #[serde(default)]
+        red: Option<usize>,
+        #[serde(default)]
+        black: Option<usize>,
+    },
+    /// Engines play on from the position shown of the current game (a new
+    /// game between the `seats` chosen).
+    Watch {
+        #[serde(default)]
+        seq: Option<u64>,
+        ply: usize,
+        red: usize,
+        black: usize,
+    },
+    /// Pauses a game between engines, or lets it go on.
+    WatchPause {
+        #[serde(default)]
+        seq: Option<u64>,
+        paused: bool,
+    },
+    /// A paused game between engines: one move, then paused again.
+    WatchStep {
+        #[serde(default)]
+        seq: Option<u64>,
+    },
+    /// Analysis on or off: the engine's best lines for the position shown.
+    Analysis {
+        #[serde(default)]
+        seq: Option<u64>,
+        on: bool,
+    },
+    /// Stops the analysis's search keeping its lines, or goes on.
+    AnalysisPause {
+        #[serde(default)]
+        seq: Option<u64>,
+        paused: bool,
+    },
+    /// The page shows the position after `ply` plies (the analysis follows).
+    Show {
+        #[serde(default)]
+        seq: Option<u64>,
+        ply: usize,
     },
     Resume {
         #[serde(default)]
@@ -252,6 +300,12 @@ impl Request {
             | Request::Notation { seq, .. }
             | Request::Characters { seq, .. }
             | Request::Clock { seq }
+            | Request::Watch { seq, .. }
+            | Request::WatchPause { seq, .. }
+            | Request::WatchStep { seq }
+            | Request::Analysis { seq, .. }
+            | Request::AnalysisPause { seq, .. }
+            | Request::Show { seq, .. }
             | Request::Ping { seq } => *seq,
         }
     }
@@ -275,9 +329,10 @@ pub struct XiangqiGame {
     characters: Characters,
 }
 
-/// A game's engine worker and the slot it holds.
+/// A game's engine workers and the slot they hold (engines playing each
+/// other search in turn, so one slot serves both seats).
 struct Engine {
-    thread: EngineThread,
+    seats: EngineSeats,
     _slot: OwnedSemaphorePermit,
 }
 
@@ -302,9 +357,41 @@ impl XiangqiGame {
         self.page = None;
         let engine = self.engine.take();
         if let Some(e) = &engine {
-            e.thread.stop();
+            e.seats.stop();
         }
         engine
+    }
+
+    /// The analysis as the page shows it (also sent alone as it deepens).
+    fn analysis_view(&self, a: &crate::session::xiangqi::Analysis) -> AnalysisView {
+        const MOVES: usize = 12;
+        let chinese = a.views(Notation::Chinese, self.characters, MOVES);
+        let wxf = a.views(Notation::Wxf, self.characters, MOVES);
+        let iccs = a.views(Notation::Iccs, self.characters, MOVES);
+        let lines = chinese
+            .into_iter()
+            .zip(wxf)
+            .zip(iccs)
+            .map(|((c, w), i)| AnalysisLine {
+                rank: c.rank,
+                depth: c.depth,
+                score: c.score,
+                value: c.value,
+                chinese: c.moves,
+                wxf: w.moves,
+                iccs: i.moves,
+                uci: c.coordinates,
+            })
+            .collect();
+        AnalysisView {
+            kind: "analysis",
+            ply: a.ply(),
+            paused: a.paused(),
+            finished: a.finished(),
+            depth: a.depth(),
+            nps: a.nodes_per_second(),
+            lines,
+        }
     }
 
     /// The whole visible state, sent after every change.
@@ -335,7 +422,14 @@ impl XiangqiGame {
         let view = StateView {
             kind: "state",
             session: &self.id,
-            mode: if engine.is_some() { "engine" } else { "humans" },
+            mode: match s.opponent() {
+                Opponent::Engine { .. } => "engine",
+                Opponent::Humans => "humans",
+                Opponent::Engines => "engines",
+            },
+            watch_paused: s.opponent() == Opponent::Engines && s.watch_paused(),
+            view: s.view(),
+            analysis: s.analysis().map(|a| self.analysis_view(a)),
             human: engine.map(|(c, _)| Side::from(!c)),
             level: engine.map(|(_, l)| l),
             level_name: engine.map(|(_, l)| flow::level(l).name),
@@ -386,6 +480,11 @@ struct StateView<'a> {
     kind: &'static str,
     session: &'a str,
     mode: &'static str,
+    /// Engines playing each other are paused.
+    watch_paused: bool,
+    /// The position the server's session shows (the analysis follows it).
+    view: Option<usize>,
+    analysis: Option<AnalysisView>,
     human: Option<Side>,
     level: Option<usize>,
     level_name: Option<&'static str>,
@@ -405,6 +504,32 @@ struct StateView<'a> {
     clocks: Option<ClocksView>,
     #[serde(skip_serializing_if = "Option::is_none")]
     seq: Option<u64>,
+}
+
+/// The analysis: the position it is of, its state and its lines, each in
+/// every notation the page offers.
+#[derive(Serialize)]
+struct AnalysisView {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    ply: usize,
+    paused: bool,
+    finished: bool,
+    depth: u32,
+    nps: u64,
+    lines: Vec<AnalysisLine>,
+}
+
+#[derive(Serialize)]
+struct AnalysisLine {
+    rank: u32,
+    depth: u32,
+    score: String,
+    value: i32,
+    chinese: Vec<String>,
+    wxf: Vec<String>,
+    iccs: Vec<String>,
+    uci: Vec<String>,
 }
 
 /// Time left (Red, Black) as charged when the state was made; the side to
@@ -550,6 +675,8 @@ fn handle(
             level,
             clock,
             fen,
+            red,
+            black,
             ..
         } => {
             let game = match fen {
@@ -573,8 +700,13 @@ fn handle(
                 let _ = settings::update(&app.data, |s| s.xiangqi.clock = index);
                 flow::clocks(index)
             });
-            let g = XiangqiGame::new(XiangqiSession::new(game, engine, clocks));
-            return start(app, current, g, seq, sender);
+            let session = if mode == Mode::Engines {
+                let choices = [red.unwrap_or(6), black.unwrap_or(7)];
+                XiangqiSession::watch(game, seats(app, choices), clocks, false)
+            } else {
+                XiangqiSession::new(game, engine, clocks)
+            };
+            return start(app, current, XiangqiGame::new(session), seq, sender);
         }
         Request::Resume { session, .. } => {
             return match app.xiangqi.get(&session) {
@@ -628,6 +760,28 @@ fn handle(
     let Some(shared) = current.clone() else {
         return refuse(ErrorCode::NoGame, "start a game first", seq);
     };
+    if let Request::Watch {
+        ply, red, black, ..
+    } = request
+    {
+        let game = {
+            let mut g = lock(&shared);
+            g.session.show(ply);
+            let game = g.session.shown_game();
+            let title = format!(
+                "Engines from the position {}",
+                flow::position_after(
+                    g.session.game().start_position(),
+                    game.plies().len(),
+                    g.session.game().plies().len()
+                )
+            );
+            (game, title)
+        };
+        let mut session = XiangqiSession::watch(game.0, seats(app, [red, black]), None, false);
+        session.set_title(game.1);
+        return start(app, current, XiangqiGame::new(session), seq, sender);
+    }
     let mut g = lock(&shared);
     app.xiangqi.touch(&g.id);
     let now = Instant::now();
@@ -676,6 +830,16 @@ fn handle(
             format, notation, ..
         } => return vec![with_seq(export(&g, format, notation), seq)],
         Request::Clock { .. } => {} // checked above
+        Request::WatchPause { paused, .. } => g.session.pause_watch(paused, now),
+        Request::WatchStep { .. } => g.session.step_watch(now),
+        Request::Analysis { on: true, .. } => {
+            if let Err(e) = g.session.start_analysis() {
+                return refuse(ErrorCode::Illegal, e.to_string(), seq);
+            }
+        }
+        Request::Analysis { on: false, .. } => g.session.stop_analysis(),
+        Request::AnalysisPause { paused, .. } => g.session.pause_analysis(paused),
+        Request::Show { ply, .. } => g.session.show(ply),
         Request::Save { .. } => match g.session.save(&app.data) {
             Ok(name) => {
                 extra.push(
@@ -694,6 +858,7 @@ fn handle(
         | Request::New { .. }
         | Request::Resume { .. }
         | Request::Import { .. }
+        | Request::Watch { .. }
         | Request::Open { .. } => {}
     }
     let thinking = run_orders(app, &shared, &mut g, None, sender);
@@ -703,10 +868,22 @@ fn handle(
     replies
 }
 
+/// The seats of a game between engines from the page's choices (indexes
+/// into the `seats` of `options`: the page names no command of its own),
+/// remembered for the next game as the terminal's set-up does.
+fn seats(app: &App, choices: [usize; 2]) -> [Seat; 2] {
+    let (settings, _) = settings::load(&app.data);
+    let engines = &settings.xiangqi.engines;
+    let n = watch::choices(engines);
+    let choices = choices.map(|c| c.min(n - 1));
+    let _ = settings::update(&app.data, |s| s.xiangqi.watch_seats = choices);
+    choices.map(|c| Seat::from_choice(c, engines))
+}
+
 /// The opponent of a new game (the human plays Red unless told).
 fn opponent(mode: Mode, human: Option<Side>, level: Option<usize>) -> Opponent {
     match mode {
-        Mode::Humans => Opponent::Humans,
+        Mode::Humans | Mode::Engines => Opponent::Humans,
         Mode::Engine => Opponent::Engine {
             human: Color::from(human.unwrap_or(Side::Red)),
             level: level.unwrap_or(0).min(LEVELS.len() - 1),
@@ -753,6 +930,10 @@ fn options(app: &App) -> Value {
     let x = &settings.xiangqi;
     let levels: Vec<&str> = LEVELS.iter().map(|l| l.name).collect();
     let clocks: Vec<&str> = CLOCKS.iter().map(|c| c.0).collect();
+    let seats: Vec<String> = (0..watch::choices(&x.engines))
+        .map(|i| watch::choice_name(i, &x.engines))
+        .collect();
+    let last_seat = seats.len() - 1;
     json!({
         "type": "options",
         "levels": levels,
@@ -763,6 +944,8 @@ fn options(app: &App) -> Value {
         "level": x.level.min(LEVELS.len() - 1),
         "notation": Notation::from_setting(&x.notation).setting(),
         "characters": Characters::from_setting(&x.characters).setting(),
+        "seats": seats,
+        "watch_seats": x.watch_seats.map(|c| c.min(last_seat)),
     })
 }
 
@@ -973,7 +1156,7 @@ fn run_orders(
             // The search ends; the session drops a cancelled one's answer.
             EngineOrder::Cancel | EngineOrder::Hurry => {
                 if let Some(e) = &g.engine {
-                    e.thread.stop();
+                    e.seats.stop();
                 }
             }
             EngineOrder::Search(order) => {
@@ -986,6 +1169,7 @@ fn run_orders(
                                 Ok(slot) => Some(slot),
                                 Err(_) => {
                                     g.session.cancel_search();
+                                    g.session.stop_analysis();
                                     g.session.take_orders();
                                     return refuse(
                                         ErrorCode::Busy,
@@ -1042,10 +1226,9 @@ fn start_search(
     if g.engine.is_none() {
         let Some(slot) = slot else { return };
         let (events, mut received) = mpsc::unbounded_channel();
-        let thread = EngineThread::spawn(move |event| {
+        let seats = EngineSeats::new(move |event| {
             let _ = events.send(event);
         });
-        thread.send(Job::Configure(Setting::Seed(flow::engine_seed())));
         // Events are handled off the worker thread, so that dropping the
         // worker (which waits for it) never happens on it.
         let (app, game) = (Arc::clone(app), Arc::downgrade(shared));
@@ -1055,13 +1238,10 @@ fn start_search(
                 on_event(&app, &shared, event);
             }
         });
-        g.engine = Some(Engine {
-            thread,
-            _slot: slot,
-        });
+        g.engine = Some(Engine { seats, _slot: slot });
     }
-    if let Some(e) = &g.engine {
-        order.send_to(&e.thread);
+    if let Some(e) = &mut g.engine {
+        e.seats.carry_out(EngineOrder::Search(Box::new(order)));
     }
 }
 
@@ -1073,9 +1253,21 @@ fn on_event(app: &Arc<App>, shared: &Arc<Mutex<XiangqiGame>>, event: Event) {
     let Some(page) = g.page.clone() else { return };
     match event {
         Event::Info { id, info } => {
-            if let Some(t) = g.session.thinking().filter(|t| t.id == id) {
+            let Some(t) = g.session.thinking().filter(|t| t.id == id) else {
+                return;
+            };
+            if t.purpose == Purpose::Analysis {
+                g.session.search_info(id, info);
+                if let Some(a) = g.session.analysis() {
+                    let view = g.analysis_view(a);
+                    if let Ok(text) = serde_json::to_string(&view) {
+                        let _ = page.send(text);
+                    }
+                }
+            } else {
                 let ply = g.session.game().plies().len();
                 let _ = page.send(thinking_info(t.purpose, &t.root, ply, &info, g.characters));
+                g.session.search_info(id, info);
             }
         }
         Event::Done { id, result, .. } => {
@@ -1103,7 +1295,10 @@ fn on_event(app: &Arc<App>, shared: &Arc<Mutex<XiangqiGame>>, event: Event) {
                 }
                 _ => {}
             }
-            if g.session.thinking().is_none() {
+            if let Some(due) = g.session.held_until() {
+                play_when_due(app, shared, due);
+            }
+            if g.session.thinking().is_none() && !watching(&g.session) {
                 let engine = g.engine.take();
                 drop(g);
                 drop(engine);
@@ -1111,6 +1306,30 @@ fn on_event(app: &Arc<App>, shared: &Arc<Mutex<XiangqiGame>>, event: Event) {
         }
         _ => {}
     }
+}
+
+/// Whether engines are playing each other and going on (their workers stay).
+fn watching(s: &XiangqiSession) -> bool {
+    s.opponent() == Opponent::Engines && !s.watch_paused() && s.over().is_none()
+}
+
+/// An engine's move held back for pacing is played when due, and the page
+/// told.
+fn play_when_due(app: &Arc<App>, shared: &Arc<Mutex<XiangqiGame>>, due: Instant) {
+    let (app, game) = (Arc::clone(app), Arc::downgrade(shared));
+    tokio::spawn(async move {
+        tokio::time::sleep_until(tokio::time::Instant::from_std(due)).await;
+        let Some(shared) = game.upgrade() else { return };
+        let mut g = lock(&shared);
+        let Some(page) = g.page.clone() else { return };
+        if g.session.play_held(Instant::now()).is_some() {
+            let more = run_orders(&app, &shared, &mut g, None, &page);
+            let _ = page.send(g.state(None));
+            for reply in more {
+                let _ = page.send(reply);
+            }
+        }
+    });
 }
 
 /// A `thinking` message with the search's progress.

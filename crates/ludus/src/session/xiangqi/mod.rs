@@ -26,6 +26,20 @@ pub use analysis::{ANALYSIS_LINES, Analysis, LineView};
 use flow::{Clocks, LEVELS, Purpose, side_name};
 pub use watch::Seat;
 
+/// Engines without clocks move at most this often, so a game between them
+/// can be followed (clocks pace them by themselves).
+pub const WATCH_PACE: Duration = Duration::from_millis(700);
+
+/// An engine's move waiting for its time to be shown.
+#[derive(Clone, Debug)]
+struct Held {
+    best: Move,
+    book: bool,
+    score: Score,
+    text: String,
+    due: Instant,
+}
+
 /// Longest player name kept from a record (names are shown on one line).
 pub const MAX_NAME_CHARS: usize = 80;
 /// Longest result text kept from a record (`1/2-1/2` is seven).
@@ -222,6 +236,10 @@ pub struct XiangqiSession {
     watch_paused: bool,
     /// Paused again after the next move (stepping a game between engines).
     step_once: bool,
+    /// When the last move between engines was shown, to pace the next.
+    last_watched_move: Option<Instant>,
+    /// An engine's move held back until its time comes (see [`WATCH_PACE`]).
+    held: Option<Held>,
     /// The last hint, until the position changes.
     hint: Option<Move>,
     orders: Vec<EngineOrder>,
@@ -263,6 +281,8 @@ impl XiangqiSession {
             seats: None,
             watch_paused: false,
             step_once: false,
+            last_watched_move: None,
+            held: None,
             hint: None,
             orders: Vec::new(),
             unsaved: false,
@@ -925,11 +945,50 @@ impl XiangqiSession {
                 if !self.game.position().is_legal(best) {
                     return None;
                 }
-                self.engine_score = Some(result.score);
-                self.make_move(best, book);
-                Some(Answer::Moved { best, text })
+                let held = Held {
+                    best,
+                    book,
+                    score: result.score,
+                    text,
+                    due: self.last_watched_move.map_or(now, |t| t + WATCH_PACE),
+                };
+                if self.opponent == Opponent::Engines && self.clocks.is_none() && held.due > now {
+                    self.held = Some(held);
+                    return None;
+                }
+                self.play_engine_move(held, now)
             }
         }
+    }
+
+    /// When an engine's move held back for pacing is due, if one is.
+    pub fn held_until(&self) -> Option<Instant> {
+        self.held.as_ref().map(|h| h.due)
+    }
+
+    /// Plays an engine's move held back for pacing once its time has come
+    /// (front ends call this as time passes, as [`XiangqiSession::tick`]).
+    pub fn play_held(&mut self, now: Instant) -> Option<Answer> {
+        if self.held.as_ref().is_none_or(|h| h.due > now) {
+            return None;
+        }
+        let held = self.held.take()?;
+        if self.over.is_some() || !self.game.position().is_legal(held.best) {
+            return None;
+        }
+        self.play_engine_move(held, now)
+    }
+
+    fn play_engine_move(&mut self, held: Held, now: Instant) -> Option<Answer> {
+        self.engine_score = Some(held.score);
+        if self.opponent == Opponent::Engines {
+            self.last_watched_move = Some(now);
+        }
+        self.make_move(held.best, held.book);
+        Some(Answer::Moved {
+            best: held.best,
+            text: held.text,
+        })
     }
 
     /// Saves the record: a new file in the games folder the first time, the
@@ -1073,6 +1132,7 @@ impl XiangqiSession {
 
     /// Drops the running search: its answer will change nothing.
     pub fn cancel_search(&mut self) {
+        self.held = None;
         if self.thinking.take().is_some() {
             self.orders.push(EngineOrder::Cancel);
         }
@@ -1323,10 +1383,16 @@ mod tests {
         // Paused, a move can be taken back (one ply) without a new search.
         assert_eq!(s.undo(), Ok(1));
         assert!(search_order(&s.take_orders()).is_none());
-        // One step: Red plays one move, then the game is paused again.
+        // One step: Red plays one move, then the game is paused again. A
+        // move found sooner than the pace allows waits for its time.
         s.step_watch(now);
         let id = search_order(&s.take_orders()).unwrap().id;
-        s.search_done(id, result("h2e2", s.game()), now);
+        let soon = now + WATCH_PACE / 2;
+        assert_eq!(s.search_done(id, result("h2e2", s.game()), soon), None);
+        assert_eq!(s.game().plies().len(), 0);
+        assert_eq!(s.play_held(soon), None);
+        let later = now + WATCH_PACE;
+        assert!(matches!(s.play_held(later), Some(Answer::Moved { .. })));
         assert!(s.watch_paused());
         assert_eq!(s.game().plies().len(), 1);
         assert!(search_order(&s.take_orders()).is_none());

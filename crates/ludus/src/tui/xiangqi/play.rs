@@ -554,35 +554,41 @@ impl Play {
                 Event::Info { id, info } => self.session.search_info(id, info),
                 Event::Done { id, result, .. } => {
                     let was_over = self.session.over().is_some();
-                    match self.session.search_done(id, result, Instant::now()) {
-                        Some(Answer::Hint { best, .. }) => {
-                            let text = self.characters.chinese(self.session.position(), best);
-                            self.cursor = best.from;
-                            self.say(format!("Hint: {text} ({})", best.to_iccs()), Tone::Good);
-                        }
-                        Some(Answer::Moved { best, .. }) => {
-                            let text = self.characters.chinese(&self.position_before_last(), best);
-                            self.message = None;
-                            self.after_command(was_over);
-                            if self.message.is_none() {
-                                let who = match self.session.opponent() {
-                                    Opponent::Engines => {
-                                        let mover = self.position_before_last().turn();
-                                        self.session.names()[mover.index()].clone()
-                                    }
-                                    _ => "Ludus".to_string(),
-                                };
-                                self.say(format!("{who} plays {text}"), Tone::Info);
-                            }
-                        }
-                        None => self.after_command(was_over),
-                    }
+                    let answer = self.session.search_done(id, result, Instant::now());
+                    self.answered(answer, was_over);
                 }
                 Event::Perft { .. }
                 | Event::PerftStopped { .. }
                 | Event::HashUnavailable { .. }
                 | Event::Ready => {}
             }
+        }
+    }
+
+    /// Shows what a search's answer changed.
+    fn answered(&mut self, answer: Option<Answer>, was_over: bool) {
+        match answer {
+            Some(Answer::Hint { best, .. }) => {
+                let text = self.characters.chinese(self.session.position(), best);
+                self.cursor = best.from;
+                self.say(format!("Hint: {text} ({})", best.to_iccs()), Tone::Good);
+            }
+            Some(Answer::Moved { best, .. }) => {
+                let text = self.characters.chinese(&self.position_before_last(), best);
+                self.message = None;
+                self.after_command(was_over);
+                if self.message.is_none() {
+                    let who = match self.session.opponent() {
+                        Opponent::Engines => {
+                            let mover = self.position_before_last().turn();
+                            self.session.names()[mover.index()].clone()
+                        }
+                        _ => "Ludus".to_string(),
+                    };
+                    self.say(format!("{who} plays {text}"), Tone::Info);
+                }
+            }
+            None => self.after_command(was_over),
         }
     }
 
@@ -955,6 +961,9 @@ impl Screen for Play {
         let was_over = self.session.over().is_some();
         if self.session.tick(now) {
             self.after_command(was_over);
+        }
+        if let Some(answer) = self.session.play_held(now) {
+            self.answered(Some(answer), was_over);
         }
         Action::None
     }

@@ -539,8 +539,6 @@ async fn engines_play_each_other_and_can_be_paused_and_stepped() {
         }
     }
     // Saved like any game, with the engines' names.
-    let saved = client
-        .ask(json!({"type": "save", "seq": 6}), "saved")
-        .await;
+    let saved = client.ask(json!({"type": "save", "seq": 6}), "saved").await;
     assert!(saved["name"].as_str().unwrap().ends_with(".pgn"));
 }

@@ -22,6 +22,8 @@ const KEYS = [
   ['x', 'export'], ['i', 'import'],
   ['l', 'saved games'], ['e', 'editor'],
   ['← →', 'step'], ['Esc', 'drop piece'],
+  ['a', 'analysis'], ['p', 'pause / go on'],
+  ['w', 'engines play'], ['o', 'one engine move'],
   ['Home  End', 'first position / back to the game', true],
 ];
 const KEYS_OPEN = 'ludus.xiangqi.keys';
@@ -57,8 +59,9 @@ const sideName = (side) => (side === 'red' ? 'Red' : 'Black');
 
 function humanToMove() {
   const s = app.state;
-  if (!s || s.over || app.view !== null) return false;
-  return s.mode === 'humans' || s.turn === s.human;
+  if (!s || s.over || app.view !== null || s.mode === 'engines') return false;
+  // While analysing, the player moves either side.
+  return s.mode === 'humans' || s.turn === s.human || !!s.analysis;
 }
 
 // The position on the board: the current one, or the one after `view` plies.
@@ -94,9 +97,16 @@ function renderBoard() {
     selected: live ? app.selected : null,
     targets,
     check: inCheck ? generalOf(pos.cells, pos.turn === 'w') : null,
-    hint: live ? app.hint : null,
+    hint: (live && app.hint) || analysisBest(pos.ply),
     drag: app.drag,
   });
+}
+
+// The first move of the analysis's best line, if the analysis is of `ply`.
+function analysisBest(ply) {
+  const a = app.state && app.state.analysis;
+  if (!a || a.ply !== ply || !a.lines.length) return null;
+  return a.lines[0].uci[0] || null;
 }
 
 function scoreY(v, h) {
@@ -190,15 +200,34 @@ function renderMoves() {
   $('b-live').hidden = app.view === null;
 }
 
+function renderAnalysis(el, a) {
+  const head = document.createElement('div');
+  const state = a.paused ? 'paused' : a.finished ? 'searched to the end' : a.lines.length ? `${Math.round(a.nps / 1000)} kN/s` : 'thinking…';
+  head.innerHTML = `<b>Analysis</b> · depth <b>${a.depth}</b> · ${state}`;
+  el.textContent = '';
+  el.append(head);
+  for (const line of a.lines) {
+    const row = document.createElement('div');
+    row.className = 'xq-pv xq-line';
+    row.dataset.rank = String(line.rank);
+    const moves = line[app.notation] || line.iccs;
+    row.innerHTML = `<b>${line.rank}.</b> <b>${line.score}</b> <span class="muted">d${line.depth}</span> `;
+    row.append(document.createTextNode(moves.join(' ')));
+    el.append(row);
+  }
+}
+
 function renderThinking() {
   const el = $('thinking');
   const s = app.state;
   const info = app.info;
+  $('thinking-title').textContent = s && s.analysis ? 'Analysis' : s && s.mode === 'engines' ? 'Engines think' : 'Ludus thinks';
+  if (s && s.analysis) { renderAnalysis(el, s.analysis); return; }
   if (!info) {
     el.textContent = s && s.thinking ? (s.thinking === 'hint' ? 'Looking for a hint…' : 'Ludus is thinking…') : '—';
     return;
   }
-  const who = info.purpose === 'hint' ? 'Hint' : 'Ludus';
+  const who = info.purpose === 'hint' ? 'Hint' : s && s.mode === 'engines' ? s.names[s.turn === 'red' ? 0 : 1] : 'Ludus';
   const head = document.createElement('div');
   const pv = document.createElement('div');
   pv.className = 'xq-pv';
@@ -221,17 +250,31 @@ function renderThinking() {
 function render() {
   const s = app.state;
   if (s) {
-    $('xq-title').textContent = s.title || (s.mode === 'engine' ? 'You vs Ludus' : 'Two players');
+    const watching = s.mode === 'engines';
+    $('xq-title').textContent = s.title || (s.mode === 'engine' ? 'You vs Ludus' : watching ? 'Engines play each other' : 'Two players');
     $('xq-sub').textContent = s.mode === 'engine'
       ? `You play ${sideName(s.human)} · Ludus: ${s.level_name}`
       : `${s.names[0]} (Red) vs ${s.names[1]} (Black)`;
     const engine = s.mode === 'engine';
-    $('b-undo').disabled = !s.moves.length;
-    $('b-hint').disabled = !!s.over || !!s.thinking || !humanToMove();
+    const running = watching && !s.over && !s.watch_paused;
+    $('b-undo').disabled = !s.moves.length || running;
+    $('b-hint').disabled = !!s.over || !!s.thinking || !humanToMove() || !!s.analysis;
+    $('b-hint').hidden = watching;
     $('b-stop').hidden = !engine;
     $('b-stop').disabled = s.thinking !== 'move';
     $('b-draw').disabled = !!s.over;
     $('b-resign').disabled = !!s.over;
+    $('b-draw').hidden = watching;
+    $('b-resign').hidden = watching;
+    $('b-analysis').setAttribute('aria-pressed', String(!!s.analysis));
+    $('b-analysis').classList.toggle('active', !!s.analysis);
+    $('b-analysis').hidden = watching && !s.over;
+    const pausable = (watching && !s.over) || !!s.analysis;
+    $('b-pause').hidden = !pausable;
+    const paused = s.analysis ? s.analysis.paused : s.watch_paused;
+    $('b-pause').textContent = paused ? '▶ Go on' : '⏸ Pause';
+    $('b-step').hidden = !(watching && !s.over && s.watch_paused);
+    $('b-watch').hidden = watching;
   }
   renderBoard();
   renderMoves();
@@ -250,7 +293,8 @@ function statusOfState() {
   }
   if (s.over) { setStatus(s.over.text, 'warn'); return; }
   let text = `${sideName(s.turn)} to move`;
-  if (s.mode === 'engine') text += s.turn === s.human ? ' (you)' : ' (Ludus is thinking…)';
+  if (s.mode === 'engine' && !s.analysis) text += s.turn === s.human ? ' (you)' : ' (Ludus is thinking…)';
+  if (s.mode === 'engines') text += s.watch_paused ? ` (${s.names[s.turn === 'red' ? 0 : 1]}) · paused: p goes on, o plays one move` : ` (${s.names[s.turn === 'red' ? 0 : 1]} is thinking…)`;
   if (s.check) text = `Check! ${text}`;
   if (s.recorded) text += ` · recorded result ${s.recorded}`;
   setStatus(text, s.check ? 'warn' : 'info');
@@ -298,7 +342,7 @@ function onMessage(msg) {
   switch (msg.type) {
     case 'state': {
       const fresh = !app.state || app.state.session !== msg.session;
-      if (fresh) { app.live.clear(); app.info = null; app.view = null; app.overShown = null; }
+      if (fresh) { app.live.clear(); app.info = null; app.view = msg.view ?? null; app.overShown = null; }
       if (!msg.thinking && app.state && app.state.thinking) app.info = app.info && { ...app.info };
       // A new move of Ludus's from its book: say so (there was no search).
       const last = msg.moves.length - 1;
@@ -336,6 +380,9 @@ function onMessage(msg) {
         if (app.state) app.state.thinking = msg.purpose;
         renderThinking();
       }
+      break;
+    case 'analysis':
+      if (app.state) { app.state.analysis = msg; renderThinking(); renderBoard(); }
       break;
     case 'hint':
       app.hint = msg.move;
@@ -402,7 +449,14 @@ function applyOptions(o) {
   (o.clocks || []).forEach((name, i) => clocks.append(new Option(i === 0 ? 'none' : name, String(i))));
   clocks.value = String(o.clock || 0);
   $('new-side').value = o.human;
+  for (const [i, id] of [[0, 'new-red'], [1, 'new-black']]) {
+    const seat = $(id);
+    seat.textContent = '';
+    (o.seats || []).forEach((name, j) => seat.append(new Option(name, String(j))));
+    seat.value = String((o.watch_seats || [6, 7])[i]);
+  }
   document.querySelector(`input[name="mode"][value="${o.vs_engine ? 'engine' : 'humans'}"]`).checked = true;
+  modeChanged();
   app.notation = o.notation;
   $('notation').value = o.notation;
   setCharacters(o.characters);
@@ -422,7 +476,10 @@ function goTo(ply) {
   const s = app.state;
   if (!s) return;
   const n = Math.max(0, Math.min(ply, s.moves.length));
-  app.view = n === s.moves.length ? null : n;
+  const view = n === s.moves.length ? null : n;
+  // The server's session follows the position shown (its analysis does).
+  if (view !== app.view) socket.send({ type: 'show', ply: n });
+  app.view = view;
   app.selected = null;
   statusOfState();
   render();
@@ -465,6 +522,33 @@ function draw() {
 
 function save() { if (app.state) socket.send({ type: 'save' }); }
 
+function toggleAnalysis() {
+  const s = app.state;
+  if (!s) return;
+  socket.send({ type: 'analysis', on: !s.analysis });
+}
+
+// Pauses or resumes the analysis, or the engines playing each other.
+function pause() {
+  const s = app.state;
+  if (!s) return;
+  if (s.analysis) socket.send({ type: 'analysis_pause', paused: !s.analysis.paused });
+  else if (s.mode === 'engines' && !s.over) socket.send({ type: 'watch_pause', paused: !s.watch_paused });
+}
+
+function oneMove() {
+  const s = app.state;
+  if (s && s.mode === 'engines' && s.watch_paused && !s.over) socket.send({ type: 'watch_step' });
+}
+
+// Engines play on from the position shown (the players last chosen).
+function watchFromHere() {
+  const s = app.state;
+  if (!s || s.mode === 'engines' || !app.options) return;
+  const [red, black] = app.options.watch_seats || [6, 7];
+  socket.send({ type: 'watch', ply: app.view ?? s.moves.length, red, black });
+}
+
 function openNewDialog() {
   const d = $('new-dialog');
   if (!d.open) d.showModal();
@@ -474,6 +558,7 @@ function startNew(fen) {
   const mode = document.querySelector('input[name="mode"]:checked').value;
   const request = { type: 'new', mode };
   if (mode === 'engine') { request.human = $('new-side').value; request.level = Number($('new-level').value); }
+  if (mode === 'engines') { request.red = Number($('new-red').value); request.black = Number($('new-black').value); }
   request.clock = Number($('new-clock').value || 0);
   if (fen) request.fen = fen;
   app.view = null;
@@ -742,13 +827,20 @@ $('nav-import').addEventListener('click', () => { $('import-error').hidden = tru
 $('nav-editor').addEventListener('click', () => showEditor(true));
 $('new-ok').addEventListener('click', async () => { $('new-dialog').close(); showEditor(false); await startNew(); });
 $('new-cancel').addEventListener('click', () => $('new-dialog').close());
-for (const input of document.querySelectorAll('input[name="mode"]')) {
-  input.addEventListener('change', () => {
-    const engine = document.querySelector('input[name="mode"]:checked').value === 'engine';
-    $('new-side').disabled = !engine;
-    $('new-level').disabled = !engine;
-  });
+// The new-game dialog shows the choices of the chosen opponent only.
+function modeChanged() {
+  const mode = document.querySelector('input[name="mode"]:checked').value;
+  for (const id of ['new-side', 'new-level']) {
+    $(id).disabled = mode !== 'engine';
+    $(id).parentElement.hidden = mode === 'engines';
+  }
+  for (const id of ['new-red', 'new-black']) $(id).parentElement.hidden = mode !== 'engines';
 }
+for (const input of document.querySelectorAll('input[name="mode"]')) input.addEventListener('change', modeChanged);
+$('b-analysis').addEventListener('click', toggleAnalysis);
+$('b-pause').addEventListener('click', pause);
+$('b-step').addEventListener('click', oneMove);
+$('b-watch').addEventListener('click', watchFromHere);
 $('import-ok').addEventListener('click', doImport);
 $('import-cancel').addEventListener('click', () => $('import-dialog').close());
 $('import-file').addEventListener('change', async () => {
@@ -829,6 +921,7 @@ document.addEventListener('keydown', (e) => {
   const actions = {
     n: openNewDialog, u: undo, Backspace: undo, h: hint, m: moveNow, f: flip, d: draw, r: resign,
     s: save, x: () => openExport(), i: () => $('nav-import').click(), l: openGames, e: () => showEditor(true),
+    a: toggleAnalysis, p: pause, o: oneMove, w: watchFromHere,
     ArrowLeft: () => step(-1), ArrowRight: () => step(1), Home: () => goTo(0), End: () => goTo(Infinity),
     Escape: () => { app.selected = null; app.drag = null; renderBoard(); },
   };

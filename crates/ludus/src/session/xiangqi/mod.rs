@@ -738,6 +738,8 @@ impl XiangqiSession {
         self.cancel_search();
         self.over = None;
         self.recorded = None;
+        // Taking back returns to the game from any earlier position shown.
+        self.view = None;
         // While analysing, the player moves both sides: one ply goes.
         let engine = self.engine_color().filter(|_| self.analysis.is_none());
         let removed = flow::take_back(&mut self.game, engine);

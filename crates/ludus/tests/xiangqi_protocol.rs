@@ -712,6 +712,9 @@ fn ucci_multipv_is_an_extension_numbered_when_several() {
             .all(|l| l.contains(" multipv ")),
         "{lines:?}"
     );
+    // Time and nodes once per depth, before line 1.
+    let times = lines.iter().filter(|l| l.starts_with("info time ")).count();
+    assert_eq!(times, 6, "{lines:?}");
     // One line speaks plain UCCI: no `multipv`.
     let lines = session(
         "setoption usebook false\nposition startpos\ngo depth 2\n",

@@ -108,9 +108,10 @@ fn score(s: Score) -> i32 {
     }
 }
 
-/// `info depth … score … pv …` and `info time … nodes …`. With several
+/// `info time … nodes …` and `info depth … score … pv …`. With several
 /// lines asked for (`multi_pv` > 1) each says which it is, `info depth …
-/// multipv N score …` (a Ludus extension); one line speaks plain UCCI.
+/// multipv N score …` (a Ludus extension), and only line 1 is preceded by
+/// the time and nodes; one line speaks plain UCCI.
 pub fn info_lines(info: &SearchInfo, multi_pv: usize) -> Vec<String> {
     let mut line = format!("info depth {}", info.depth);
     if multi_pv > 1 {
@@ -121,6 +122,10 @@ pub fn info_lines(info: &SearchInfo, multi_pv: usize) -> Vec<String> {
         let pv: Vec<String> = info.pv.iter().map(|m| m.to_uci()).collect();
         line.push_str(" pv ");
         line.push_str(&pv.join(" "));
+    }
+    // The lines of one depth share the time and nodes: said once, before line 1.
+    if info.multipv > 1 {
+        return vec![line];
     }
     vec![
         format!("info time {} nodes {}", info.elapsed_ms, info.nodes),
@@ -213,8 +218,16 @@ mod tests {
             ["info time 4 nodes 700", "info depth 3 score 12 pv h2e2"]
         );
         assert_eq!(
-            info_lines(&info, 3)[1],
-            "info depth 3 multipv 1 score 12 pv h2e2"
+            info_lines(&info, 3),
+            [
+                "info time 4 nodes 700",
+                "info depth 3 multipv 1 score 12 pv h2e2"
+            ]
+        );
+        let second = SearchInfo { multipv: 2, ..info };
+        assert_eq!(
+            info_lines(&second, 3),
+            ["info depth 3 multipv 2 score 12 pv h2e2"]
         );
         assert!(hello(16).contains(&"option multipv type spin min 1 max 10 default 1".to_string()));
     }

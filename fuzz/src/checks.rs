@@ -268,7 +268,8 @@ fn tame(line: &[u8]) -> Vec<u8> {
 }
 
 /// UCI (first byte even) or UCCI command lines through a whole session: no
-/// panic or error, and every `isready` before `quit` is answered `readyok`.
+/// panic or error, every `isready` before `quit` is answered `readyok`, and
+/// `multipv N` in info lines stays within 1..=`MAX_MULTI_PV`.
 /// `go` arguments are parsed as given, then run tamed (see [`tame`]).
 pub fn protocol(data: &[u8]) {
     use ludus::protocol::{Dialect, run_session, ucci, uci};
@@ -308,6 +309,17 @@ pub fn protocol(data: &[u8]) {
     let output = out.0.lock().unwrap_or_else(PoisonError::into_inner).clone();
     let output = String::from_utf8_lossy(&output);
     let readyok = output.lines().filter(|l| *l == "readyok").count();
+    // However many lines were asked for, each is numbered within the limit.
+    for line in output.lines().filter(|l| l.starts_with("info depth ")) {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        if let Some(i) = words.iter().position(|w| *w == "multipv") {
+            let n = words.get(i + 1).and_then(|n| n.parse::<usize>().ok());
+            assert!(
+                n.is_some_and(|n| (1..=xiangqi::engine::MAX_MULTI_PV).contains(&n)),
+                "bad line number in {line:?}"
+            );
+        }
+    }
     assert_eq!(
         readyok, isready,
         "isready answered {readyok} of {isready} times"

@@ -57,7 +57,8 @@ pub enum Job {
 /// What the worker reports.
 #[derive(Clone, Debug)]
 pub enum Event {
-    /// A completed iteration.
+    /// One line of a completed iteration ([`Setting::MultiPv`] lines each,
+    /// best first).
     Info { id: u64, info: SearchInfo },
     /// The search ended (limits reached or stopped).
     Done {
@@ -426,5 +427,38 @@ mod tests {
         assert!(done(&rx).best.is_some());
         engine.wait_idle();
         assert!(!engine.is_busy());
+    }
+
+    /// The lines reported until the search answers, and the answer.
+    fn lines_until_done(rx: &mpsc::Receiver<Event>) -> (Vec<SearchInfo>, SearchResult) {
+        let mut infos = Vec::new();
+        loop {
+            match rx.recv_timeout(Duration::from_secs(30)) {
+                Ok(Event::Info { info, .. }) => infos.push(info),
+                Ok(Event::Done { result, .. }) => return (infos, result),
+                Ok(_) => {}
+                Err(e) => panic!("no result: {e}"),
+            }
+        }
+    }
+
+    #[test]
+    fn every_line_of_a_multipv_search_is_an_event() {
+        let (engine, rx) = collect();
+        engine.send(Job::Configure(Setting::OwnBook(false)));
+        engine.send(Job::Configure(Setting::MultiPv(3)));
+        engine.send(job(Game::new(), Limits::depth(4), false));
+        let (infos, result) = lines_until_done(&rx);
+        let numbered: Vec<(u32, u32)> = infos.iter().map(|i| (i.depth, i.multipv)).collect();
+        let expected: Vec<(u32, u32)> =
+            (1..=4).flat_map(|d| (1..=3).map(move |k| (d, k))).collect();
+        assert_eq!(numbered, expected);
+        assert_eq!(result.pv, infos[infos.len() - 3].pv);
+        // Back to one line: one event per depth.
+        engine.send(Job::Configure(Setting::MultiPv(1)));
+        engine.send(job(Game::new(), Limits::depth(3), false));
+        let (infos, _) = lines_until_done(&rx);
+        let lines: Vec<u32> = infos.iter().map(|i| i.multipv).collect();
+        assert_eq!(lines, [1, 1, 1]);
     }
 }

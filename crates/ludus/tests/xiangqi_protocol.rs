@@ -586,3 +586,144 @@ isready
         ]
     );
 }
+
+/// The `info depth` lines of a session as (depth, multipv, first pv move),
+/// `multipv` taken as 1 where the line does not say.
+fn numbered_lines(lines: &[String]) -> Vec<(u32, u32, String)> {
+    lines
+        .iter()
+        .filter(|l| l.starts_with("info depth "))
+        .map(|l| {
+            let words: Vec<&str> = l.split_whitespace().collect();
+            let after = |key: &str| {
+                words
+                    .iter()
+                    .position(|w| *w == key)
+                    .and_then(|i| words.get(i + 1))
+                    .map(|w| w.to_string())
+            };
+            (
+                after("depth").unwrap().parse().unwrap(),
+                after("multipv").map_or(1, |n| n.parse().unwrap()),
+                after("pv").unwrap_or_else(|| panic!("no pv in {l}")),
+            )
+        })
+        .collect()
+}
+
+/// Each depth 1..=`depth` reports lines 1..=`count` in order, with distinct
+/// first moves, and `bestmove` is line 1 of the last depth.
+fn assert_lines(lines: &[String], depth: u32, count: u32) {
+    let numbered = numbered_lines(lines);
+    let expected: Vec<(u32, u32)> = (1..=depth)
+        .flat_map(|d| (1..=count).map(move |k| (d, k)))
+        .collect();
+    let got: Vec<(u32, u32)> = numbered.iter().map(|(d, k, _)| (*d, *k)).collect();
+    assert_eq!(got, expected, "{lines:?}");
+    for group in numbered.chunks(count as usize) {
+        let mut firsts: Vec<&String> = group.iter().map(|(_, _, m)| m).collect();
+        firsts.sort();
+        firsts.dedup();
+        assert_eq!(firsts.len(), count as usize, "{group:?}");
+    }
+    let best = bestmove(lines).split_whitespace().next().unwrap();
+    assert_eq!(
+        best,
+        numbered[numbered.len() - count as usize].2,
+        "{lines:?}"
+    );
+}
+
+#[test]
+fn uci_multipv_reports_every_line_at_every_depth() {
+    let script = "uci\nsetoption name OwnBook value false\nsetoption name MultiPV value 3\n\
+                  position startpos moves h2e2 h9g7\ngo depth 6\n";
+    let lines = session(script, Dialect::Uci);
+    assert!(
+        lines.contains(&"option name MultiPV type spin default 1 min 1 max 10".to_string()),
+        "{lines:?}"
+    );
+    assert!(
+        !lines.iter().any(|l| l.starts_with("info string")),
+        "{lines:?}"
+    );
+    assert_lines(&lines, 6, 3);
+    // One line (the default) still says `multipv 1`, as Stockfish does.
+    let script = "setoption name OwnBook value false\nposition startpos\ngo depth 2\n";
+    let lines = session(script, Dialect::Uci);
+    assert!(
+        lines
+            .iter()
+            .filter(|l| l.starts_with("info depth "))
+            .all(|l| l.contains(" multipv 1 score ")),
+        "{lines:?}"
+    );
+}
+
+#[test]
+fn uci_multipv_values_are_clamped_or_refused() {
+    let script = "setoption name OwnBook value false\n\
+                  setoption name MultiPV value 0\n\
+                  setoption name MultiPV value 99\n\
+                  setoption name MultiPV value lots\n\
+                  position fen 4k4/9/9/9/9/9/9/9/9/3K5 b\n\
+                  go depth 2\n";
+    let lines = session(script, Dialect::Uci);
+    let errors: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info string "))
+        .collect();
+    assert_eq!(
+        errors,
+        [
+            "info string option MultiPV takes 1 to 10, not 0: using 1",
+            "info string option MultiPV takes 1 to 10, not 99: using 10",
+            "info string option MultiPV takes a whole number, not \"lots\"",
+        ],
+        "{lines:?}"
+    );
+    // 10 lines asked for, and the lone general has two moves: two lines.
+    assert_lines(&lines, 2, 2);
+    // The name in any case, as UCI allows.
+    let script = "setoption name OwnBook value false\nsetoption name multipv value 2\n\
+                  position startpos\ngo depth 3\n";
+    assert_lines(&session(script, Dialect::Uci), 3, 2);
+}
+
+#[test]
+fn ucci_multipv_is_an_extension_numbered_when_several() {
+    let script = "ucci\nsetoption usebook false\nsetoption multipv 3\n\
+                  position startpos moves h2e2 h9g7\ngo depth 6\n";
+    let lines = session(script, Dialect::Ucci);
+    let ucciok = lines.iter().position(|l| l == "ucciok").unwrap();
+    assert!(
+        lines[..ucciok].contains(&"option multipv type spin min 1 max 10 default 1".to_string()),
+        "{lines:?}"
+    );
+    assert!(
+        !lines.iter().any(|l| l.starts_with("info string")),
+        "{lines:?}"
+    );
+    assert_lines(&lines, 6, 3);
+    assert!(
+        lines
+            .iter()
+            .filter(|l| l.starts_with("info depth "))
+            .all(|l| l.contains(" multipv ")),
+        "{lines:?}"
+    );
+    // Time and nodes once per depth, before line 1.
+    let times = lines.iter().filter(|l| l.starts_with("info time ")).count();
+    assert_eq!(times, 6, "{lines:?}");
+    // One line speaks plain UCCI: no `multipv`.
+    let lines = session(
+        "setoption usebook false\nposition startpos\ngo depth 2\n",
+        Dialect::Ucci,
+    );
+    let infos: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth "))
+        .collect();
+    assert_eq!(infos.len(), 2, "{lines:?}");
+    assert!(infos.iter().all(|l| !l.contains("multipv")), "{lines:?}");
+}

@@ -1,7 +1,8 @@
 //! Search benchmark over fixed positions (like Stockfish's `bench`):
-//! `cargo run --release -p xiangqi --example bench -- [depth]`.
+//! `cargo run --release -p xiangqi --example bench -- [depth] [multipv]`.
 //! Prints the total node count (a signature of the search: any change in it
-//! means the search changed) and the speed.
+//! means the search changed) and the speed; `multipv` (default 1) measures
+//! the cost of reporting several lines.
 
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -26,6 +27,10 @@ fn main() {
         .nth(1)
         .and_then(|d| d.parse().ok())
         .unwrap_or(9);
+    let lines: usize = std::env::args()
+        .nth(2)
+        .and_then(|d| d.parse().ok())
+        .unwrap_or(1);
     let stop = AtomicBool::new(false);
     let start = Instant::now();
     let mut total = 0;
@@ -36,6 +41,7 @@ fn main() {
         };
         let mut engine = Engine::new(16);
         engine.set_own_book(false);
+        engine.set_multi_pv(lines);
         let game = Game::from_position(pos);
         let r = engine.search(&game, &Limits::depth(depth), &stop, &|| 0, &mut |_| {});
         println!(

@@ -19,7 +19,7 @@ use std::io::{self, BufRead, Write};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Instant;
 
-use xiangqi::engine::{Limits, MAX_HASH_MB, MAX_SKILL};
+use xiangqi::engine::{Limits, MAX_HASH_MB, MAX_MULTI_PV, MAX_SKILL};
 use xiangqi::{Game, Move, Position};
 
 use crate::engine_worker::{EngineThread, Event, Job, SearchJob, Setting};
@@ -135,6 +135,10 @@ struct Shared<W> {
     /// A search whose `bestmove` is not sent: the ponder search that a
     /// `ponderhit` replaced.
     silenced: Option<u64>,
+    /// Lines the searches report (`MultiPV`): UCCI numbers its lines only
+    /// when there are several. Options are set between searches, so this is
+    /// the running search's count.
+    multi_pv: usize,
 }
 
 impl<W: Write> Shared<W> {
@@ -149,7 +153,7 @@ impl<W: Write> Shared<W> {
         match (event, self.dialect) {
             (Event::Info { info, .. }, Dialect::Uci) => self.line(&uci::info_line(&info)),
             (Event::Info { info, .. }, Dialect::Ucci) => {
-                for l in ucci::info_lines(&info) {
+                for l in ucci::info_lines(&info, self.multi_pv) {
                     self.line(&l);
                 }
             }
@@ -254,6 +258,7 @@ pub fn run_session_with<R: BufRead, W: Write + Send + 'static>(
         dialect,
         draw_offers: Vec::new(),
         silenced: None,
+        multi_pv: 1,
     }));
     let sink = Arc::clone(&shared);
     let engine = EngineThread::spawn(move |event| {
@@ -511,6 +516,18 @@ impl<W: Write + Send + 'static> Session<W> {
                 1 => Ok(()),
                 _ => Err("Ludus searches with one thread; Threads stays 1".to_string()),
             }),
+            "multipv" => amount(value).map(|n| {
+                let lines = usize::try_from(n)
+                    .unwrap_or(usize::MAX)
+                    .clamp(1, MAX_MULTI_PV);
+                if u64::try_from(lines) != Ok(n) {
+                    self.error(&format!(
+                        "option {name} takes 1 to {MAX_MULTI_PV}, not {n}: using {lines}"
+                    ));
+                }
+                self.shared().multi_pv = lines;
+                self.engine.send(Job::Configure(Setting::MultiPv(lines)));
+            }),
             "skill level" => amount(value).map(|n| {
                 let level = n.min(MAX_SKILL as u64) as u8;
                 self.engine.send(Job::Configure(Setting::Skill(level)));
@@ -525,7 +542,7 @@ impl<W: Write + Send + 'static> Session<W> {
             }
             // Options GUIs send that change nothing here.
             "ponder" | "batch" | "debug" | "idle" | "promotion" | "knowledge" | "pruning"
-            | "randomness" | "style" | "uci_chess960" | "multipv" => Ok(()),
+            | "randomness" | "style" | "uci_chess960" => Ok(()),
             _ => Err(format!("unknown option {name:?}")),
         };
         if let Err(e) = result {

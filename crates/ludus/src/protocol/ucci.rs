@@ -4,7 +4,7 @@
 //! `bestmove X [ponder Y] [draw]` or `nobestmove`, `bye`.
 
 use xiangqi::Game;
-use xiangqi::engine::{Limits, Score, SearchInfo, SearchResult};
+use xiangqi::engine::{Limits, MAX_MULTI_PV, Score, SearchInfo, SearchResult};
 
 use super::{Go, number};
 
@@ -21,6 +21,8 @@ pub fn hello(max_hash_mb: usize) -> Vec<String> {
         "option ponder type check default false".to_string(),
         "option usebook type check default true".to_string(),
         "option newgame type button".to_string(),
+        // Not in UCCI 3.0 (nor ElephantEye): a Ludus extension, as UCI's MultiPV.
+        format!("option multipv type spin min 1 max {MAX_MULTI_PV} default 1"),
         "ucciok".to_string(),
     ]
 }
@@ -106,13 +108,24 @@ fn score(s: Score) -> i32 {
     }
 }
 
-/// `info depth … score … pv …` and `info time … nodes …`.
-pub fn info_lines(info: &SearchInfo) -> Vec<String> {
-    let mut line = format!("info depth {} score {}", info.depth, score(info.score));
+/// `info time … nodes …` and `info depth … score … pv …`. With several
+/// lines asked for (`multi_pv` > 1) each says which it is, `info depth …
+/// multipv N score …` (a Ludus extension), and only line 1 is preceded by
+/// the time and nodes; one line speaks plain UCCI.
+pub fn info_lines(info: &SearchInfo, multi_pv: usize) -> Vec<String> {
+    let mut line = format!("info depth {}", info.depth);
+    if multi_pv > 1 {
+        line.push_str(&format!(" multipv {}", info.multipv));
+    }
+    line.push_str(&format!(" score {}", score(info.score)));
     if !info.pv.is_empty() {
         let pv: Vec<String> = info.pv.iter().map(|m| m.to_uci()).collect();
         line.push_str(" pv ");
         line.push_str(&pv.join(" "));
+    }
+    // The lines of one depth share the time and nodes: said once, before line 1.
+    if info.multipv > 1 {
+        return vec![line];
     }
     vec![
         format!("info time {} nodes {}", info.elapsed_ms, info.nodes),
@@ -187,5 +200,35 @@ mod tests {
         assert_eq!(score(Score::Mate(1)), 9999);
         assert_eq!(score(Score::Mate(-1)), -9998);
         assert_eq!(score(Score::Cp(-35)), -35);
+    }
+
+    #[test]
+    fn several_lines_are_numbered() {
+        let info = SearchInfo {
+            multipv: 1,
+            depth: 3,
+            seldepth: 5,
+            score: Score::Cp(12),
+            nodes: 700,
+            elapsed_ms: 4,
+            pv: vec![xiangqi::Move::parse_iccs("h2e2").unwrap()],
+        };
+        assert_eq!(
+            info_lines(&info, 1),
+            ["info time 4 nodes 700", "info depth 3 score 12 pv h2e2"]
+        );
+        assert_eq!(
+            info_lines(&info, 3),
+            [
+                "info time 4 nodes 700",
+                "info depth 3 multipv 1 score 12 pv h2e2"
+            ]
+        );
+        let second = SearchInfo { multipv: 2, ..info };
+        assert_eq!(
+            info_lines(&second, 3),
+            ["info depth 3 multipv 2 score 12 pv h2e2"]
+        );
+        assert!(hello(16).contains(&"option multipv type spin min 1 max 10 default 1".to_string()));
     }
 }

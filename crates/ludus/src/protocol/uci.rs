@@ -1,7 +1,7 @@
 //! UCI as Pikafish speaks it: squares `a0`–`i9` (rank 0 on Red's side), times in
 //! milliseconds, `setoption name … value …`, `score cp|mate`, `bestmove (none)`.
 
-use xiangqi::engine::{Limits, MAX_SKILL, Score, SearchInfo, SearchResult};
+use xiangqi::engine::{Limits, MAX_MULTI_PV, MAX_SKILL, Score, SearchInfo, SearchResult};
 use xiangqi::{Game, MAX_PERFT_DEPTH};
 
 use super::{Go, number, parse_moves};
@@ -15,6 +15,7 @@ pub fn hello(max_hash_mb: usize) -> Vec<String> {
         "option name Threads type spin default 1 min 1 max 1".to_string(),
         "option name Ponder type check default false".to_string(),
         format!("option name Skill Level type spin default {MAX_SKILL} min 0 max {MAX_SKILL}"),
+        format!("option name MultiPV type spin default 1 min 1 max {MAX_MULTI_PV}"),
         "option name OwnBook type check default true".to_string(),
         "option name Clear Hash type button".to_string(),
         "uciok".to_string(),
@@ -119,7 +120,8 @@ pub fn parse_setoption(args: &[&str]) -> Result<(String, String), String> {
     Ok((name.join(" "), value.join(" ")))
 }
 
-/// `info depth … score … nodes … nps … time … pv …`.
+/// `info depth … seldepth … multipv … score … nodes … nps … time … pv …`;
+/// `multipv` is always there, as Stockfish and Pikafish print it.
 pub fn info_line(info: &SearchInfo) -> String {
     let score = match info.score {
         Score::Cp(v) => format!("cp {v}"),
@@ -127,8 +129,8 @@ pub fn info_line(info: &SearchInfo) -> String {
     };
     let nps = info.nodes * 1000 / info.elapsed_ms.max(1);
     let mut line = format!(
-        "info depth {} seldepth {} score {score} nodes {} nps {nps} time {}",
-        info.depth, info.seldepth, info.nodes, info.elapsed_ms
+        "info depth {} seldepth {} multipv {} score {score} nodes {} nps {nps} time {}",
+        info.depth, info.seldepth, info.multipv, info.nodes, info.elapsed_ms
     );
     if !info.pv.is_empty() {
         let pv: Vec<String> = info.pv.iter().map(|m| m.to_uci()).collect();
@@ -203,5 +205,25 @@ mod tests {
             ("Clear Hash".to_string(), String::new())
         );
         assert!(parse_setoption(&["Hash", "3"]).is_err());
+    }
+
+    #[test]
+    fn info_lines_say_which_line_they_are() {
+        let info = SearchInfo {
+            multipv: 2,
+            depth: 7,
+            seldepth: 12,
+            score: Score::Mate(-3),
+            nodes: 5000,
+            elapsed_ms: 10,
+            pv: vec![xiangqi::Move::parse_iccs("h2e2").unwrap()],
+        };
+        assert_eq!(
+            info_line(&info),
+            "info depth 7 seldepth 12 multipv 2 score mate -3 nodes 5000 nps 500000 time 10 pv h2e2"
+        );
+        assert!(
+            hello(16).contains(&"option name MultiPV type spin default 1 min 1 max 10".to_string())
+        );
     }
 }

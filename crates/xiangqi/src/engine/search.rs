@@ -13,6 +13,12 @@
 //! other repetitions draw; chases are only worked out when a repetition is
 //! found, which is rare. The 60-move rule draws too. Checkmate and stalemate
 //! both lose for the side to move.
+//!
+//! MultiPV (as Stockfish does it): with k lines, each iteration searches line
+//! 1 over every root move, then line i over the root moves lines 1..i-1 do
+//! not start with, each in an aspiration window around its own last score;
+//! the lines are reported best first once the iteration is complete. With
+//! one line the search is exactly the single-line search.
 
 use super::evaluate::{evaluate, has_attackers};
 use super::ordering::{Heuristics, MAX_PLY, pick};
@@ -89,6 +95,27 @@ pub struct SearchResult {
     pub from_book: bool,
 }
 
+/// One line of a search: its score, principal variation and selective depth.
+#[derive(Clone, Debug)]
+struct RootLine {
+    score: i32,
+    pv: Vec<Move>,
+    seldepth: u32,
+}
+
+impl SearchResult {
+    /// Takes a finished line as the answer, if it starts with a legal move.
+    fn take(&mut self, line: &RootLine, depth: u32, legal: &MoveList) {
+        if let Some(&best) = line.pv.first().filter(|m| legal.contains(**m)) {
+            self.best = Some(best);
+            self.ponder = line.pv.get(1).copied();
+            self.score = Score::from_internal(line.score);
+            self.depth = depth;
+            self.pv = line.pv.clone();
+        }
+    }
+}
+
 /// The engine: transposition table and move-ordering state that persist across
 /// searches of one game.
 pub struct Engine {
@@ -130,8 +157,13 @@ struct Search<'a> {
     checks: Vec<bool>,
     /// Whether that move was a capture or a null move.
     irreversible: Vec<bool>,
-    /// Moves searched at the root (legal, allowed by the limits).
+    /// Moves searched at the root (legal, allowed by the limits, not
+    /// starting an earlier line of this iteration).
     root_moves: MoveList,
+    /// The line being searched, 0 for the best (MultiPV).
+    pv_index: usize,
+    /// The root move tried first instead of the table's (lines after the first).
+    root_hint: Option<Move>,
     /// The move leading to the position (None for the start and null moves),
     /// with what is needed to take it back when judging a cycle.
     moves: Vec<Option<(Move, Undo)>>,
@@ -275,7 +307,8 @@ impl Engine {
         // splitmix64 step: deterministic variety between searches.
         self.book_seed = self.book_seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let random = mix(self.book_seed);
-        if let Some(book) = &self.book
+        // An analyst asking for several lines wants them searched and scored.
+        if let Some(book) = self.book.as_ref().filter(|_| self.multi_pv == 1)
             && let Some(m) = book.pick(&root, random).filter(|m| legal.contains(*m))
         {
             result.best = Some(m);
@@ -315,6 +348,8 @@ impl Engine {
             irreversible,
             moves,
             root_moves: legal.clone(),
+            pv_index: 0,
+            root_hint: None,
             pv: vec![Vec::new(); MAX_PLY + 1],
             evals: vec![-INF; MAX_PLY + 1],
         };
@@ -330,72 +365,92 @@ impl Engine {
             max_depth = 1;
         }
         let mut pos = root;
-        let mut prev: i32 = 0;
+        // Fewer lines than asked for when there are fewer moves to start them.
+        let wanted = self.multi_pv.min(legal.len());
+        // The lines of the last completed iteration, best first: their scores
+        // centre the next aspiration windows, their first moves order the roots.
+        let mut last: Vec<RootLine> = Vec::new();
         for depth in 1..=max_depth {
-            s.seldepth = 0;
-            // Aspiration window around the previous score once it is stable.
-            let mut delta = 40;
-            let (mut alpha, mut beta) = if depth >= 4 && prev.abs() < MATE_BOUND {
-                (prev - delta, prev + delta)
-            } else {
-                (-INF, INF)
-            };
-            let score = loop {
-                let v = s.negamax(&mut pos, depth as i32, alpha, beta, 0, true);
+            let mut lines: Vec<RootLine> = Vec::with_capacity(wanted);
+            for index in 0..wanted {
+                s.seldepth = 0;
+                s.pv_index = index;
+                // Line i is the best of the root moves lines 1..i-1 do not start with.
+                if index > 0 {
+                    s.root_moves = legal.clone();
+                    s.root_moves
+                        .retain(|m| !lines.iter().any(|l| l.pv.first() == Some(&m)));
+                }
+                // Its own last first move leads the roots (the table's root
+                // entry belongs to line 1).
+                s.root_hint = last
+                    .get(index)
+                    .filter(|_| index > 0)
+                    .and_then(|l| l.pv.first().copied());
+                let prev = last.get(index).map(|l| l.score);
+                let score = s.aspiration(&mut pos, depth, prev);
+                // An unfinished line is no line, except the first at depth 1
+                // (nothing better is known yet).
+                if s.stopped && (depth > 1 || index > 0) {
+                    break;
+                }
+                lines.push(RootLine {
+                    score,
+                    pv: s.pv[0].clone(),
+                    seldepth: s.seldepth as u32,
+                });
                 if s.stopped {
-                    break v;
+                    break;
                 }
-                if v <= alpha {
-                    alpha = (alpha - delta).max(-INF);
-                } else if v >= beta {
-                    beta = (beta + delta).min(INF);
-                } else {
-                    break v;
-                }
-                delta *= 2;
-                if delta > 1000 {
-                    alpha = -INF;
-                    beta = INF;
-                }
-            };
+            }
+            s.root_moves = legal.clone();
             if s.stopped && depth > 1 {
-                // Root moves that completed in the unfinished iteration and
-                // beat the window are better than the last full answer.
-                if let Some(&best) = s.pv[0].first().filter(|m| legal.contains(**m)) {
-                    if result.best != Some(best) {
-                        result.ponder = s.pv[0].get(1).copied();
-                        result.pv = s.pv[0].clone();
+                match lines.first() {
+                    // Line 1 finished at this depth: it is the best answer.
+                    Some(line) => result.take(line, depth, &legal),
+                    // Root moves that completed in the unfinished iteration and
+                    // beat the window are better than the last full answer.
+                    None => {
+                        if let Some(&best) = s.pv[0].first().filter(|m| legal.contains(**m)) {
+                            if result.best != Some(best) {
+                                result.ponder = s.pv[0].get(1).copied();
+                                result.pv = s.pv[0].clone();
+                            }
+                            result.best = Some(best);
+                        }
                     }
-                    result.best = Some(best);
                 }
                 break;
             }
-            let pv = s.pv[0].clone();
-            if let Some(&best) = pv.first().filter(|m| legal.contains(**m)) {
-                result.best = Some(best);
-                result.ponder = pv.get(1).copied();
-                result.score = Score::from_internal(score);
-                result.depth = depth;
-                result.pv = pv.clone();
-                prev = score;
+            // A later line can come back above an earlier one (its own window,
+            // a fuller table): best first, as the lines are reported.
+            lines.sort_by_key(|l| std::cmp::Reverse(l.score));
+            if let Some(line) = lines.first() {
+                result.take(line, depth, &legal);
             }
             result.nodes = s.nodes;
-            on_info(&SearchInfo {
-                multipv: 1,
-                depth,
-                seldepth: s.seldepth as u32,
-                score: result.score,
-                nodes: s.nodes,
-                elapsed_ms: (s.elapsed)(),
-                pv,
-            });
+            let elapsed = (s.elapsed)();
+            for (i, line) in lines.iter().enumerate() {
+                on_info(&SearchInfo {
+                    multipv: i as u32 + 1,
+                    depth,
+                    seldepth: line.seldepth,
+                    score: Score::from_internal(line.score),
+                    nodes: s.nodes,
+                    elapsed_ms: elapsed,
+                    pv: line.pv.clone(),
+                });
+            }
             if s.stopped {
                 break;
             }
-            // A found mate will not get shorter by searching deeper than needed.
-            if score.abs() > MATE_BOUND && (MATE - score.abs()) as u32 <= depth {
+            // Found mates will not get shorter by searching deeper than needed.
+            let mated =
+                |l: &RootLine| l.score.abs() > MATE_BOUND && (MATE - l.score.abs()) as u32 <= depth;
+            if !lines.is_empty() && lines.iter().all(mated) {
                 break;
             }
+            last = lines;
             if let Some(soft) = s.budget.soft
                 && (s.elapsed)() >= soft
             {
@@ -428,6 +483,35 @@ fn mix(mut z: u64) -> u64 {
 }
 
 impl Search<'_> {
+    /// Searches the root at `depth` in an aspiration window around `prev`
+    /// (the line's last score, once stable), widening it until the score is
+    /// inside; the score is meaningless if the search stopped.
+    fn aspiration(&mut self, pos: &mut Position, depth: u32, prev: Option<i32>) -> i32 {
+        let mut delta = 40;
+        let (mut alpha, mut beta) = match prev {
+            Some(prev) if depth >= 4 && prev.abs() < MATE_BOUND => (prev - delta, prev + delta),
+            _ => (-INF, INF),
+        };
+        loop {
+            let v = self.negamax(pos, depth as i32, alpha, beta, 0, true);
+            if self.stopped {
+                return v;
+            }
+            if v <= alpha {
+                alpha = (alpha - delta).max(-INF);
+            } else if v >= beta {
+                beta = (beta + delta).min(INF);
+            } else {
+                return v;
+            }
+            delta *= 2;
+            if delta > 1000 {
+                alpha = -INF;
+                beta = INF;
+            }
+        }
+    }
+
     /// Static evaluation (cached by key), with seeded noise at weaker skill levels.
     fn eval(&mut self, pos: &Position) -> i32 {
         let key = pos.key();
@@ -591,7 +675,10 @@ impl Search<'_> {
         }
         let key = pos.key();
         let hit = self.tt.probe(key);
-        let tt_move = hit.and_then(|h| h.mv);
+        let tt_move = match self.root_hint {
+            Some(m) if ply == 0 => Some(m),
+            _ => hit.and_then(|h| h.mv),
+        };
         if let Some(h) = hit
             && !pv_node
             && ply > 0
@@ -750,8 +837,11 @@ impl Search<'_> {
         } else {
             Bound::Upper
         };
-        self.tt
-            .store(key, best_move, to_tt(best, ply), depth, bound);
+        // A later line's root saw only some moves: its score is not the position's.
+        if ply > 0 || self.pv_index == 0 {
+            self.tt
+                .store(key, best_move, to_tt(best, ply), depth, bound);
+        }
         best
     }
 

@@ -219,6 +219,12 @@ pub enum Request {
         seq: Option<u64>,
         characters: CharactersName,
     },
+    /// Remembers whether the page slides the pieces when a move is played.
+    Animate {
+        #[serde(default)]
+        seq: Option<u64>,
+        animate: bool,
+    },
     /// The page's clock of the side to move reached zero: the server checks
     /// and ends the game on time if so (any request checks too).
     Clock {
@@ -251,6 +257,7 @@ impl Request {
             | Request::Options { seq }
             | Request::Notation { seq, .. }
             | Request::Characters { seq, .. }
+            | Request::Animate { seq, .. }
             | Request::Clock { seq }
             | Request::Ping { seq } => *seq,
         }
@@ -520,6 +527,12 @@ fn handle(
             }
             return replies;
         }
+        Request::Animate { animate, .. } => {
+            if let Err(e) = settings::update(&app.data, |s| s.xiangqi.animate = Some(animate)) {
+                return refuse(ErrorCode::Internal, format!("{e:#}"), seq);
+            }
+            return vec![with_seq(options(app), seq)];
+        }
         Request::Validate { fen, .. } => {
             let reply = match Position::from_fen(fen.trim()) {
                 Ok(pos) => json!({
@@ -689,6 +702,7 @@ fn handle(
         | Request::Options { .. }
         | Request::Notation { .. }
         | Request::Characters { .. }
+        | Request::Animate { .. }
         | Request::Validate { .. }
         | Request::Games { .. }
         | Request::New { .. }
@@ -763,6 +777,7 @@ fn options(app: &App) -> Value {
         "level": x.level.min(LEVELS.len() - 1),
         "notation": Notation::from_setting(&x.notation).setting(),
         "characters": Characters::from_setting(&x.characters).setting(),
+        "animate": x.animate,
     })
 }
 

@@ -542,3 +542,38 @@ async fn engines_play_each_other_and_can_be_paused_and_stepped() {
     let saved = client.ask(json!({"type": "save", "seq": 6}), "saved").await;
     assert!(saved["name"].as_str().unwrap().ends_with(".pgn"));
 }
+
+#[tokio::test]
+async fn the_animation_switch_is_remembered_and_unset_until_chosen() {
+    let server = Server::start();
+    let mut client = socket(&server).await;
+    // Unset: the page follows the browser's reduced-motion preference.
+    let options = client.ask(json!({"type": "options"}), "options").await;
+    assert!(options["animate"].is_null(), "{options}");
+    let options = client
+        .ask(
+            json!({"type": "animate", "animate": false, "seq": 3}),
+            "options",
+        )
+        .await;
+    assert_eq!(
+        (options["animate"].as_bool(), options["seq"].as_u64()),
+        (Some(false), Some(3))
+    );
+    let refused = client
+        .ask(json!({"type": "animate", "animate": "yes"}), "error")
+        .await;
+    assert_eq!(refused["code"], "bad_request");
+    // Another page (a reload) is told the choice; it is in settings.json.
+    let mut other = socket(&server).await;
+    let options = other.ask(json!({"type": "options"}), "options").await;
+    assert_eq!(options["animate"], false);
+    let file = std::fs::read_to_string(server.data.path().join("settings.json")).unwrap();
+    let settings: Value = serde_json::from_str(&file).unwrap();
+    assert_eq!(settings["xiangqi"]["animate"], false);
+    other
+        .ask(json!({"type": "animate", "animate": true}), "options")
+        .await;
+    let options = client.ask(json!({"type": "options"}), "options").await;
+    assert_eq!(options["animate"], true);
+}

@@ -2,8 +2,9 @@
 //! `FEN`, `Format`), move numbers, comments, results; import and export.
 //!
 //! Moves may be written in ICCS/UCI, WXF or Chinese notation (the `Format` tag
-//! chooses the export form; import accepts any). Variations in parentheses and
-//! NAGs are skipped on import.
+//! chooses the export form; import accepts any). Variations in parentheses,
+//! NAGs and the dots that hold a move's place (`1. ... h9g7`, vschess's
+//! `....`, `…………`) are skipped on import.
 
 use crate::game::Game;
 use crate::moves::Move;
@@ -422,7 +423,7 @@ pub fn parse_all(text: &str) -> Result<Vec<PgnGame>, PgnError> {
                     in_moves = false;
                     continue;
                 }
-                if tok.starts_with('$') {
+                if tok.starts_with('$') || is_placeholder(&tok) {
                     continue;
                 }
                 // Strip annotations (`!`, `?`, check marks); every notation we read
@@ -464,6 +465,13 @@ pub fn parse_all(text: &str) -> Result<Vec<PgnGame>, PgnError> {
         games.push(g);
     }
     Ok(games)
+}
+
+/// Whether a token only holds a move's place: `...` after a move number
+/// (chess style), or what vschess writes for Black's move when a comment
+/// parted it from Red's: `.....` (ICCS), `....` (WXF), `…………` (Chinese).
+fn is_placeholder(tok: &str) -> bool {
+    !tok.is_empty() && tok.chars().all(|c| matches!(c, '.' | '…'))
 }
 
 fn attach_comment(game: &mut PgnGame, s: String) {

@@ -128,6 +128,10 @@ pub struct XiangqiSettings {
     /// Command lines of the UCI/UCCI engines the user configured
     /// (`ludus xiangqi --engine CMD`).
     pub engines: Vec<String>,
+    /// Whether the browser slides the pieces when a move is played: unset
+    /// follows the browser's `prefers-reduced-motion` (on unless it asks for
+    /// less motion); set, it is the player's choice.
+    pub animate: Option<bool>,
 }
 
 fn traditional() -> String {
@@ -146,6 +150,7 @@ impl Default for XiangqiSettings {
             watch: false,
             watch_seats: [6, 7],
             engines: Vec::new(),
+            animate: None,
         }
     }
 }
@@ -323,6 +328,32 @@ mod tests {
 
         fs::write(dir.settings(), r#"{"version": 1}"#).unwrap();
         assert_eq!(load(&dir), (Settings::default(), None));
+    }
+
+    #[test]
+    fn a_xiangqi_section_from_before_the_animation_switch_loads() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = DataDir::at(tmp.path());
+        // As an older build wrote it: no `animate`.
+        fs::write(
+            dir.settings(),
+            r#"{"version": 1, "xiangqi": {"vs_engine": false, "human_red": true, "level": 3,
+                "clock": 1, "notation": "wxf", "characters": "simplified"}}"#,
+        )
+        .unwrap();
+        let (s, w) = load(&dir);
+        assert_eq!(w, None);
+        assert_eq!(s.xiangqi.animate, None);
+        assert_eq!(s.xiangqi.notation, "wxf");
+        assert_eq!(s.xiangqi.level, 3);
+        assert!(!s.xiangqi.vs_engine);
+
+        let mut s = s;
+        s.xiangqi.animate = Some(false);
+        assert_eq!(save(&dir, &s).unwrap(), None);
+        assert_eq!(load(&dir).0.xiangqi.animate, Some(false));
+        let text = fs::read_to_string(dir.settings()).unwrap();
+        assert!(text.contains(r#""animate": false"#), "{text}");
     }
 
     #[test]

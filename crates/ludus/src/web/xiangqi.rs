@@ -267,6 +267,12 @@ pub enum Request {
         seq: Option<u64>,
         characters: CharactersName,
     },
+    /// Remembers whether the page slides the pieces when a move is played.
+    Animate {
+        #[serde(default)]
+        seq: Option<u64>,
+        animate: bool,
+    },
     /// The page's clock of the side to move reached zero: the server checks
     /// and ends the game on time if so (any request checks too).
     Clock {
@@ -299,6 +305,7 @@ impl Request {
             | Request::Options { seq }
             | Request::Notation { seq, .. }
             | Request::Characters { seq, .. }
+            | Request::Animate { seq, .. }
             | Request::Clock { seq }
             | Request::Watch { seq, .. }
             | Request::WatchPause { seq, .. }
@@ -645,6 +652,12 @@ fn handle(
             }
             return replies;
         }
+        Request::Animate { animate, .. } => {
+            if let Err(e) = settings::update(&app.data, |s| s.xiangqi.animate = Some(animate)) {
+                return refuse(ErrorCode::Internal, format!("{e:#}"), seq);
+            }
+            return vec![with_seq(options(app), seq)];
+        }
         Request::Validate { fen, .. } => {
             let reply = match Position::from_fen(fen.trim()) {
                 Ok(pos) => json!({
@@ -853,6 +866,7 @@ fn handle(
         | Request::Options { .. }
         | Request::Notation { .. }
         | Request::Characters { .. }
+        | Request::Animate { .. }
         | Request::Validate { .. }
         | Request::Games { .. }
         | Request::New { .. }
@@ -946,6 +960,7 @@ fn options(app: &App) -> Value {
         "characters": Characters::from_setting(&x.characters).setting(),
         "seats": seats,
         "watch_seats": x.watch_seats.map(|c| c.min(last_seat)),
+        "animate": x.animate,
     })
 }
 

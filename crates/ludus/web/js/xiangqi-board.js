@@ -158,10 +158,11 @@ export function drawGrid(g, geo) {
   }
 }
 
-export function drawPiece(g, x, y, s, letter, lifted = false) {
+export function drawPiece(g, x, y, s, letter, lifted = false, alpha = 1) {
   const r = s * 0.44;
   const red = isRed(letter);
   g.save();
+  g.globalAlpha = alpha;
   g.shadowColor = '#00000070';
   g.shadowBlur = lifted ? s * 0.3 : s * 0.08;
   g.shadowOffsetY = lifted ? s * 0.12 : s * 0.04;
@@ -171,6 +172,8 @@ export function drawPiece(g, x, y, s, letter, lifted = false) {
   g.fillStyle = grad;
   g.beginPath(); g.arc(x, y, r, 0, Math.PI * 2); g.fill();
   g.restore();
+  g.save();
+  g.globalAlpha = alpha;
   const ink = red ? '#b5222a' : '#1f1f1f';
   g.strokeStyle = ink;
   g.lineWidth = Math.max(1, s * 0.035);
@@ -182,6 +185,7 @@ export function drawPiece(g, x, y, s, letter, lifted = false) {
   g.textAlign = 'center';
   g.textBaseline = 'middle';
   g.fillText(CHARS[letter] || '?', x, y + s * 0.03);
+  g.restore();
 }
 
 // Corner brackets around a point (last move, hint).
@@ -199,7 +203,9 @@ function brackets(g, x, y, s, colour) {
 }
 
 // Draws a whole position with its marks:
-// { cells, last: 'h2e2', selected: 'h2', targets: [...], check: 'e0', hint: 'h2e2', drag: {from, x, y} }.
+// { cells, last: 'h2e2', selected: 'h2', targets: [...], check: 'e0', hint: 'h2e2', drag: {from, x, y},
+//   slide: { letter, from, to, t, fading: { sq, letter, appear } } } (see slideBetween; t the eased
+// progress). Returns the sliding piece as drawn, { letter, from, to, t, x, y }, or null.
 export function drawBoard(g, geo, view) {
   const { s } = geo;
   drawGrid(g, geo);
@@ -224,10 +230,25 @@ export function drawBoard(g, geo, view) {
     g.fillStyle = glow;
     g.beginPath(); g.arc(x, y, s * 0.62, 0, Math.PI * 2); g.fill();
   }
+  const slide = view.slide;
   for (const [sq, letter] of view.cells) {
     if (view.drag && view.drag.moved && view.drag.from === sq) continue;
+    if (slide && (sq === slide.to || (slide.fading && slide.fading.appear && sq === slide.fading.sq))) continue;
     const [x, y] = geo.point(sq);
     drawPiece(g, x, y, s, letter);
+  }
+  // A sliding piece: over the others, the piece it takes fading under it.
+  let moving = null;
+  if (slide) {
+    const { fading } = slide;
+    if (fading) {
+      const [x, y] = geo.point(fading.sq);
+      drawPiece(g, x, y, s, fading.letter, false, fading.appear ? slide.t : 1 - slide.t);
+    }
+    const [fx, fy] = geo.point(slide.from);
+    const [tx, ty] = geo.point(slide.to);
+    moving = { letter: slide.letter, from: slide.from, to: slide.to, t: slide.t, x: fx + (tx - fx) * slide.t, y: fy + (ty - fy) * slide.t };
+    drawPiece(g, moving.x, moving.y, s, slide.letter, slide.t < 1);
   }
   if (view.selected) {
     const [x, y] = geo.point(view.selected);
@@ -249,6 +270,82 @@ export function drawBoard(g, geo, view) {
   if (view.drag && view.drag.moved) {
     const letter = view.cells.get(view.drag.from);
     if (letter) drawPiece(g, view.drag.x, view.drag.y, s, letter, true);
+  }
+  return moving;
+}
+
+// ---------------------------------------------------------------- slides
+
+// How long one piece takes to slide, in milliseconds.
+export const SLIDE_MS = 200;
+
+// The slide of one move between two boards (Maps square → letter) a ply
+// apart: forward, `after` follows `before` by `uci` and a taken piece fades
+// out; backward, `after` precedes `before` and the taken piece fades back
+// in. Null when the boards do not agree with the move (another game).
+// The slide carries `after` as `cells`: the board to draw under it.
+export function slideBetween(before, after, uci, forward) {
+  if (typeof uci !== 'string' || uci.length < 4) return null;
+  const a = uci.slice(0, 2), b = uci.slice(2, 4);
+  const [from, to] = forward ? [a, b] : [b, a];
+  const letter = after.get(to);
+  const later = forward ? after : before;
+  if (!letter || before.get(from) !== letter || later.has(a)) return null;
+  const taken = forward ? before.get(b) : after.get(b);
+  return { letter, from, to, cells: after, fading: taken ? { sq: b, letter: taken, appear: !forward } : null };
+}
+
+// Ease-in-out (cubic): a slide starts and stops gently.
+export function ease(t) {
+  const u = Math.min(1, Math.max(0, t));
+  return u < 0.5 ? 4 * u * u * u : 1 - ((-2 * u + 2) ** 3) / 2;
+}
+
+// Slides played one after another, each `ms` long, redrawn by `draw` on
+// every animation frame; `element` carries data-animating="1" meanwhile
+// (for tests and styles). Starting new slides, or finish(), ends the ones
+// under way at once: a slide never holds up the player.
+export class BoardMotion {
+  constructor(element, draw) {
+    this.element = element;
+    this.draw = draw;
+    this.steps = null;
+    this.frame = 0;
+  }
+
+  start(steps, ms = SLIDE_MS) {
+    this.finish(false);
+    if (!steps.length) return;
+    this.steps = steps;
+    this.ms = ms;
+    this.began = performance.now();
+    this.element.dataset.animating = '1';
+    this.frame = requestAnimationFrame(() => this.tick());
+  }
+
+  // Ends the slides under way (the pieces at their squares), redrawn unless told not to.
+  finish(redraw = true) {
+    if (!this.steps) return;
+    cancelAnimationFrame(this.frame);
+    this.steps = null;
+    delete this.element.dataset.animating;
+    if (redraw) this.draw();
+  }
+
+  // The slide under way with its eased progress `t`, or null.
+  current(now = performance.now()) {
+    if (!this.steps) return null;
+    const elapsed = Math.max(0, now - this.began);
+    const i = Math.floor(elapsed / this.ms);
+    if (i >= this.steps.length) return null;
+    return { ...this.steps[i], t: ease((elapsed - i * this.ms) / this.ms) };
+  }
+
+  tick() {
+    if (!this.steps) return;
+    if (performance.now() - this.began >= this.ms * this.steps.length) { this.finish(); return; }
+    this.draw();
+    this.frame = requestAnimationFrame(() => this.tick());
   }
 }
 

@@ -6,7 +6,9 @@
 
 import { GameSocket } from './net.js';
 import { scaledContext } from './canvas.js';
-import { CHARS, setCharacters, parseFen, boardFen, isRed, fitBoard, drawBoard, drawPiece, fontsReady } from './xiangqi-board.js';
+import {
+  CHARS, setCharacters, parseFen, boardFen, isRed, fitBoard, drawBoard, drawPiece, fontsReady, slideBetween, BoardMotion,
+} from './xiangqi-board.js';
 
 const $ = (id) => document.getElementById(id);
 const SESSION_KEY = 'ludus.xiangqi.session';
@@ -44,6 +46,11 @@ const app = {
   overShown: null,
   editor: { cells: new Map(), turn: 'w', tool: 'R', geo: null },
   exportFormat: 'pgn',
+  animate: true, // slide the pieces (the remembered choice, else the browser's motion preference)
+  animateChoice: null, // the player's remembered choice, null until made
+  drawn: null, // the position drawn last, { state, ply }: where a slide starts
+  carried: null, // a move the player dragged into place (no slide for it)
+  moving: null, // the sliding piece as drawn last (for the tests), see drawBoard
 };
 window.__ludus = app;
 // For the browser tests: the piece shown on a square.
@@ -82,17 +89,64 @@ function generalOf(cells, red) {
 
 let geo = null;
 
+// The board of a state after `ply` plies.
+function cellsAt(s, ply) {
+  return parseFen(ply === 0 ? s.start_fen : s.moves[ply - 1].fen).cells;
+}
+
+// The slides from ply `from` of game state `old` to ply `to` of `now`, at
+// most `max` plies apart along one line of moves; none otherwise.
+function slidesAlong(old, from, now, to, max) {
+  if (from === to || Math.abs(to - from) > max) return [];
+  if (old.session !== now.session || old.start_fen !== now.start_fen) return [];
+  const longer = old.moves.length >= now.moves.length ? old : now;
+  const shorter = longer === old ? now : old;
+  if (shorter.moves.some((m, i) => m.uci !== longer.moves[i].uci)) return [];
+  const dir = Math.sign(to - from);
+  const steps = [];
+  for (let ply = from; ply !== to; ply += dir) {
+    const uci = longer.moves[dir > 0 ? ply : ply - 1].uci;
+    const slide = slideBetween(cellsAt(longer, ply), cellsAt(longer, ply + dir), uci, dir > 0);
+    if (!slide) return [];
+    if (!(dir > 0 && app.carried === uci)) steps.push(slide);
+  }
+  return steps;
+}
+
+// Starts the slides from the position drawn last to the one shown at `ply`:
+// one ply stepping through the game, up to two (an undo against Ludus) when
+// the server's game changed; none for a jump, another game, or with the
+// animation off. The same position again leaves a slide under way alone.
+function slideInto(ply) {
+  const was = app.drawn;
+  const s = app.state;
+  if (!s) return;
+  app.drawn = { state: s, ply };
+  if (!was || (was.state === s && was.ply === ply)) return;
+  if (was.ply === ply && was.state.session === s.session && cellsKey(was.state, ply) === cellsKey(s, ply)) return;
+  const steps = app.animate ? slidesAlong(was.state, was.ply, s, ply, was.state === s ? 1 : 2) : [];
+  app.carried = null;
+  if (steps.length) motion.start(steps); else motion.finish(false);
+}
+
+function cellsKey(s, ply) {
+  return ply <= s.moves.length ? (ply === 0 ? s.start_fen : s.moves[ply - 1].fen) : null;
+}
+
 function renderBoard() {
   const wrap = $('board-wrap');
   const [g, geometry] = fitBoard($('board'), wrap.clientWidth, wrap.clientHeight, app.flipped);
   geo = geometry;
   app.geo = geometry;
   const pos = shown();
+  slideInto(pos.ply);
+  const slide = motion.current();
   const live = app.view === null && app.state;
   const targets = app.selected && live ? app.state.legal.filter((m) => m.startsWith(app.selected)).map((m) => m.slice(2, 4)) : [];
   const inCheck = live ? app.state.check : false;
-  drawBoard(g, geo, {
-    cells: pos.cells,
+  app.moving = drawBoard(g, geo, {
+    cells: slide ? slide.cells : pos.cells,
+    slide,
     last: pos.last,
     selected: live ? app.selected : null,
     targets,
@@ -101,6 +155,7 @@ function renderBoard() {
     drag: app.drag,
   });
 }
+const motion = new BoardMotion($('board'), () => renderBoard());
 
 // The first move of the analysis's best line, if the analysis is of `ply`.
 function analysisBest(ply) {
@@ -461,15 +516,28 @@ function applyOptions(o) {
   $('notation').value = o.notation;
   setCharacters(o.characters);
   $('characters').value = o.characters || 'traditional';
+  app.animateChoice = o.animate ?? null;
+  applyAnimate();
 }
+
+// Slides on unless the player said otherwise or, not having said, the
+// browser asks for reduced motion.
+const reducedMotion = window.matchMedia('(prefers-reduced-motion: reduce)');
+function applyAnimate() {
+  app.animate = app.animateChoice ?? !reducedMotion.matches;
+  $('animate').checked = app.animate;
+  if (!app.animate) motion.finish();
+}
+reducedMotion.addEventListener('change', applyAnimate);
 
 // ---------------------------------------------------------------- actions
 
-async function sendMove(from, to) {
+async function sendMove(from, to, carried = false) {
   app.selected = null;
   app.hint = null;
+  app.carried = carried ? `${from}${to}` : null;
   const reply = await socket.send({ type: 'move', move: `${from}${to}` });
-  if (reply.type === 'error') render();
+  if (reply.type === 'error') { app.carried = null; render(); }
 }
 
 function goTo(ply) {
@@ -655,6 +723,7 @@ function ownPiece(sq) {
 
 $('board').addEventListener('pointerdown', (e) => {
   if (e.button !== 0) return;
+  motion.finish();
   const sq = pointerSquare(e);
   if (!sq) return;
   if (!humanToMove()) {
@@ -692,7 +761,7 @@ function endDrag(e) {
   if (!drag) return;
   if (drag.moved) {
     const to = pointerSquare(e);
-    if (to && isTarget(drag.from, to)) { sendMove(drag.from, to); return; }
+    if (to && isTarget(drag.from, to)) { sendMove(drag.from, to, true); return; }
   }
   renderBoard();
 }
@@ -873,6 +942,11 @@ $('characters').addEventListener('change', () => {
   setCharacters($('characters').value);
   socket.send({ type: 'characters', characters: $('characters').value });
   renderBoard();
+});
+$('animate').addEventListener('change', () => {
+  app.animateChoice = $('animate').checked;
+  applyAnimate();
+  socket.send({ type: 'animate', animate: app.animateChoice });
 });
 $('notation').addEventListener('change', () => {
   app.notation = $('notation').value;

@@ -258,7 +258,7 @@ function renderMoves() {
 function renderAnalysis(el, a) {
   const head = document.createElement('div');
   const state = a.paused ? 'paused' : a.finished ? 'searched to the end' : a.lines.length ? `${Math.round(a.nps / 1000)} kN/s` : 'thinking…';
-  head.innerHTML = `<b>Analysis</b> · depth <b>${a.depth}</b> · ${state}`;
+  head.innerHTML = `depth <b>${a.depth}</b> · ${state}`;
   el.textContent = '';
   el.append(head);
   for (const line of a.lines) {
@@ -272,6 +272,14 @@ function renderAnalysis(el, a) {
   }
 }
 
+// Which player (0 Red, 1 Black) a thinking line is of: the side to move
+// while searching, the side that played a book move.
+function moverIndex(s, info) {
+  if (!info.book || info.ply == null) return s.turn === 'red' ? 0 : 1;
+  const blackFirst = parseFen(s.start_fen).turn === 'b';
+  return (info.ply % 2 === 0) !== blackFirst ? 0 : 1;
+}
+
 function renderThinking() {
   const el = $('thinking');
   const s = app.state;
@@ -282,7 +290,7 @@ function renderThinking() {
     el.textContent = s && s.thinking ? (s.thinking === 'hint' ? 'Looking for a hint…' : 'Ludus is thinking…') : '—';
     return;
   }
-  const who = info.purpose === 'hint' ? 'Hint' : s && s.mode === 'engines' ? s.names[s.turn === 'red' ? 0 : 1] : 'Ludus';
+  const who = info.purpose === 'hint' ? 'Hint' : s && s.mode === 'engines' ? s.names[moverIndex(s, info)] : 'Ludus';
   const head = document.createElement('div');
   const pv = document.createElement('div');
   pv.className = 'xq-pv';

@@ -519,6 +519,13 @@ impl Play {
                         None => self.after_command(was_over),
                     }
                 }
+                // No answer: the search is dropped and the screen says why.
+                Event::Failed { id, message } => {
+                    if self.session.thinking().is_some_and(|t| t.id == id) {
+                        self.session.cancel_search();
+                        self.say(message, Tone::Bad);
+                    }
+                }
                 Event::Perft { .. }
                 | Event::PerftStopped { .. }
                 | Event::HashUnavailable { .. }

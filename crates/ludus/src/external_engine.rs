@@ -236,7 +236,15 @@ impl EngineProcess {
         };
         engine.send(hello)?;
         let deadline = Instant::now() + HANDSHAKE_TIMEOUT;
-        for _ in 0..MAX_HANDSHAKE_LINES {
+        let mut lines = 0;
+        loop {
+            lines += 1;
+            if lines > MAX_HANDSHAKE_LINES {
+                bail!(
+                    "engine {} printed more than {MAX_HANDSHAKE_LINES} lines before {ok}",
+                    engine.name
+                );
+            }
             let line = engine.recv(deadline.saturating_duration_since(Instant::now()))?;
             let words: Vec<&str> = line.split_whitespace().collect();
             match words[..] {
@@ -1212,7 +1220,7 @@ fn read_score(words: &[&str], dialect: Dialect) -> (Option<Score>, usize) {
 
 /// A UCCI score: centipawns, or a mate in moves.
 fn ucci_score(v: i32) -> Score {
-    let plies = 10_000 - v.saturating_abs();
+    let plies = (10_000 - v.saturating_abs()).max(1);
     if v > UCCI_MATE_BOUND {
         Score::Mate((plies + 1) / 2)
     } else if v < -UCCI_MATE_BOUND {
@@ -1481,6 +1489,8 @@ mod tests {
         assert_eq!((ucci.nodes, ucci.elapsed_ms), (5000, 70));
         assert_eq!(ucci_score(-9998), Score::Mate(-1));
         assert_eq!(ucci_score(-35), Score::Cp(-35));
+        assert_eq!(ucci_score(i32::MAX), Score::Mate(1));
+        assert_eq!(ucci_score(i32::MIN), Score::Mate(-1));
         let junk = run.read_info(&words("depth x score cp"), Dialect::Uci, false);
         assert!(junk.is_none());
     }

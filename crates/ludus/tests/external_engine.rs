@@ -426,6 +426,20 @@ fn a_missing_engine_is_an_error() {
 }
 
 #[test]
+fn an_engine_that_never_finishes_its_handshake_is_an_error() {
+    let started = Instant::now();
+    let Err(error) = ExternalEngine::spawn(&ExternalSpec::new("yes 'id name Chatty'"), |_| {})
+    else {
+        panic!("no handshake");
+    };
+    assert!(
+        format!("{error:#}").contains("more than 10000 lines before uciok"),
+        "{error:#}"
+    );
+    assert!(started.elapsed() < Duration::from_secs(10));
+}
+
+#[test]
 #[ignore = "needs /usr/games/fairy-stockfish"]
 fn fairy_stockfish_plays_xiangqi() {
     let path = "/usr/games/fairy-stockfish";

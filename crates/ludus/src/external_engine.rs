@@ -742,6 +742,8 @@ impl<S: FnMut(Event)> Runner<S> {
                 Ok(Input::Stop) => self.stop(),
                 Ok(Input::Shutdown) => {
                     self.closing = true;
+                    // Settings nobody will use need no `readyok`.
+                    self.syncing = None;
                     self.stop();
                 }
                 Ok(Input::Line(line)) => {
@@ -785,10 +787,16 @@ impl<S: FnMut(Event)> Runner<S> {
         cond.notify_all();
     }
 
+    /// Stops the running search and the queued ones (when they start).
     fn stop(&mut self) {
         for q in &mut self.queue {
             q.stopped = true;
         }
+        self.stop_running();
+    }
+
+    /// Sends `stop` to the running search, or answers at once if it has.
+    fn stop_running(&mut self) {
         let Some(run) = &mut self.running else { return };
         if let Some(result) = run.held.take() {
             let elapsed_ms = run.started.elapsed().as_millis() as u64;
@@ -1003,7 +1011,7 @@ impl<S: FnMut(Event)> Runner<S> {
         let deadline = patience.map(|p| Instant::now() + p);
         self.running = Some(Running::new(job.id, root, job.started, job.hold, deadline));
         if stopped {
-            self.stop();
+            self.stop_running();
         }
     }
 

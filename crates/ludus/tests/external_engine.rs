@@ -138,6 +138,26 @@ fn stop_ends_an_infinite_search_with_a_move() {
     assert!(matches!(events.last(), Some(Event::Done { id: 2, .. })));
     let events = until_answer(&rx, Duration::from_secs(30));
     assert!(matches!(events.last(), Some(Event::Done { id: 3, .. })));
+    // A stop reaches the searches sent before it, not those sent after.
+    worker.send(search(4, &Game::new(), Limits::default(), true));
+    worker.send(search(5, &Game::new(), Limits::default(), true));
+    worker.stop();
+    worker.send(search(6, &Game::new(), Limits::default(), true));
+    for id in [4, 5] {
+        let events = until_answer(&rx, Duration::from_secs(10));
+        assert!(
+            matches!(events.last(), Some(Event::Done { id: done, .. }) if *done == id),
+            "{events:?}"
+        );
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(
+        !rx.try_iter().any(|e| matches!(e, Event::Done { .. })),
+        "search 6 runs until its own stop"
+    );
+    worker.stop();
+    let events = until_answer(&rx, Duration::from_secs(10));
+    assert!(matches!(events.last(), Some(Event::Done { id: 6, .. })));
     worker.shutdown();
 }
 

@@ -480,4 +480,35 @@ fn fairy_stockfish_plays_xiangqi() {
     ));
     let best = best_move(&events).expect("a move");
     assert!(game.position().is_legal(best));
+    engine.send(search(2, &game, Limits::default(), true));
+    std::thread::sleep(Duration::from_millis(200));
+    engine.stop();
+    let events = until_answer(&rx, Duration::from_secs(10));
+    assert!(best_move(&events).is_some_and(|m| game.position().is_legal(m)));
+}
+
+#[test]
+#[ignore = "needs /usr/games/fairy-stockfish"]
+fn fairy_stockfish_and_ludus_play_a_game_on_the_worker_interface() {
+    let (fairy, fairy_events) = spawn(&ExternalSpec::new("/usr/games/fairy-stockfish"));
+    let (ludus, ludus_events) = spawn(&ExternalSpec::new(ludus("uci")));
+    let players: [(&dyn EngineWorker, &mpsc::Receiver<Event>); 2] =
+        [(&fairy, &fairy_events), (&ludus, &ludus_events)];
+    let mut game = Game::new();
+    for ply in 0..30u64 {
+        if game.result().is_some() {
+            break;
+        }
+        let (worker, events) = players[(ply % 2) as usize];
+        let limits = Limits {
+            time: Some(60_000),
+            increment: 0,
+            ..Limits::movetime(50)
+        };
+        worker.send(search(ply, &game, limits, false));
+        let answer = until_answer(events, Duration::from_secs(30));
+        let best = best_move(&answer).expect("a move while the game goes on");
+        game.play(best).expect("a legal move");
+    }
+    assert!(game.plies().len() >= 10, "{}", game.plies().len());
 }

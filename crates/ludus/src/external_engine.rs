@@ -478,7 +478,7 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 
 /// A UCI/UCCI engine process behind the jobs and events of [`EngineThread`].
 pub struct ExternalEngine {
-    requests: Mutex<mpsc::Sender<Input>>,
+    requests: mpsc::Sender<Input>,
     counts: Shared,
     name: String,
     dialect: Dialect,
@@ -498,7 +498,7 @@ impl ExternalEngine {
         sink: impl FnMut(Event) + Send + 'static,
     ) -> Result<ExternalEngine> {
         let process = EngineProcess::start(spec)?;
-        let requests = Mutex::new(process.outbox.clone());
+        let requests = process.outbox.clone();
         let name = process.name.clone();
         let dialect = process.dialect;
         let counts: Shared = Arc::default();
@@ -527,13 +527,14 @@ impl ExternalEngine {
 
     fn request(&self, input: Input) {
         // The thread only ends after shutdown; a request then changes nothing.
-        let _ = lock(&self.requests).send(input);
+        let _ = self.requests.send(input);
     }
 
-    /// Queues a job; it never waits for the engine.
+    /// Queues a job; it never waits for the engine. After [`Self::shutdown`]
+    /// a job may go unanswered.
     pub fn send(&self, job: Job) {
         lock(&self.counts.0).pending += 1;
-        if lock(&self.requests).send(Input::Job(job)).is_err() {
+        if self.requests.send(Input::Job(job)).is_err() {
             // The engine's thread has ended: the job will never run.
             let (counts, cond) = &*self.counts;
             let mut counts = lock(counts);

@@ -1012,3 +1012,41 @@ impl Screen for Play {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::DataDir;
+
+    #[test]
+    fn a_failed_search_is_dropped_and_its_message_shown() {
+        let dir = tempfile::tempdir().unwrap();
+        let ctx = Ctx::new(DataDir::resolve(Some(dir.path()), None).unwrap());
+        let mut play = Play::new(Game::new(), Opponent::Humans, None, &ctx);
+        play.session.ask_hint().unwrap();
+        play.run_orders();
+        let id = play.session.thinking().map(|t| t.id).unwrap();
+        // The engine's own events give way to a failure of this search.
+        let (tx, events) = mpsc::channel();
+        play.worker.as_mut().unwrap().events = events;
+        let message = "engine Broken exited".to_string();
+        tx.send(Event::Failed {
+            id: id + 1,
+            message: message.clone(),
+        })
+        .unwrap();
+        play.poll_engine();
+        assert!(
+            play.session.thinking().is_some(),
+            "another search's failure"
+        );
+        tx.send(Event::Failed {
+            id,
+            message: message.clone(),
+        })
+        .unwrap();
+        play.poll_engine();
+        assert!(play.session.thinking().is_none());
+        assert!(matches!(&play.message, Some((m, Tone::Bad)) if *m == message));
+    }
+}

@@ -800,16 +800,7 @@ impl<S: FnMut(Event)> Runner<S> {
     fn stop_running(&mut self) {
         let Some(run) = &mut self.running else { return };
         if let Some(result) = run.held.take() {
-            let elapsed_ms = run.started.elapsed().as_millis() as u64;
-            let id = run.id;
-            self.running = None;
-            (self.sink)(Event::Done {
-                id,
-                result,
-                elapsed_ms,
-            });
-            self.done();
-            return;
+            return self.answer(result);
         }
         if run.stop_sent {
             return;
@@ -1088,17 +1079,22 @@ impl<S: FnMut(Event)> Runner<S> {
             run.deadline = None;
             return;
         }
+        self.answer(result);
+    }
+
+    /// Ends the running search with `result`, after the report held back.
+    fn answer(&mut self, result: SearchResult) {
+        let Some(mut run) = self.running.take() else {
+            return;
+        };
         let id = run.id;
-        let elapsed_ms = run.started.elapsed().as_millis() as u64;
-        let late = run.throttle.held.take();
-        self.running = None;
-        if let Some(info) = late {
+        if let Some(info) = run.throttle.held.take() {
             (self.sink)(Event::Info { id, info });
         }
         (self.sink)(Event::Done {
             id,
             result,
-            elapsed_ms,
+            elapsed_ms: run.started.elapsed().as_millis() as u64,
         });
         self.done();
     }

@@ -265,6 +265,21 @@ fn broken(on_go: &str) -> (tempfile::TempDir, ExternalEngine, mpsc::Receiver<Eve
 }
 
 #[test]
+fn an_early_answer_to_an_infinite_search_waits_for_the_stop() {
+    let (_dir, engine, rx) = broken("echo 'info depth 1 score cp 7 pv h2e2'; echo bestmove h2e2");
+    engine.send(search(1, &Game::new(), Limits::default(), true));
+    std::thread::sleep(Duration::from_millis(300));
+    let early: Vec<Event> = rx.try_iter().collect();
+    assert!(
+        !early.iter().any(|e| matches!(e, Event::Done { .. })),
+        "{early:?}"
+    );
+    engine.stop();
+    let events = until_answer(&rx, Duration::from_secs(5));
+    assert_eq!(best_move(&events), Move::parse_iccs("h2e2").ok());
+}
+
+#[test]
 fn an_illegal_best_move_fails_the_search() {
     let (_dir, engine, rx) = broken("echo 'info depth 1 score cp 3 pv a0a1'; echo bestmove a0a5");
     engine.send(search(4, &Game::new(), Limits::depth(1), false));

@@ -79,6 +79,9 @@ pub enum Event {
     /// The settings sent before an [`EngineThread::ready`] that answered
     /// `false` are now applied.
     Ready,
+    /// The search `id` has no answer: an engine process crashed, timed out
+    /// or answered with a move that is not legal (the message says which).
+    Failed { id: u64, message: String },
 }
 
 /// Job counts shared by the owner and the worker.

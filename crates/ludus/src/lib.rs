@@ -5,6 +5,7 @@ pub mod cli;
 pub mod commands;
 pub mod engine_seats;
 pub mod engine_worker;
+pub mod external_engine;
 pub mod protocol;
 pub mod session;
 pub mod store;

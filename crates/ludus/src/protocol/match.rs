@@ -11,17 +11,16 @@
 //! with a 95% error bar.
 
 use std::fmt;
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result};
 use xiangqi::pgn::{MoveFormat, PgnGame};
 use xiangqi::{Color, Game, Move, Outcome};
 
 use super::Dialect;
+use crate::external_engine::{EngineProcess, ExternalSpec};
 
 /// How long each engine may think.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -108,6 +107,21 @@ pub struct EngineSpec {
     pub tc: TimeControl,
     /// Options set after the handshake.
     pub options: Vec<(String, String)>,
+}
+
+impl EngineSpec {
+    /// The process to start: [`Dialect::Uci`] means UCI, or UCCI for an
+    /// engine that does not answer `uci`.
+    fn process(&self) -> ExternalSpec {
+        ExternalSpec {
+            command: self.command.clone(),
+            dialect: match self.dialect {
+                Dialect::Uci => None,
+                Dialect::Ucci => Some(Dialect::Ucci),
+            },
+            options: self.options.clone(),
+        }
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -290,17 +304,6 @@ pub fn split_command(s: &str) -> Vec<String> {
     words
 }
 
-/// A running engine process.
-struct EngineProc {
-    child: Child,
-    stdin: ChildStdin,
-    lines: mpsc::Receiver<String>,
-    name: String,
-    spec: EngineSpec,
-    /// Fairy-Stockfish numbers xiangqi ranks 1–10 (Pikafish and UCCI: 0–9).
-    one_based: bool,
-}
-
 /// A move as an engine writes it: `h2e2`, or `h3e3` with ranks counted from one.
 pub fn engine_move_text(m: Move, one_based: bool) -> String {
     if !one_based {
@@ -335,167 +338,53 @@ pub fn parse_engine_move(text: &str, one_based: bool) -> Option<Move> {
     }
 }
 
-impl EngineProc {
-    /// Starts the engine; an engine given as UCI that exits or stays silent
-    /// instead of answering `uci` (ElephantEye quits on any first line but
-    /// `ucci`) is started again and spoken to in UCCI.
-    fn start(spec: &EngineSpec) -> Result<EngineProc> {
-        match EngineProc::start_as(spec) {
-            Ok(engine) => Ok(engine),
-            Err(uci_error) if spec.dialect == Dialect::Uci => {
-                let ucci = EngineSpec {
-                    dialect: Dialect::Ucci,
-                    ..spec.clone()
-                };
-                EngineProc::start_as(&ucci).map_err(|_| uci_error)
-            }
-            Err(e) => Err(e),
+/// Asks `engine` for a move; `clocks` are (own, opponent) milliseconds left.
+fn best_move(
+    engine: &mut EngineProcess,
+    tc: TimeControl,
+    game: &Game,
+    clocks: [u64; 2],
+) -> Result<Option<String>> {
+    let position = engine.position_line(game);
+    engine.send(&position)?;
+    if engine.dialect == Dialect::Ucci {
+        // UCCI leaves the repetition rules to the GUI: it names the moves
+        // that would lose by perpetual check or chase.
+        let banned = banned_moves(game);
+        if !banned.is_empty() {
+            let text = engine.moves_text(&banned);
+            engine.send(&format!("banmoves {text}"))?;
         }
     }
-
-    fn start_as(spec: &EngineSpec) -> Result<EngineProc> {
-        let words = split_command(&spec.command);
-        let Some((program, args)) = words.split_first() else {
-            bail!("empty engine command");
-        };
-        let mut child = Command::new(program)
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .with_context(|| format!("cannot start engine {:?}", spec.command))?;
-        let stdin = child.stdin.take().context("engine has no stdin")?;
-        let stdout = child.stdout.take().context("engine has no stdout")?;
-        let (tx, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        let mut engine = EngineProc {
-            child,
-            stdin,
-            lines,
-            name: spec.command.clone(),
-            spec: spec.clone(),
-            one_based: false,
-        };
-        let (hello, ok) = match spec.dialect {
-            Dialect::Uci => ("uci", "uciok"),
-            Dialect::Ucci => ("ucci", "ucciok"),
-        };
-        engine.send(hello)?;
-        let timeout = Duration::from_secs(10);
-        loop {
-            let line = engine.recv(timeout)?;
-            if let Some(name) = line.strip_prefix("id name ") {
-                engine.name = name.trim().to_string();
-            }
-            if line.trim() == ok {
-                break;
-            }
+    let red = game.position().turn() == Color::Red;
+    let go = match (tc, engine.dialect) {
+        (TimeControl::Depth(d), _) => format!("go depth {d}"),
+        (TimeControl::Nodes(n), _) => format!("go nodes {n}"),
+        (TimeControl::MoveTime(ms), Dialect::Uci) => format!("go movetime {ms}"),
+        (TimeControl::MoveTime(ms), Dialect::Ucci) => format!("go time {ms} movestogo 1"),
+        (TimeControl::Clock { inc_ms, .. }, Dialect::Uci) => {
+            let (w, b) = if red {
+                (clocks[0], clocks[1])
+            } else {
+                (clocks[1], clocks[0])
+            };
+            format!("go wtime {w} btime {b} winc {inc_ms} binc {inc_ms}")
         }
-        if engine.name.starts_with("Fairy-Stockfish") {
-            // A multi-variant engine: ask for xiangqi, and speak its coordinates.
-            engine.one_based = true;
-            engine.send("setoption name UCI_Variant value xiangqi")?;
-        }
-        if spec.dialect == Dialect::Ucci {
-            engine.send("setoption usemillisec true")?;
-        }
-        for (name, value) in &spec.options {
-            match spec.dialect {
-                Dialect::Uci => engine.send(&format!("setoption name {name} value {value}"))?,
-                Dialect::Ucci => engine.send(&format!("setoption {name} {value}"))?,
-            }
-        }
-        engine.ready()?;
-        Ok(engine)
-    }
-
-    fn send(&mut self, line: &str) -> Result<()> {
-        writeln!(self.stdin, "{line}")
-            .and_then(|()| self.stdin.flush())
-            .with_context(|| format!("engine {} stopped listening", self.name))
-    }
-
-    fn recv(&mut self, timeout: Duration) -> Result<String> {
-        match self.lines.recv_timeout(timeout) {
-            Ok(l) => Ok(l),
-            Err(mpsc::RecvTimeoutError::Timeout) => bail!("engine {} timed out", self.name),
-            Err(mpsc::RecvTimeoutError::Disconnected) => bail!("engine {} exited", self.name),
-        }
-    }
-
-    fn ready(&mut self) -> Result<()> {
-        self.send("isready")?;
-        while self.recv(Duration::from_secs(30))?.trim() != "readyok" {}
-        Ok(())
-    }
-
-    fn new_game(&mut self) -> Result<()> {
-        match self.spec.dialect {
-            Dialect::Uci => self.send("ucinewgame")?,
-            Dialect::Ucci => self.send("setoption newgame")?,
-        }
-        self.ready()
-    }
-
-    /// Asks for a move; `clocks` are (own, opponent) milliseconds left.
-    fn best_move(&mut self, game: &Game, clocks: [u64; 2]) -> Result<Option<String>> {
-        let moves: Vec<String> = game
-            .moves()
-            .map(|m| engine_move_text(m, self.one_based))
-            .collect();
-        let mut position = format!("position fen {}", game.start_position().to_fen());
-        if !moves.is_empty() {
-            position.push_str(" moves ");
-            position.push_str(&moves.join(" "));
-        }
-        self.send(&position)?;
-        if self.spec.dialect == Dialect::Ucci {
-            // UCCI leaves the repetition rules to the GUI: it names the moves
-            // that would lose by perpetual check or chase.
-            let banned = banned_moves(game);
-            if !banned.is_empty() {
-                let text: Vec<String> = banned.iter().map(|m| m.to_uci()).collect();
-                self.send(&format!("banmoves {}", text.join(" ")))?;
-            }
-        }
-        let red = game.position().turn() == Color::Red;
-        let go = match (self.spec.tc, self.spec.dialect) {
-            (TimeControl::Depth(d), _) => format!("go depth {d}"),
-            (TimeControl::Nodes(n), _) => format!("go nodes {n}"),
-            (TimeControl::MoveTime(ms), Dialect::Uci) => format!("go movetime {ms}"),
-            (TimeControl::MoveTime(ms), Dialect::Ucci) => format!("go time {ms} movestogo 1"),
-            (TimeControl::Clock { inc_ms, .. }, Dialect::Uci) => {
-                let (w, b) = if red {
-                    (clocks[0], clocks[1])
-                } else {
-                    (clocks[1], clocks[0])
-                };
-                format!("go wtime {w} btime {b} winc {inc_ms} binc {inc_ms}")
-            }
-            (TimeControl::Clock { inc_ms, .. }, Dialect::Ucci) => format!(
-                "go time {} increment {inc_ms} opptime {} oppincrement {inc_ms}",
-                clocks[0], clocks[1]
-            ),
-        };
-        self.send(&go)?;
-        let deadline = Instant::now() + self.spec.tc.patience(clocks[0]);
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            let line = self.recv(left)?;
-            let mut words = line.split_whitespace();
-            match words.next() {
-                Some("bestmove") => return Ok(words.next().map(str::to_string)),
-                Some("nobestmove") => return Ok(None),
-                _ => {}
-            }
+        (TimeControl::Clock { inc_ms, .. }, Dialect::Ucci) => format!(
+            "go time {} increment {inc_ms} opptime {} oppincrement {inc_ms}",
+            clocks[0], clocks[1]
+        ),
+    };
+    engine.send(&go)?;
+    let deadline = Instant::now() + tc.patience(clocks[0]);
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        let line = engine.recv(left)?;
+        let mut words = line.split_whitespace();
+        match words.next() {
+            Some("bestmove") => return Ok(words.next().map(str::to_string)),
+            Some("nobestmove") => return Ok(None),
+            _ => {}
         }
     }
 }
@@ -520,23 +409,6 @@ pub fn banned_moves(game: &Game) -> Vec<Move> {
     banned
 }
 
-impl Drop for EngineProc {
-    fn drop(&mut self) {
-        // Both protocols end with `quit`.
-        let _ = writeln!(self.stdin, "quit");
-        let _ = self.stdin.flush();
-        // Give it a moment to exit by itself, then make sure.
-        for _ in 0..50 {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 /// How one game ended.
 struct Ending {
     /// Winner by engine index (0 or 1), or None for a draw.
@@ -547,8 +419,8 @@ struct Ending {
 /// Plays the match, printing a line per game to `log`; returns the summary.
 pub fn run(config: &MatchConfig, log: &mut impl Write) -> Result<Summary> {
     let mut engines = [
-        EngineProc::start(&config.engines[0])?,
-        EngineProc::start(&config.engines[1])?,
+        EngineProcess::start(&config.engines[0].process())?,
+        EngineProcess::start(&config.engines[1].process())?,
     ];
     let mut summary = Summary {
         names: [engines[0].name.clone(), engines[1].name.clone()],
@@ -637,7 +509,7 @@ pub fn draw_claim_holds(game: &Game) -> bool {
 
 /// Plays one game to its end; engine `red` plays Red.
 fn play_game(
-    engines: &mut [EngineProc; 2],
+    engines: &mut [EngineProcess; 2],
     game: &mut Game,
     red: usize,
     config: &MatchConfig,
@@ -672,7 +544,13 @@ fn play_game(
             1 - red
         };
         let started = Instant::now();
-        let answer = engines[side].best_move(game, [clocks[side], clocks[1 - side]]);
+        let tc = config.engines[side].tc;
+        let answer = best_move(
+            &mut engines[side],
+            tc,
+            game,
+            [clocks[side], clocks[1 - side]],
+        );
         let spent = started.elapsed().as_millis() as u64;
         let loses = |reason: String| Ending {
             winner: Some(1 - side),
@@ -751,14 +629,16 @@ mod tests {
             tc: TimeControl::Depth(1),
             options: Vec::new(),
         };
-        let engine = EngineProc::start(&spec).expect("the UCCI handshake succeeds");
-        assert_eq!(engine.spec.dialect, Dialect::Ucci);
+        let engine = EngineProcess::start(&spec.process()).expect("the UCCI handshake succeeds");
+        assert_eq!(engine.dialect, Dialect::Ucci);
         assert_eq!(engine.name, "Fake UCCI");
         let missing = EngineSpec {
             command: "/nonexistent/engine".to_string(),
             ..spec
         };
-        let error = EngineProc::start(&missing).err().expect("no such engine");
+        let error = EngineProcess::start(&missing.process())
+            .err()
+            .expect("no such engine");
         assert!(
             format!("{error:#}").contains("cannot start engine"),
             "{error:#}"

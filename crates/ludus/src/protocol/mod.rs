@@ -187,6 +187,7 @@ impl<W: Write> Shared<W> {
                  keeping the {kept_mb} MB one"
             )),
             (Event::Ready, _) => self.line("readyok"),
+            (Event::Failed { message, .. }, _) => self.line(&format!("info string {message}")),
             (
                 Event::Perft {
                     divide,

@@ -1319,6 +1319,14 @@ fn on_event(app: &Arc<App>, shared: &Arc<Mutex<XiangqiGame>>, event: Event) {
                 drop(engine);
             }
         }
+        // No answer: the search is dropped and the page says why.
+        Event::Failed { id, message } if g.session.thinking().is_some_and(|t| t.id == id) => {
+            g.session.cancel_search();
+            let _ = page.send(with_seq(
+                json!({ "type": "notice", "message": message }),
+                None,
+            ));
+        }
         _ => {}
     }
 }

@@ -557,6 +557,13 @@ impl Play {
                     let answer = self.session.search_done(id, result, Instant::now());
                     self.answered(answer, was_over);
                 }
+                // No answer: the search is dropped and the screen says why.
+                Event::Failed { id, message } => {
+                    if self.session.thinking().is_some_and(|t| t.id == id) {
+                        self.session.cancel_search();
+                        self.say(message, Tone::Bad);
+                    }
+                }
                 Event::Perft { .. }
                 | Event::PerftStopped { .. }
                 | Event::HashUnavailable { .. }
@@ -1162,5 +1169,43 @@ impl Screen for Play {
             ];
             popup(frame, area, "Game over", lines, gold);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::DataDir;
+
+    #[test]
+    fn a_failed_search_is_dropped_and_its_message_shown() {
+        let dir = tempfile::tempdir().unwrap();
+        let ctx = Ctx::new(DataDir::resolve(Some(dir.path()), None).unwrap());
+        let mut play = Play::new(Game::new(), Opponent::Humans, None, &ctx);
+        play.session.ask_hint().unwrap();
+        play.run_orders();
+        let id = play.session.thinking().map(|t| t.id).unwrap();
+        // The engine's own events give way to a failure of this search.
+        let (tx, events) = mpsc::channel();
+        play.worker.as_mut().unwrap().events = events;
+        let message = "engine Broken exited".to_string();
+        tx.send(Event::Failed {
+            id: id + 1,
+            message: message.clone(),
+        })
+        .unwrap();
+        play.poll_engine();
+        assert!(
+            play.session.thinking().is_some(),
+            "another search's failure"
+        );
+        tx.send(Event::Failed {
+            id,
+            message: message.clone(),
+        })
+        .unwrap();
+        play.poll_engine();
+        assert!(play.session.thinking().is_none());
+        assert!(matches!(&play.message, Some((m, Tone::Bad)) if *m == message));
     }
 }

@@ -1,15 +1,19 @@
 //! The workers that carry out one Xiangqi session's engine orders: the
 //! game's own engine, or in a game between engines one worker per seat
-//! (each with its own strength and tables), started on its first search.
-//! Both front ends use it, so an order reaches the same worker from either.
+//! (Ludus with its own strength and tables, or a configured UCI/UCCI engine
+//! as a child process), started on its first search. Both front ends use
+//! it, so an order reaches the same worker from either.
 
-use std::sync::Arc;
+use std::sync::{Arc, mpsc};
+use std::thread;
 
 use xiangqi::Color;
 
 use crate::engine_worker::{EngineThread, Event, Job, Setting};
+use crate::external_engine::{EngineWorker, ExternalEngine, ExternalSpec};
 use crate::session::xiangqi::flow;
-use crate::session::xiangqi::{EngineOrder, SearchOrder};
+use crate::session::xiangqi::watch::engine_name;
+use crate::session::xiangqi::{EngineOrder, SearchOrder, Seat};
 
 /// Where every worker's events go.
 type Sink = Arc<dyn Fn(Event) + Send + Sync>;
@@ -20,7 +24,7 @@ pub struct EngineSeats {
     /// The game's engine (moves against a player, hints, analysis).
     main: Option<EngineThread>,
     /// Red's and Black's workers in a game between engines.
-    seats: [Option<EngineThread>; 2],
+    seats: [Option<Box<dyn EngineWorker>>; 2],
 }
 
 impl EngineSeats {
@@ -37,8 +41,8 @@ impl EngineSeats {
     pub fn carry_out(&mut self, order: EngineOrder) {
         match order {
             EngineOrder::Search(order) => {
-                let worker = match &order.seat {
-                    Some((side, _)) => self.seat(*side),
+                let worker: &dyn EngineWorker = match &order.seat {
+                    Some((side, seat)) => self.seat(*side, seat),
                     None => self.main(),
                 };
                 SearchOrder::send_to(*order, worker);
@@ -50,7 +54,10 @@ impl EngineSeats {
 
     /// Stops every running search.
     pub fn stop(&self) {
-        for worker in self.main.iter().chain(self.seats.iter().flatten()) {
+        if let Some(main) = &self.main {
+            main.stop();
+        }
+        for worker in self.seats.iter().flatten() {
             worker.stop();
         }
     }
@@ -65,9 +72,76 @@ impl EngineSeats {
         self.main.get_or_insert_with(|| start(sink))
     }
 
-    fn seat(&mut self, side: Color) -> &EngineThread {
+    fn seat(&mut self, side: Color, seat: &Seat) -> &dyn EngineWorker {
         let sink = Arc::clone(&self.sink);
-        self.seats[side.index()].get_or_insert_with(|| start(sink))
+        let worker = self.seats[side.index()].get_or_insert_with(|| -> Box<dyn EngineWorker> {
+            match seat {
+                Seat::Ludus { .. } => Box::new(start(sink)),
+                Seat::External { command } => Box::new(Starting::spawn(command.clone(), sink)),
+            }
+        });
+        &**worker
+    }
+}
+
+/// What the thread of a configured engine is asked to do.
+enum Command {
+    Job(Job),
+    Stop,
+}
+
+/// A configured engine started off the caller's thread (its handshake can
+/// take seconds): jobs wait in order until it is up; if it cannot start,
+/// each search fails with the reason. Dropped, the engine is shut down.
+struct Starting {
+    commands: mpsc::Sender<Command>,
+}
+
+impl Starting {
+    fn spawn(command: String, sink: Sink) -> Starting {
+        let (commands, received) = mpsc::channel::<Command>();
+        thread::spawn(move || {
+            let events = Arc::clone(&sink);
+            match ExternalEngine::spawn(&ExternalSpec::new(command.clone()), move |e| events(e)) {
+                Ok(engine) => {
+                    for c in received {
+                        match c {
+                            Command::Job(job) => engine.send(job),
+                            Command::Stop => engine.stop(),
+                        }
+                    }
+                    engine.shutdown();
+                }
+                Err(e) => {
+                    let message = format!("{} could not be started: {e:#}", engine_name(&command));
+                    for c in received {
+                        if let Command::Job(Job::Search(job)) = c {
+                            sink(Event::Failed {
+                                id: job.id,
+                                message: message.clone(),
+                            });
+                        }
+                    }
+                }
+            }
+        });
+        Starting { commands }
+    }
+}
+
+impl EngineWorker for Starting {
+    fn send(&self, job: Job) {
+        let _ = self.commands.send(Command::Job(job));
+    }
+
+    fn stop(&self) {
+        let _ = self.commands.send(Command::Stop);
+    }
+
+    fn shutdown(&self) {}
+
+    fn is_busy(&self) -> bool {
+        false
     }
 }
 

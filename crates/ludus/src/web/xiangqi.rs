@@ -1320,12 +1320,22 @@ fn on_event(app: &Arc<App>, shared: &Arc<Mutex<XiangqiGame>>, event: Event) {
             }
         }
         // No answer: the search is dropped and the page says why.
-        Event::Failed { id, message } if g.session.thinking().is_some_and(|t| t.id == id) => {
-            g.session.cancel_search();
-            let _ = page.send(with_seq(
-                json!({ "type": "notice", "message": message }),
-                None,
-            ));
+        // Between engines the failing one loses; else the search is dropped.
+        Event::Failed { id, message } => {
+            let Some(text) = g.session.search_failed(id, &message) else {
+                return;
+            };
+            let more = run_orders(app, shared, &mut g, None, &page);
+            let _ = page.send(g.state(None));
+            for reply in more {
+                let _ = page.send(reply);
+            }
+            let _ = page.send(json!({ "type": "notice", "message": text }).to_string());
+            if g.session.thinking().is_none() && !watching(&g.session) {
+                let engine = g.engine.take();
+                drop(g);
+                drop(engine);
+            }
         }
         _ => {}
     }

@@ -114,7 +114,7 @@ pub struct SearchOrder {
 impl SearchOrder {
     /// Sends the search to `worker`, with the skill it is to play at and the
     /// lines it is to report.
-    pub fn send_to(self, worker: &crate::engine_worker::EngineThread) {
+    pub fn send_to(self, worker: &dyn crate::external_engine::EngineWorker) {
         use crate::engine_worker::{Job, SearchJob, Setting};
         worker.send(Job::Configure(Setting::Skill(self.skill)));
         worker.send(Job::Configure(Setting::MultiPv(self.lines)));
@@ -927,7 +927,10 @@ impl XiangqiSession {
         if !book {
             self.set_eval(ply, flow::red_value(result.score, root.turn()));
         }
-        let best = result.best?;
+        let Some(best) = result.best else {
+            self.no_move_given(thinking.purpose);
+            return None;
+        };
         let text = root.to_chinese(best);
         match thinking.purpose {
             Purpose::Analysis => None,
@@ -960,6 +963,27 @@ impl XiangqiSession {
                 }
                 self.play_engine_move(held, now)
             }
+        }
+    }
+
+    /// An engine of a game between engines answered without a move (UCCI's
+    /// `nobestmove`): a draw claim after 100 quiet plies, else it loses.
+    fn no_move_given(&mut self, purpose: Purpose) {
+        if self.opponent != Opponent::Engines || purpose != Purpose::Move || self.over.is_some() {
+            return;
+        }
+        let side = self.game.position().turn();
+        let name = self.names[side.index()].clone();
+        if crate::protocol::r#match::draw_claim_holds(&self.game) {
+            self.finish(
+                format!("{name} claims a draw after 100 plies without a capture"),
+                Outcome::Draw,
+            );
+        } else {
+            self.finish(
+                format!("{name} gave no move: {} wins", side_name(!side)),
+                Outcome::Win(!side),
+            );
         }
     }
 
@@ -1405,6 +1429,31 @@ mod tests {
         assert_eq!(told, "fairy-stockfish failed (it exited): Red wins");
         assert_eq!(s.over().map(|o| o.result), Some("1-0"));
         assert!(s.record_text().contains("[Black \"fairy-stockfish\"]"));
+    }
+
+    #[test]
+    fn an_engine_that_gives_no_move_loses_unless_its_draw_claim_holds() {
+        let now = Instant::now();
+        let seats = [Seat::Ludus { level: 0 }, Seat::Ludus { level: 1 }];
+        let mut s = XiangqiSession::watch(Game::new(), seats.clone(), None, false);
+        let id = search_order(&s.take_orders()).unwrap().id;
+        let mut none = result("h2e2", s.game());
+        none.best = None;
+        assert_eq!(s.search_done(id, none.clone(), now), None);
+        let over = s.over().map(|o| (o.text.as_str(), o.result));
+        assert_eq!(
+            over,
+            Some((
+                "Ludus (Beginner (skill 1, 0.2 s)) gave no move: Black wins",
+                "0-1"
+            ))
+        );
+        // 100 quiet plies: the claim holds.
+        let quiet = Position::from_fen("3k5/9/9/9/9/9/9/9/9/R3K4 w - - 100 80").unwrap();
+        let mut s = XiangqiSession::watch(Game::from_position(quiet), seats, None, false);
+        let id = search_order(&s.take_orders()).unwrap().id;
+        assert_eq!(s.search_done(id, none, now), None);
+        assert_eq!(s.over().map(|o| o.result), Some("1/2-1/2"));
     }
 
     #[test]

@@ -76,7 +76,9 @@ pub fn choices(engines: &[String]) -> usize {
 /// without the extension (`/usr/games/fairy-stockfish` → `fairy-stockfish`),
 /// with the arguments after it when the program is Ludus itself.
 pub fn engine_name(command: &str) -> String {
-    let mut words = command.split_whitespace();
+    // Split as the engine is started: quotes group words.
+    let words = crate::protocol::r#match::split_command(command);
+    let mut words = words.iter().map(String::as_str);
     let program = words.next().unwrap_or("engine");
     let file = program.rsplit(['/', '\\']).next().unwrap_or(program);
     let stem = file.strip_suffix(".exe").unwrap_or(file);
@@ -150,6 +152,7 @@ mod tests {
         assert_eq!(engine_name("/opt/eleeye/ELEEYE.EXE"), "ELEEYE.EXE");
         assert_eq!(engine_name("C:\\eng\\pikafish.exe --x"), "pikafish");
         assert_eq!(engine_name("ludus xiangqi ucci"), "ludus xiangqi ucci");
+        assert_eq!(engine_name("'/a b/ludus' xiangqi uci"), "ludus xiangqi uci");
         assert_eq!(engine_name("  "), "engine");
     }
 

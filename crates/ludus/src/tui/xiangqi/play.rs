@@ -558,10 +558,12 @@ impl Play {
                     self.answered(answer, was_over);
                 }
                 // No answer: the search is dropped and the screen says why.
+                // Between engines the failing one loses.
                 Event::Failed { id, message } => {
-                    if self.session.thinking().is_some_and(|t| t.id == id) {
-                        self.session.cancel_search();
-                        self.say(message, Tone::Bad);
+                    let was_over = self.session.over().is_some();
+                    if let Some(text) = self.session.search_failed(id, &message) {
+                        self.after_command(was_over);
+                        self.say(text, Tone::Bad);
                     }
                 }
                 Event::Perft { .. }
@@ -1187,7 +1189,7 @@ mod tests {
         let id = play.session.thinking().map(|t| t.id).unwrap();
         // The engine's own events give way to a failure of this search.
         let (tx, events) = mpsc::channel();
-        play.worker.as_mut().unwrap().events = events;
+        play.workers.events = events;
         let message = "engine Broken exited".to_string();
         tx.send(Event::Failed {
             id: id + 1,
@@ -1206,6 +1208,7 @@ mod tests {
         .unwrap();
         play.poll_engine();
         assert!(play.session.thinking().is_none());
-        assert!(matches!(&play.message, Some((m, Tone::Bad)) if *m == message));
+        let told = format!("The engine failed: {message}");
+        assert!(matches!(&play.message, Some((m, Tone::Bad)) if *m == told));
     }
 }

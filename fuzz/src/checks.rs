@@ -385,7 +385,16 @@ fn xiangqi_local(request: &ludus::web::xiangqi::Request) -> bool {
     match request {
         Request::New { mode, .. } => *mode == Mode::Humans,
         Request::Import { mode, .. } => *mode == Some(Mode::Humans),
-        Request::Hint { .. } | Request::Resume { .. } | Request::Open { .. } => false,
+        // These start engine searches, which need the server's runtime.
+        Request::Hint { .. }
+        | Request::Resume { .. }
+        | Request::Open { .. }
+        | Request::Analysis { .. }
+        | Request::AnalysisPause { .. }
+        | Request::Show { .. }
+        | Request::Watch { .. }
+        | Request::WatchPause { .. }
+        | Request::WatchStep { .. } => false,
         _ => true,
     }
 }

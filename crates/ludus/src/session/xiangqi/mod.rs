@@ -8,6 +8,7 @@
 //! engine's answers through [`XiangqiSession::search_info`] and
 //! [`XiangqiSession::search_done`]. Time is passed in, never read here.
 
+pub mod database;
 pub mod flow;
 
 use std::fmt;

@@ -60,7 +60,10 @@ test('import a collection and an XQF record, search, filter and open a game', as
   // Open the XQF game: its eight moves (16 plies) are in the move list.
   await page.selectOption('#db-result', 'any');
   await page.fill('#db-search', '柳大华');
-  await page.waitForFunction(() => document.getElementById('db-count').textContent === '1 of 4 games');
+  await page.waitForFunction(() => {
+    const rows = document.querySelectorAll('#db-rows tr');
+    return rows.length === 1 && rows[0].cells[1].textContent === '柳大华';
+  });
   await page.click('#db-rows tr');
   await page.waitForFunction(() => window.__ludus.state && window.__ludus.state.moves.length === 16);
   assert.equal(await page.isVisible('#games-dialog'), false);

@@ -362,6 +362,31 @@ fn file_name(path: &Path) -> String {
         .unwrap_or_default()
 }
 
+/// What the games and collections folders hold, file by file (path, size,
+/// time modified): while it stays the same, so do the games read from them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FolderStamp(Vec<(PathBuf, u64, Option<SystemTime>)>);
+
+/// The [`FolderStamp`] of the saved games and the collections now.
+pub fn database_stamp(data: &DataDir) -> FolderStamp {
+    let mut files = Vec::new();
+    for dir in [data.xiangqi_games(), collections_dir(data)] {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let meta = entry.metadata().ok();
+            files.push((
+                entry.path(),
+                meta.as_ref().map_or(0, std::fs::Metadata::len),
+                meta.and_then(|m| m.modified().ok()),
+            ));
+        }
+    }
+    files.sort();
+    FolderStamp(files)
+}
+
 /// A file in the collections folder, read or not.
 #[derive(Debug)]
 pub struct Collection {
@@ -509,6 +534,20 @@ mod tests {
         assert_eq!(list[1].games.as_ref().unwrap().len(), 3);
         assert!(list[2].games.as_ref().unwrap_err().contains("line 1"));
         assert_eq!(list[3].games.as_ref().unwrap()[0].tag("Red"), Some("Hu"));
+    }
+
+    #[test]
+    fn the_stamp_changes_with_the_files() {
+        let tmp = tempfile::tempdir().unwrap();
+        let data = DataDir::at(tmp.path());
+        let empty = database_stamp(&data);
+        assert_eq!(empty, FolderStamp::default());
+        import_collection(&data, "a.pgn", THREE.as_bytes()).unwrap();
+        let one = database_stamp(&data);
+        assert_ne!(one, empty);
+        assert_eq!(database_stamp(&data), one);
+        save_game(&data, None, "[Event \"x\"]\n*\n").unwrap();
+        assert_ne!(database_stamp(&data), one);
     }
 
     #[test]

@@ -21,7 +21,9 @@ use super::protocol::{self, ErrorCode, Refusal, with_seq};
 use super::sessions::{GameKey, game_key, lock};
 use crate::engine_worker::{EngineThread, Event, Job, Setting};
 use crate::session::xiangqi::MAX_NAME_CHARS;
-use crate::session::xiangqi::database::{Database, Query, ResultFilter, Sort, Source};
+use crate::session::xiangqi::database::{
+    Database, DatabaseCache, Query, ResultFilter, Sort, Source,
+};
 use crate::session::xiangqi::flow::{self as flow, CLOCKS, Characters, LEVELS, Notation, Purpose};
 use crate::session::xiangqi::{
     Answer, DrawAnswer, EngineOrder, Opponent, Refusal as Refused, SearchOrder, XiangqiSession,
@@ -694,7 +696,7 @@ fn handle(
         }
         Request::OpenEntry { key, .. } => {
             // Keys are looked up among the entries; a key never becomes a path.
-            let db = Database::load(&app.data);
+            let db = cached_database(app);
             let Some(entry) = db.find(&key) else {
                 return refuse(
                     ErrorCode::NotFound,
@@ -907,6 +909,17 @@ struct DatabasePage {
     limit: Option<usize>,
 }
 
+/// The games database, read again only when its files change (the page
+/// searches as one types).
+static DATABASE: Mutex<Option<DatabaseCache>> = Mutex::new(None);
+
+fn cached_database(app: &App) -> Arc<Database> {
+    let mut cache = DATABASE.lock().unwrap_or_else(|e| e.into_inner());
+    cache
+        .get_or_insert_with(DatabaseCache::default)
+        .get(&app.data)
+}
+
 /// One page of the searched database, with the files that could not be read.
 fn database(app: &App, page: &DatabasePage) -> Result<Value, String> {
     let mut query = Query::parse(&page.search).map_err(|e| e.to_string())?;
@@ -917,7 +930,7 @@ fn database(app: &App, page: &DatabasePage) -> Result<Value, String> {
     let sort_name = page.sort.as_deref().unwrap_or("newest");
     let sort = Sort::from_name(sort_name)
         .ok_or_else(|| format!("unknown sort {sort_name:?}: use newest, oldest, red or opening"))?;
-    let db = Database::load(&app.data);
+    let db = cached_database(app);
     let found = db.search(&query, sort);
     let limit = page
         .limit

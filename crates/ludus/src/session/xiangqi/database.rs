@@ -5,6 +5,7 @@
 
 use std::fmt;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use xiangqi::Move;
 use xiangqi::ecco::{self, Opening};
@@ -12,7 +13,9 @@ use xiangqi::pgn::PgnGame;
 
 use super::{MAX_NAME_CHARS, XiangqiSession};
 use crate::store::DataDir;
-use crate::store::xiangqi::{Collection, SavedGame, list_collections, list_games};
+use crate::store::xiangqi::{
+    Collection, FolderStamp, SavedGame, database_stamp, list_collections, list_games,
+};
 
 /// Longest query text read (it is typed on one line).
 pub const MAX_QUERY_CHARS: usize = 200;
@@ -531,6 +534,28 @@ impl Database {
     }
 }
 
+/// A database kept between searches and read again only when the files
+/// changed ([`FolderStamp`]): a search as one types costs no parsing.
+#[derive(Debug, Default)]
+pub struct DatabaseCache {
+    /// The data dir's root and its stamp when `db` was read.
+    stamp: Option<(PathBuf, FolderStamp)>,
+    db: Arc<Database>,
+}
+
+impl DatabaseCache {
+    /// The database of `data`, read again if its files are not those read last.
+    pub fn get(&mut self, data: &DataDir) -> Arc<Database> {
+        // Stamped before reading: a change while reading shows next time.
+        let now = (data.root().to_path_buf(), database_stamp(data));
+        if self.stamp.as_ref() != Some(&now) {
+            self.db = Arc::new(Database::load(data));
+            self.stamp = Some(now);
+        }
+        Arc::clone(&self.db)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -717,6 +742,21 @@ mod tests {
                 .iter()
                 .all(|e| e.opening.is_some_and(|o| o.code.starts_with('A')))
         );
+    }
+
+    #[test]
+    fn the_cache_reads_again_only_when_files_change() {
+        let tmp = tempfile::tempdir().unwrap();
+        let data = DataDir::at(tmp.path());
+        let mut cache = DatabaseCache::default();
+        let empty = cache.get(&data);
+        assert!(empty.entries().is_empty());
+        assert!(Arc::ptr_eq(&empty, &cache.get(&data)));
+        let pgn = "[Red \"A\"]\n\n1. h2e2 *\n";
+        crate::store::xiangqi::import_collection(&data, "a.pgn", pgn.as_bytes()).unwrap();
+        let one = cache.get(&data);
+        assert_eq!(one.entries().len(), 1);
+        assert!(Arc::ptr_eq(&one, &cache.get(&data)));
     }
 
     #[test]

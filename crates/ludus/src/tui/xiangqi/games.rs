@@ -255,7 +255,11 @@ impl Games {
 /// Column widths of the list at `width` cells: date, Red, Black, result,
 /// opening, source (one space between each).
 fn columns(width: usize) -> [usize; 6] {
-    let (name, source) = if width >= 120 { (18, 24) } else { (13, 16) };
+    let (name, source) = match width {
+        120.. => (18, 24),
+        100.. => (16, 20),
+        _ => (13, 16),
+    };
     let fixed = 10 + name * 2 + 5 + source + 5;
     let opening = width.saturating_sub(fixed).max(8);
     [10, name, name, 5, opening, source]
@@ -452,7 +456,9 @@ mod tests {
         assert_eq!(fit("胡荣华", 6), "胡荣华");
         assert_eq!(fit("胡荣华", 5), "胡荣…");
         assert_eq!(fit("胡荣华", 4), "胡… ");
-        let w = columns(80);
-        assert_eq!(w.iter().sum::<usize>() + 5, 80);
+        for width in [80, 100, 132] {
+            let w = columns(width);
+            assert_eq!(w.iter().sum::<usize>() + 5, width);
+        }
     }
 }

@@ -1,6 +1,7 @@
 // The Xiangqi games database in chromium: a PGN collection of three games
 // imported through the import box ("Keep in the games database"), an XQF
-// record through the database's own file input (sent as base64), a search
+// record through the database's own file input (sent as base64), a file
+// too large for the page refused with what to do instead, a search
 // by player and a result filter narrowing the table, and a click opening a
 // game. Any console error fails.
 
@@ -44,6 +45,11 @@ test('import a collection and an XQF record, search, filter and open a game', as
   assert.deepEqual(all.map((r) => r[1]), ['Wang Tianyi', 'Hu Ronghua', '柳大华', 'Zhao Xinxin']);
   assert.deepEqual(all[1], ['2021.04.03', 'Hu Ronghua', 'Yang Guanlin', '1-0', all[1][4], '2', 'club.pgn #1']);
   await env.shot(page, 'xiangqi-database');
+
+  // A file too large for one message is sent to the command line instead.
+  await page.setInputFiles('#db-file', { name: 'huge.pgn', mimeType: 'text/plain', buffer: Buffer.alloc(70000, 'x') });
+  await page.waitForSelector('#db-error:not([hidden])');
+  assert.match(await page.textContent('#db-error'), /huge\.pgn is larger than 60000 bytes: import it with "ludus xiangqi import"/);
 
   // By player (either side), then only the draws.
   await page.fill('#db-search', 'hu ronghua');

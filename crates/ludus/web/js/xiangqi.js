@@ -562,7 +562,13 @@ async function fileRecord(file) {
 
 // Keeps a record file in the database; says why not through `onError`.
 async function addCollection(name, record, onError) {
-  const reply = await socket.send({ type: 'add_collection', name, text: record.text, data: record.data });
+  const request = { type: 'add_collection', name, text: record.text, data: record.data };
+  // The server reads messages of at most 64 KiB; escapes in the text count too.
+  if (new TextEncoder().encode(JSON.stringify(request)).length > 65000) {
+    onError(`${name} is too large to send from the page: import it with "ludus xiangqi import".`);
+    return null;
+  }
+  const reply = await socket.send(request);
   if (reply.type === 'error') { onError(reply.message); return null; }
   setStatus(`Kept ${reply.name} in the games database: ${reply.games} ${reply.games === 1 ? 'game' : 'games'}.`, 'info');
   return reply;

@@ -160,14 +160,21 @@ fn check_move_text(pos: &Position, text: &str) -> Option<xiangqi::Move> {
     Some(m)
 }
 
-/// Xiangqi text: each line as FEN; the whole text as PGN (written back in
+/// Xiangqi text: the bytes as a collection file; each line as FEN and as
+/// a database search; the whole text as PGN (written back in
 /// each move format, it re-parses to the same start, moves and result); and
 /// the first line as a FEN (else the start position) followed by moves in
 /// any notation, played in turn.
 pub fn xiangqi_text(data: &[u8]) {
+    // As a collection file: counted, then parsed, or refused with why.
+    if let Ok(records) = ludus::store::xiangqi::read_records("fuzz.pgn", data) {
+        assert!(!records.games.is_empty());
+    }
     let Some(text) = text(data) else { return };
     for line in text.lines().take(64) {
         check_fen(line.trim());
+        // As a games-database search.
+        let _ = ludus::session::xiangqi::database::Query::parse(line);
     }
     if let Ok(games) = xiangqi::pgn::parse_all(text) {
         for game in games.iter().take(8) {
@@ -394,7 +401,8 @@ fn xiangqi_local(request: &ludus::web::xiangqi::Request) -> bool {
         | Request::Show { .. }
         | Request::Watch { .. }
         | Request::WatchPause { .. }
-        | Request::WatchStep { .. } => false,
+        | Request::WatchStep { .. }
+        | Request::OpenEntry { .. } => false,
         _ => true,
     }
 }

@@ -288,8 +288,13 @@ fn save_and_load_a_game_as_pgn() {
     let mut app = two_players(dir.path(), Game::new());
     press(&mut app, "L");
     let list = screen(&app);
-    assert!(list.contains("Saved Xiangqi games"), "{list}");
-    assert!(list.contains("Red vs Black, 2 moves, *"), "{list}");
+    assert!(list.contains("Xiangqi games database"), "{list}");
+    assert!(list.contains("1 of 1 game"), "{list}");
+    let row = list.lines().find(|l| l.contains("game-")).unwrap();
+    assert!(
+        row.contains("Red") && row.contains("Black") && row.contains('*'),
+        "{list}"
+    );
     code(&mut app, KeyCode::Enter, 1);
     let text = screen(&app);
     assert!(text.contains("2. 傌二進三"), "{text}");
@@ -452,7 +457,7 @@ fn a_game_opened_from_a_game_takes_its_place() {
     type_move(&mut app, "h2e2");
     press(&mut app, "S"); // saved: nothing to lose
     press(&mut app, "L");
-    assert!(screen(&app).contains("Saved Xiangqi games"));
+    assert!(screen(&app).contains("Xiangqi games database"));
     code(&mut app, KeyCode::Enter, 1);
     // N, then q from the set-up screen: back where the first game came from,
     // not to the first game.

@@ -21,6 +21,10 @@ use super::protocol::{self, ErrorCode, Refusal, with_seq};
 use super::sessions::{GameKey, game_key, lock};
 use crate::engine_seats::EngineSeats;
 use crate::engine_worker::Event;
+use crate::session::xiangqi::MAX_NAME_CHARS;
+use crate::session::xiangqi::database::{
+    Database, DatabaseCache, Query, ResultFilter, Sort, Source,
+};
 use crate::session::xiangqi::flow::{self as flow, CLOCKS, Characters, LEVELS, Notation, Purpose};
 use crate::session::xiangqi::watch;
 use crate::session::xiangqi::{
@@ -28,6 +32,7 @@ use crate::session::xiangqi::{
     XiangqiSession, saved_games,
 };
 use crate::store::settings;
+use crate::store::xiangqi::import_collection;
 
 /// A side in a request or reply.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -244,6 +249,41 @@ pub enum Request {
         seq: Option<u64>,
         name: String,
     },
+    /// The games database (saved games and imported collections), searched:
+    /// `search` as typed (words, `date:`, `eco:`), `result` a filter name
+    /// (`any`, `1-0`, `0-1`, `draw`, `unfinished`), `sort` (`newest`,
+    /// `oldest`, `red`, `opening`); at most `limit` entries from `offset`.
+    Database {
+        #[serde(default)]
+        seq: Option<u64>,
+        #[serde(default)]
+        search: String,
+        #[serde(default)]
+        result: Option<String>,
+        #[serde(default)]
+        sort: Option<String>,
+        #[serde(default)]
+        offset: usize,
+        #[serde(default)]
+        limit: Option<usize>,
+    },
+    /// Opens a database entry by its `key` (one of `database`).
+    OpenEntry {
+        #[serde(default)]
+        seq: Option<u64>,
+        key: String,
+    },
+    /// Keeps a record file in the database's collections: PGN `text`, or
+    /// the file's bytes in base64 (`data`, for XQF); `name` is its file name.
+    AddCollection {
+        #[serde(default)]
+        seq: Option<u64>,
+        name: String,
+        #[serde(default)]
+        text: Option<String>,
+        #[serde(default)]
+        data: Option<String>,
+    },
     /// The position editor: is this FEN a legal position?
     Validate {
         #[serde(default)]
@@ -301,6 +341,9 @@ impl Request {
             | Request::Save { seq }
             | Request::Games { seq }
             | Request::Open { seq, .. }
+            | Request::Database { seq, .. }
+            | Request::OpenEntry { seq, .. }
+            | Request::AddCollection { seq, .. }
             | Request::Validate { seq, .. }
             | Request::Options { seq }
             | Request::Notation { seq, .. }
@@ -682,6 +725,34 @@ fn handle(
             return vec![with_seq(reply, seq)];
         }
         Request::Games { .. } => return vec![with_seq(games(app), seq)],
+        Request::Database {
+            search,
+            result,
+            sort,
+            offset,
+            limit,
+            ..
+        } => {
+            let page = DatabasePage {
+                search,
+                result,
+                sort,
+                offset,
+                limit,
+            };
+            return match database(app, &page) {
+                Ok(reply) => vec![with_seq(reply, seq)],
+                Err(message) => refuse(ErrorCode::BadRequest, message, seq),
+            };
+        }
+        Request::AddCollection {
+            name, text, data, ..
+        } => {
+            return match add_collection(app, &name, text, data) {
+                Ok(reply) => vec![with_seq(reply, seq)],
+                Err(message) => refuse(ErrorCode::BadRecord, message, seq),
+            };
+        }
         Request::New {
             mode,
             human,
@@ -766,6 +837,19 @@ fn handle(
                 Ok(session) => session,
                 Err(e) => return refuse(ErrorCode::BadRecord, e, seq),
             };
+            return start(app, current, XiangqiGame::new(session), seq, sender);
+        }
+        Request::OpenEntry { key, .. } => {
+            // Keys are looked up among the entries; a key never becomes a path.
+            let db = cached_database(app);
+            let Some(entry) = db.find(&key) else {
+                return refuse(
+                    ErrorCode::NotFound,
+                    "no game of that key in the database",
+                    seq,
+                );
+            };
+            let session = entry.session();
             return start(app, current, XiangqiGame::new(session), seq, sender);
         }
         _ => {}
@@ -873,7 +957,10 @@ fn handle(
         | Request::Resume { .. }
         | Request::Import { .. }
         | Request::Watch { .. }
-        | Request::Open { .. } => {}
+        | Request::Open { .. }
+        | Request::Database { .. }
+        | Request::OpenEntry { .. }
+        | Request::AddCollection { .. } => {}
     }
     let thinking = run_orders(app, &shared, &mut g, None, sender);
     let mut replies = vec![g.state(seq)];
@@ -1004,6 +1091,117 @@ fn games(app: &App) -> Value {
         })
         .collect();
     json!({ "type": "games", "games": list })
+}
+
+/// Most database entries in one reply (the page asks for more by `offset`).
+pub const MAX_DATABASE_PAGE: usize = 200;
+/// Entries in a reply when the request gives no `limit`.
+pub const DEFAULT_DATABASE_PAGE: usize = 100;
+
+/// What a `database` request asks for.
+struct DatabasePage {
+    search: String,
+    result: Option<String>,
+    sort: Option<String>,
+    offset: usize,
+    limit: Option<usize>,
+}
+
+/// The games database, read again only when its files change (the page
+/// searches as one types).
+static DATABASE: Mutex<Option<DatabaseCache>> = Mutex::new(None);
+
+fn cached_database(app: &App) -> Arc<Database> {
+    let mut cache = DATABASE.lock().unwrap_or_else(|e| e.into_inner());
+    cache
+        .get_or_insert_with(DatabaseCache::default)
+        .get(&app.data)
+}
+
+/// One page of the searched database, with the files that could not be read.
+fn database(app: &App, page: &DatabasePage) -> Result<Value, String> {
+    let mut query = Query::parse(&page.search).map_err(|e| e.to_string())?;
+    let result = page.result.as_deref().unwrap_or("any");
+    query.result = ResultFilter::from_name(result).ok_or_else(|| {
+        format!("unknown result filter {result:?}: use any, 1-0, 0-1, draw or unfinished")
+    })?;
+    let sort_name = page.sort.as_deref().unwrap_or("newest");
+    let sort = Sort::from_name(sort_name)
+        .ok_or_else(|| format!("unknown sort {sort_name:?}: use newest, oldest, red or opening"))?;
+    let db = cached_database(app);
+    let found = db.search(&query, sort);
+    let limit = page
+        .limit
+        .unwrap_or(DEFAULT_DATABASE_PAGE)
+        .min(MAX_DATABASE_PAGE);
+    let entries: Vec<Value> = found
+        .iter()
+        .skip(page.offset)
+        .take(limit)
+        .map(|e| {
+            json!({
+                "key": e.key(),
+                "source": e.source_label(),
+                "saved": matches!(e.source, Source::Saved { .. }),
+                "red": e.red,
+                "black": e.black,
+                "event": e.event,
+                "date": e.date_text(),
+                "result": e.result.text(),
+                "plies": e.plies,
+                "moves": flow::full_moves(&e.record().start, e.plies),
+                "opening": e.opening.map(|o| json!({
+                    "code": o.code, "chinese": o.chinese, "english": o.english,
+                })),
+            })
+        })
+        .collect();
+    let problems: Vec<Value> = db
+        .problems()
+        .iter()
+        .map(|p| json!({ "file": p.file, "message": p.message }))
+        .collect();
+    Ok(json!({
+        "type": "database",
+        "search": page.search,
+        "result": query.result.name(),
+        "sort": sort.name(),
+        "total": db.entries().len(),
+        "matched": found.len(),
+        "offset": page.offset,
+        "entries": entries,
+        "problems": problems,
+    }))
+}
+
+/// Keeps a record file sent by the page in the collections.
+fn add_collection(
+    app: &App,
+    name: &str,
+    text: Option<String>,
+    data: Option<String>,
+) -> Result<Value, String> {
+    use base64::Engine as _;
+    let shown = name.chars().take(MAX_NAME_CHARS).collect::<String>();
+    let bytes = match (text, data) {
+        (Some(text), None) => text.into_bytes(),
+        (None, Some(data)) => base64::engine::general_purpose::STANDARD
+            .decode(data.trim())
+            .map_err(|e| format!("{shown}: the file's data is not base64: {e}"))?,
+        _ => {
+            return Err(format!(
+                "{shown}: send the file as text or as data, one of them"
+            ));
+        }
+    };
+    let imported =
+        import_collection(&app.data, name, &bytes).map_err(|e| format!("{shown}: {e}"))?;
+    Ok(json!({
+        "type": "collection",
+        "name": imported.name,
+        "format": imported.format.extension(),
+        "games": imported.games,
+    }))
 }
 
 /// A game from imported text: a FEN (one line with `/`, no tags) or PGN.

@@ -2,7 +2,7 @@
 // docs/web-protocol.md); this draws its state, sends moves (click or drag),
 // shows the engine's thinking and an evaluation graph, the move list in a
 // chosen notation (click a move to look at that position), import/export,
-// saved games and a position editor.
+// a games database (saved games and imported collections) and a position editor.
 
 import { GameSocket } from './net.js';
 import { scaledContext } from './canvas.js';
@@ -22,7 +22,7 @@ const KEYS = [
   ['f', 'flip board'], ['d', 'offer a draw'],
   ['r r', 'resign'], ['s', 'save'],
   ['x', 'export'], ['i', 'import'],
-  ['l', 'saved games'], ['e', 'editor'],
+  ['l', 'games database'], ['e', 'editor'],
   ['← →', 'step'], ['Esc', 'drop piece'],
   ['a', 'analysis'], ['p', 'pause / go on'],
   ['w', 'engines play'], ['o', 'one engine move'],
@@ -675,10 +675,13 @@ async function copy(text) {
 async function doImport() {
   const text = $('import-text').value;
   if (!text.trim()) return;
+  if ($('import-keep').checked) {
+    if (await addCollection('pasted.pgn', { text }, importError)) { $('import-dialog').close(); openGames(); }
+    return;
+  }
   const reply = await socket.send({ type: 'import', text });
   if (reply.type === 'error') {
-    $('import-error').hidden = false;
-    $('import-error').textContent = reply.message;
+    importError(reply.message);
     return;
   }
   $('import-error').hidden = true;
@@ -686,29 +689,106 @@ async function doImport() {
   app.view = null;
 }
 
-async function openGames() {
-  const reply = await socket.send({ type: 'games' });
-  if (reply.type !== 'games') return;
-  const list = $('games-list');
-  list.textContent = '';
-  if (!reply.games.length) list.textContent = 'No saved games yet: Save (s) during a game.';
-  for (const g of reply.games) {
-    const b = document.createElement('button');
-    b.type = 'button';
-    b.className = 'xq-game';
-    if (g.error) { b.disabled = true; b.textContent = `${g.name}: ${g.error}`; }
-    else b.innerHTML = `<b></b><span class="muted"></span>`;
-    if (!g.error) {
-      b.querySelector('b').textContent = `${g.red || 'Red'} – ${g.black || 'Black'}  ${g.result}`;
-      b.querySelector('span').textContent = `${g.name} · ${g.moves} ${g.moves === 1 ? 'move' : 'moves'}${g.date ? ` · ${g.date}` : ''}`;
-      b.addEventListener('click', async () => {
-        const r = await socket.send({ type: 'open', name: g.name });
-        if (r.type === 'state') $('games-dialog').close();
-      });
+function importError(message) {
+  $('import-error').hidden = false;
+  $('import-error').textContent = message;
+}
+
+// ---------------------------------------------------------------- games database
+
+// The most a file may weigh to go in one message (64 KiB, base64 takes 4/3).
+const MAX_TEXT_FILE = 60000;
+const MAX_BINARY_FILE = 45000;
+const DB_PAGE = 100;
+const db = { entries: [], matched: 0, timer: null };
+
+// A record file as the server takes it: UTF-8 PGN as text; XQF (binary),
+// or text that is not UTF-8 (the server says where), as base64.
+async function fileRecord(file) {
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  const xqf = /\.xqf$/i.test(file.name) || (bytes[0] === 0x58 && bytes[1] === 0x51);
+  const limit = xqf ? MAX_BINARY_FILE : MAX_TEXT_FILE;
+  if (file.size > limit) return { error: `${file.name} is larger than ${limit} bytes: import it with "ludus xiangqi import".` };
+  if (!xqf) {
+    try {
+      return { xqf, text: new TextDecoder('utf-8', { fatal: true }).decode(bytes) };
+    } catch {
+      if (file.size > MAX_BINARY_FILE) return { error: `${file.name} is not UTF-8 text.` };
     }
-    list.append(b);
   }
+  let binary = '';
+  for (const b of bytes) binary += String.fromCharCode(b);
+  return { xqf, data: btoa(binary) };
+}
+
+// Keeps a record file in the database; says why not through `onError`.
+async function addCollection(name, record, onError) {
+  const request = { type: 'add_collection', name, text: record.text, data: record.data };
+  // The server reads messages of at most 64 KiB; escapes in the text count too.
+  if (new TextEncoder().encode(JSON.stringify(request)).length > 65000) {
+    onError(`${name} is too large to send from the page: import it with "ludus xiangqi import".`);
+    return null;
+  }
+  const reply = await socket.send(request);
+  if (reply.type === 'error') { onError(reply.message); return null; }
+  setStatus(`Kept ${reply.name} in the games database: ${reply.games} ${reply.games === 1 ? 'game' : 'games'}.`, 'info');
+  return reply;
+}
+
+async function openGames() {
+  $('db-error').hidden = true;
   if (!$('games-dialog').open) $('games-dialog').showModal();
+  await searchDatabase();
+  $('db-search').focus();
+}
+
+// Asks for the first page of what the search finds, or the next page (`more`).
+async function searchDatabase(more = false) {
+  const reply = await socket.send({
+    type: 'database', search: $('db-search').value, result: $('db-result').value, sort: $('db-sort').value,
+    offset: more ? db.entries.length : 0, limit: DB_PAGE,
+  });
+  if (reply.type === 'error') {
+    $('db-error').hidden = false;
+    $('db-error').textContent = reply.message;
+    return;
+  }
+  $('db-error').hidden = true;
+  db.entries = more ? db.entries.concat(reply.entries) : reply.entries;
+  db.matched = reply.matched;
+  $('db-count').textContent = `${reply.matched} of ${reply.total} ${reply.total === 1 ? 'game' : 'games'}`;
+  const problems = $('db-problems');
+  problems.hidden = !reply.problems.length;
+  problems.textContent = reply.problems.map((p) => `${p.file} cannot be read: ${p.message}`).join('\n');
+  renderDatabase(more ? reply.entries : db.entries, more);
+  $('db-more').hidden = db.entries.length >= db.matched;
+}
+
+function renderDatabase(entries, append) {
+  const rows = $('db-rows');
+  if (!append) rows.textContent = '';
+  for (const e of entries) {
+    const tr = document.createElement('tr');
+    tr.tabIndex = 0;
+    tr.dataset.key = e.key;
+    const opening = e.opening ? `${e.opening.code} ${e.opening.english}` : '—';
+    const cells = [e.date || '—', e.red || '?', e.black || '?', e.result, opening, String(e.moves), e.source];
+    for (const text of cells) {
+      const td = document.createElement('td');
+      td.textContent = text;
+      td.title = text;
+      tr.append(td);
+    }
+    if (e.event) tr.title = e.event;
+    const open = async () => {
+      const r = await socket.send({ type: 'open_entry', key: e.key });
+      if (r.type === 'state') { $('games-dialog').close(); app.view = null; }
+      else if (r.type === 'error') { $('db-error').hidden = false; $('db-error').textContent = r.message; }
+    };
+    tr.addEventListener('click', open);
+    tr.addEventListener('keydown', (k) => { if (k.key === 'Enter') { k.preventDefault(); open(); } });
+    rows.append(tr);
+  }
 }
 
 // ---------------------------------------------------------------- board input
@@ -923,9 +1003,20 @@ $('import-cancel').addEventListener('click', () => $('import-dialog').close());
 $('import-file').addEventListener('change', async () => {
   const file = $('import-file').files[0];
   if (!file) return;
-  if (file.size > 60000) { $('import-error').hidden = false; $('import-error').textContent = 'That file is too large for one game.'; return; }
-  $('import-text').value = await file.text();
   $('import-file').value = '';
+  const record = await fileRecord(file);
+  if (record.error) { importError(record.error); return; }
+  // XQF is binary, and a file to keep may hold many games: both go to the database.
+  if (record.data || $('import-keep').checked) {
+    const kept = await addCollection(file.name, record, importError);
+    if (!kept) return;
+    $('import-dialog').close();
+    if (kept.games > 1) { openGames(); return; }
+    await socket.send({ type: 'open_entry', key: `collection/${kept.name}/0` });
+    app.view = null;
+    return;
+  }
+  $('import-text').value = record.text;
   doImport();
 });
 $('export-pgn').addEventListener('click', () => openExport('pgn'));
@@ -934,6 +1025,29 @@ $('export-download').addEventListener('click', () => download($('export-text').d
 $('export-copy').addEventListener('click', () => copy($('export-text').value));
 $('export-close').addEventListener('click', () => $('export-dialog').close());
 $('games-close').addEventListener('click', () => $('games-dialog').close());
+$('db-search').addEventListener('input', () => {
+  clearTimeout(db.timer);
+  db.timer = setTimeout(() => searchDatabase(), 200);
+});
+$('db-search').addEventListener('keydown', (e) => {
+  if (e.key === 'Enter') { e.preventDefault(); clearTimeout(db.timer); searchDatabase(); }
+});
+$('db-result').addEventListener('change', () => searchDatabase());
+$('db-sort').addEventListener('change', () => searchDatabase());
+$('db-more').addEventListener('click', () => searchDatabase(true));
+$('db-file').addEventListener('change', async () => {
+  const file = $('db-file').files[0];
+  if (!file) return;
+  $('db-file').value = '';
+  const showError = (message) => { $('db-error').hidden = false; $('db-error').textContent = message; };
+  const record = await fileRecord(file);
+  if (record.error) { showError(record.error); return; }
+  if (await addCollection(file.name, record, showError)) {
+    $('db-search').value = '';
+    await searchDatabase();
+    $('db-count').textContent += ` · kept ${file.name}`;
+  }
+});
 $('over-new').addEventListener('click', () => { $('over-dialog').close(); openNewDialog(); });
 $('over-save').addEventListener('click', () => { $('over-dialog').close(); save(); });
 $('over-close').addEventListener('click', () => $('over-dialog').close());

@@ -1,7 +1,8 @@
 //! `ludus xiangqi …`: play, speak UCI/UCCI, count perft, run engine matches,
-//! convert records between PGN and XQF.
+//! convert records between PGN and XQF, import records into the database.
 
 pub mod convert;
+pub mod import;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -62,6 +63,9 @@ pub enum XiangqiCommand {
     /// Convert a game record between PGN and XQF (XQF variations are left
     /// out: the main line is converted).
     Convert(convert::ConvertArgs),
+    /// Import record files (PGN with one or many games, or XQF) into the
+    /// games database (xiangqi/collections/ in the data dir).
+    Import(import::ImportArgs),
 }
 
 #[derive(Debug, Args)]
@@ -114,6 +118,7 @@ pub fn run(data: DataDir, args: XiangqiArgs) -> Result<ExitCode> {
         }
         Some(XiangqiCommand::Match(m)) => match_command(&data, *m),
         Some(XiangqiCommand::Convert(c)) => convert::run(c),
+        Some(XiangqiCommand::Import(i)) => import::run(&data, &i),
     }
 }
 

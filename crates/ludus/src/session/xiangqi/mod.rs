@@ -9,6 +9,7 @@
 //! [`XiangqiSession::search_done`]. Time is passed in, never read here.
 
 pub mod analysis;
+pub mod database;
 pub mod flow;
 pub mod watch;
 

@@ -1,6 +1,6 @@
 //! The set-up screen: against Ludus, two players, or engines playing each
 //! other (Ludus at two strengths, or a configured UCI/UCCI engine); side,
-//! strength, clock; start, or open a saved game.
+//! strength, clock; start, or open the games database.
 
 use ratatui::Frame;
 use ratatui::crossterm::event::{KeyCode, KeyEvent};
@@ -20,7 +20,7 @@ use crate::tui::app::{Action, Ctx, Screen};
 use crate::tui::widgets::{centered, key_hints};
 
 /// Rows of the form: opponent, side, strength, Red's engine, Black's
-/// engine, clock, start, saved games.
+/// engine, clock, start, the games database.
 const ROWS: usize = 8;
 const START_ROW: usize = 6;
 const CLOCK_ROW: usize = 5;
@@ -189,7 +189,7 @@ impl Screen for Setup {
             ),
             ("Clock", CLOCKS[c.clock].0.into(), true),
             ("", "▶ Start the game".into(), true),
-            ("", "  Saved games…".into(), true),
+            ("", "  Games database…".into(), true),
         ];
         let gold = Tint::Rgb(230, 190, 80);
         let mut lines = vec![

@@ -616,7 +616,12 @@ impl Play {
             selected: self.selected,
             targets,
             last,
-            hint: self.session.hint(),
+            // The analysis's best move when it is of the position shown.
+            hint: self.session.hint().or_else(|| {
+                let a = self.session.analysis()?;
+                let best = a.lines().first()?.pv.first().copied();
+                best.filter(|_| a.ply() == self.session.shown_plies())
+            }),
         }
     }
 

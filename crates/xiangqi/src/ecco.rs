@@ -45,6 +45,24 @@ impl Opening {
     pub fn english_variation(&self) -> Option<&'static str> {
         split_variation(self.english, VARIATION_MARK_EN).1
     }
+
+    /// The PGN tags xqbase's converters write: `ECCO`, `Opening` and, when
+    /// the code names one, `Variation` (names in Chinese).
+    ///
+    /// ```
+    /// let o = xiangqi::ecco::opening("C02").unwrap();
+    /// assert_eq!(
+    ///     o.pgn_tags(),
+    ///     [("ECCO", "C02"), ("Opening", "中炮七路马对屏风马"), ("Variation", "红左马盘河")]
+    /// );
+    /// ```
+    pub fn pgn_tags(&self) -> Vec<(&'static str, &'static str)> {
+        let mut tags = vec![("ECCO", self.code), ("Opening", self.chinese_opening())];
+        if let Some(variation) = self.chinese_variation() {
+            tags.push(("Variation", variation));
+        }
+        tags
+    }
 }
 
 /// `C20 中炮过河车七路马对屏风马两头蛇`.

@@ -1,10 +1,12 @@
 //! Xiangqi game flow both front ends share (the terminal's play screen and
 //! the browser's `web::xiangqi`): the engine's strengths, the notations of
 //! the move list, the clocks, how endings and scores are told, taking moves
-//! back, draw offers to the engine, and the PGN record a save writes.
+//! back, draw offers to the engine, the ECCO opening, and the PGN record a
+//! save writes.
 
 use std::time::{Duration, Instant, SystemTime};
 
+use xiangqi::ecco::{self, Opening};
 use xiangqi::engine::{Limits, MAX_SKILL, Score};
 use xiangqi::pgn::{MoveFormat, PgnGame};
 use xiangqi::{Color, EndReason, Game, GameResult, Move, Outcome, Position};
@@ -558,7 +560,33 @@ pub fn record_text(
     tags.extend_from_slice(extra);
     let mut record = PgnGame::from_game(game, &tags);
     record.result = result.to_string();
+    tag_opening(&mut record);
     record.to_pgn(MoveFormat::Chinese)
+}
+
+/// The ECCO opening of a game so far (`None` before the first move or when
+/// the game did not start from the initial position).
+pub fn opening(game: &Game) -> Option<Opening> {
+    let moves: Vec<Move> = game.moves().take(ecco::MAX_PLIES).collect();
+    ecco::classify(game.start_position(), &moves)
+}
+
+/// Sets a record's `ECCO`, `Opening` and `Variation` tags (the ones xqbase's
+/// tools write) from its moves; a record without an opening keeps its tags.
+pub fn tag_opening(record: &mut PgnGame) {
+    let moves: Vec<Move> = record
+        .moves
+        .iter()
+        .take(ecco::MAX_PLIES)
+        .map(|m| m.mv)
+        .collect();
+    let Some(opening) = ecco::classify(&record.start, &moves) else {
+        return;
+    };
+    record.tags.retain(|(k, _)| k != "Variation");
+    for (tag, value) in opening.pgn_tags() {
+        record.set_tag(tag, value);
+    }
 }
 
 #[cfg(test)]

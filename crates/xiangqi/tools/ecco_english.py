@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """English names for the ECCO openings from their Chinese names, by glossary.
 
-Usage: tools/ecco_english.py < names.tsv > names_en.tsv
+Usage: crates/xiangqi/tools/ecco_english.py < names.tsv > names_en.tsv
 Input lines are `CODE<TAB>chinese` (the variation after a `：`); output lines
 are `CODE<TAB>chinese<TAB>english`. Terms are matched longest first; the
 script fails on a character it has no term for, so every name is covered.

@@ -61,6 +61,15 @@ fn central_cannon_lines_from_the_source() {
 }
 
 #[test]
+fn book_main_lines_from_the_source() {
+    // The lines of the engine's book, as the source's procedure codes them.
+    assert_eq!(code("C2.5 H8+7 H2+3 R9.8 R1.2 H2+3 H8+7"), "C01");
+    assert_eq!(code("C2.5 H8+7 H2+3 R9.8 R1.2 H2+3 R2+6"), "C17");
+    assert_eq!(code("C2.5 C8.5 H2+3 H8+7 R1.2 R9.8"), "D13");
+    assert_eq!(code("C2.5 H8+7 H2+3 R9.8 R1.2 H2+3 C8.7"), "C60");
+}
+
+#[test]
 fn moves_after_the_twentieth_ply_do_not_count() {
     // Twenty plies of horses going out and back leave the start position; a
     // central cannon on ply 21 would otherwise match the B00 line.

@@ -3,9 +3,10 @@
 //!
 //! The classification is data (`ecco/openings.txt`, `ecco/lines.txt`, see
 //! `ecco/SOURCE.md`): each defining line is a code and the ICCS moves that
-//! reach it. A game is matched over its first [`MAX_PLIES`] plies; the deepest
-//! ply whose move sequence (or else whose position, so transpositions count)
-//! ends a defining line gives the code. Games opening on Red's left half are
+//! reach it, where `*` at one ply stands for any move. A game is matched over
+//! its first [`MAX_PLIES`] plies; the deepest ply whose move sequence (exactly,
+//! else with a wildcard, else by its position, so transpositions count) ends a
+//! defining line gives the code. Games opening on Red's left half are
 //! read mirrored, as ECCO does. A game from the start position with moves that
 //! no line reaches is `A00` ("Other openings").
 
@@ -83,6 +84,8 @@ const LINES: &str = include_str!("ecco/lines.txt");
 /// `A00`: what a game from the start whose moves no line reaches is.
 const OTHER: usize = 0;
 const CODES: usize = 500;
+/// In a defining line, "any move" at that ply.
+const WILDCARD: &str = "*";
 
 fn split_variation<'a>(name: &'a str, mark: &str) -> (&'a str, Option<&'a str>) {
     match name.split_once(mark) {
@@ -119,6 +122,8 @@ pub fn classify(start: &Position, moves: &[Move]) -> Option<Opening> {
         }
         seq.push(m);
         if let Some(&code) = table.by_line.get(seq.as_slice()) {
+            found = code;
+        } else if let Some(code) = table.pattern_match(&seq) {
             found = code;
         } else if let Some(&code) = table.by_position.get(&pos.key()) {
             found = code;
@@ -202,9 +207,35 @@ struct Table {
     openings: Vec<Option<Opening>>,
     /// Exact move sequences that end a defining line.
     by_line: HashMap<Vec<Move>, usize>,
+    /// Sequences with one "any move" ply, by length and last move.
+    patterns: HashMap<(usize, Move), Vec<Pattern>>,
     /// Position keys that end a defining line; the first line wins.
     by_position: HashMap<u64, usize>,
     lines: usize,
+}
+
+/// A defining line with `None` for the ply where any move fits.
+struct Pattern {
+    moves: Vec<Option<Move>>,
+    code: usize,
+}
+
+impl Table {
+    /// The code of the first pattern the whole of `seq` fits.
+    fn pattern_match(&self, seq: &[Move]) -> Option<usize> {
+        let last = *seq.last()?;
+        let fits = |pattern: &[Option<Move>]| {
+            pattern
+                .iter()
+                .zip(seq)
+                .all(|(p, m)| p.is_none_or(|p| p == *m))
+        };
+        self.patterns
+            .get(&(seq.len(), last))?
+            .iter()
+            .find(|p| fits(&p.moves))
+            .map(|p| p.code)
+    }
 }
 
 fn table() -> &'static Result<Table, EccoDataError> {
@@ -246,6 +277,7 @@ fn parse(openings: &'static str, lines: &'static str) -> Result<Table, EccoDataE
     let mut table = Table {
         openings: vec![None; CODES],
         by_line: HashMap::new(),
+        patterns: HashMap::new(),
         by_position: HashMap::new(),
         lines: 0,
     };
@@ -282,20 +314,48 @@ fn parse(openings: &'static str, lines: &'static str) -> Result<Table, EccoDataE
         if table.openings[index].is_none() {
             return Err(err(EccoDataErrorKind::UnnamedCode(code.into())));
         }
+        let words: Vec<&str> = words.collect();
+        if words.len() > MAX_PLIES {
+            return Err(err(EccoDataErrorKind::TooLong));
+        }
+        let last = words.last().copied().unwrap_or("*");
+        if last == WILDCARD {
+            return Err(err(EccoDataErrorKind::BadMove(last.into())));
+        }
+        if words.contains(&WILDCARD) {
+            // A pattern: checked for form only (its moves depend on the wildcard).
+            let mut pattern = Vec::with_capacity(words.len());
+            for word in &words {
+                pattern.push(if *word == WILDCARD {
+                    None
+                } else {
+                    let m = Move::parse_iccs(word)
+                        .map_err(|_| err(EccoDataErrorKind::BadMove((*word).into())))?;
+                    Some(m)
+                });
+            }
+            let key = (pattern.len(), pattern.last().copied().flatten());
+            if let Some(key_last) = key.1 {
+                table
+                    .patterns
+                    .entry((key.0, key_last))
+                    .or_default()
+                    .push(Pattern {
+                        moves: pattern,
+                        code: index,
+                    });
+            }
+            table.lines += 1;
+            continue;
+        }
         let mut pos = Position::startpos();
         let mut seq = Vec::new();
         for word in words {
-            if seq.len() == MAX_PLIES {
-                return Err(err(EccoDataErrorKind::TooLong));
-            }
             let m = pos
                 .parse_iccs(word)
                 .map_err(|_| err(EccoDataErrorKind::BadMove(word.into())))?;
             pos.make_move(m);
             seq.push(m);
-        }
-        if seq.is_empty() {
-            return Err(err(EccoDataErrorKind::BadMove(String::new())));
         }
         table.by_position.entry(pos.key()).or_insert(index);
         table.by_line.entry(seq).or_insert(index);
@@ -307,6 +367,26 @@ fn parse(openings: &'static str, lines: &'static str) -> Result<Table, EccoDataE
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_wildcard_stands_for_any_move_but_an_exact_line_comes_first() {
+        let names = "A00\t其他开局\tOther\nB00\t中炮局\tCentral\nB05\t中炮对进左马\tLeft\n";
+        let t = parse(names, "B05 h2e2 * h0g2\nB00 h2e2 a6a5 h0g2\n");
+        let t = t.unwrap_or_else(|e| panic!("{e}"));
+        let line = |s: &str| -> Vec<Move> {
+            s.split(' ')
+                .filter_map(|m| Move::parse_iccs(m).ok())
+                .collect()
+        };
+        assert_eq!(t.pattern_match(&line("h2e2 h9g7 h0g2")), Some(105));
+        assert_eq!(t.by_line.get(line("h2e2 a6a5 h0g2").as_slice()), Some(&100));
+        assert_eq!(t.pattern_match(&line("h2e2 h9g7")), None);
+        let e = parse(names, "B05 h2e2 *\n").err();
+        assert_eq!(
+            e.map(|e| e.kind),
+            Some(EccoDataErrorKind::BadMove("*".into()))
+        );
+    }
 
     #[test]
     fn codes_index_and_reject() {

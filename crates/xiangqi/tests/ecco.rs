@@ -140,22 +140,82 @@ fn the_data_reads_and_names_260_codes() {
     assert_eq!(ecco::opening("nonsense"), None);
 }
 
-#[test]
-fn every_defining_line_classifies_to_its_code() {
-    let data = include_str!("../src/ecco/lines.txt");
-    let mut seen = std::collections::HashSet::new();
-    for line in data
+const LINES: &str = include_str!("../src/ecco/lines.txt");
+
+fn data_lines() -> impl Iterator<Item = (&'static str, Vec<&'static str>)> {
+    LINES
         .lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-    {
-        let mut words = line.split_whitespace();
-        let want = words.next().unwrap();
-        let moves: Vec<Move> = words.map(|m| Move::parse_iccs(m).unwrap()).collect();
+        .map(|l| {
+            let mut words = l.split_whitespace();
+            (words.next().expect("a code"), words.collect())
+        })
+}
+
+#[test]
+fn every_defining_line_classifies_to_its_code() {
+    let mut seen = std::collections::HashSet::new();
+    for (want, words) in data_lines().filter(|(_, w)| !w.contains(&"*")) {
+        let moves: Vec<Move> = words.iter().map(|m| Move::parse_iccs(m).unwrap()).collect();
         let got = ecco::classify(&Position::startpos(), &moves).map(|o| o.code);
-        assert_eq!(got, Some(want), "{line}");
+        assert_eq!(got, Some(want), "{want} {words:?}");
         seen.insert(want);
     }
     assert_eq!(seen.len(), 260);
+}
+
+/// A pattern's `*` filled with each legal move that keeps the rest legal
+/// classifies to the pattern's code unless an exact line says otherwise.
+#[test]
+fn patterns_classify_their_instances() {
+    let exact: std::collections::HashSet<Vec<&str>> = data_lines()
+        .filter(|(_, w)| !w.contains(&"*"))
+        .map(|(_, w)| w)
+        .collect();
+    let (mut patterns, mut instances, mut misses) = (0, 0, Vec::new());
+    for (want, words) in data_lines().filter(|(_, w)| w.contains(&"*")) {
+        patterns += 1;
+        let at = words.iter().position(|w| *w == "*").unwrap();
+        let mut pos = Position::startpos();
+        for w in &words[..at] {
+            pos.make_move(pos.parse_iccs(w).unwrap());
+        }
+        for &alt in pos.legal_moves().iter() {
+            let mut line: Vec<String> = words.iter().map(|w| w.to_string()).collect();
+            line[at] = alt.to_iccs();
+            let mut p = Position::startpos();
+            let mut moves = Vec::new();
+            for w in &line {
+                match p.parse_iccs(w) {
+                    Ok(m) => {
+                        p.make_move(m);
+                        moves.push(m);
+                    }
+                    Err(_) => break,
+                }
+            }
+            let words: Vec<&str> = line.iter().map(String::as_str).collect();
+            if moves.len() < line.len() || exact.contains(&words) {
+                continue;
+            }
+            instances += 1;
+            let got = ecco::classify(&Position::startpos(), &moves).map(|o| o.code);
+            if got != Some(want) {
+                misses.push(format!("{want} {got:?} {}", line.join(" ")));
+            }
+        }
+    }
+    assert!(
+        patterns > 1000 && instances > 10 * patterns,
+        "{patterns} {instances}"
+    );
+    // Overlapping patterns of one length may disagree on a few instances.
+    let shown = &misses[..misses.len().min(5)];
+    assert!(
+        misses.len() * 100 <= instances,
+        "{} of {instances}: {shown:?}",
+        misses.len()
+    );
 }
 
 fn is_code(code: &str) -> bool {

@@ -6,7 +6,8 @@
 //! reach it, where `*` at one ply stands for any move. A game is matched over
 //! its first [`MAX_PLIES`] plies; the deepest ply whose move sequence (exactly,
 //! else with a wildcard, else by its position, so transpositions count) ends a
-//! defining line gives the code. Games opening on Red's left half are
+//! defining line gives the code, or failing that a position a line passes
+//! through gives the code the line has there. Games opening on Red's left half are
 //! read mirrored, as ECCO does. A game from the start position with moves that
 //! no line reaches is `A00` ("Other openings").
 
@@ -127,6 +128,8 @@ pub fn classify(start: &Position, moves: &[Move]) -> Option<Opening> {
             found = code;
         } else if let Some(&code) = table.by_position.get(&pos.key()) {
             found = code;
+        } else if let Some(&code) = table.by_passage.get(&pos.key()) {
+            found = code;
         }
     }
     table.openings[found].or(table.openings[OTHER])
@@ -211,7 +214,30 @@ struct Table {
     patterns: HashMap<(usize, Move), Vec<Pattern>>,
     /// Position keys that end a defining line; the first line wins.
     by_position: HashMap<u64, usize>,
+    /// Position keys a defining line passes through, with its code there.
+    by_passage: HashMap<u64, usize>,
     lines: usize,
+}
+
+/// Gives the positions a line passes through (not only where it ends) the
+/// code its moves have there, so a game that reaches one in another order is
+/// classified too; line ends keep precedence.
+fn index_passages(table: &mut Table, lines: &[Vec<Move>]) {
+    let mut passages = HashMap::new();
+    for seq in lines {
+        let mut pos = Position::startpos();
+        let mut code = None;
+        for (ply, &m) in seq.iter().enumerate() {
+            pos.make_move(m);
+            if let Some(&c) = table.by_line.get(&seq[..=ply]) {
+                code = Some(c);
+            }
+            if let Some(c) = code {
+                passages.entry(pos.key()).or_insert(c);
+            }
+        }
+    }
+    table.by_passage = passages;
 }
 
 /// A defining line with `None` for the ply where any move fits.
@@ -279,6 +305,7 @@ fn parse(openings: &'static str, lines: &'static str) -> Result<Table, EccoDataE
         by_line: HashMap::new(),
         patterns: HashMap::new(),
         by_position: HashMap::new(),
+        by_passage: HashMap::new(),
         lines: 0,
     };
     for (n, line) in data_lines(openings) {
@@ -302,6 +329,7 @@ fn parse(openings: &'static str, lines: &'static str) -> Result<Table, EccoDataE
             english,
         });
     }
+    let mut exact: Vec<Vec<Move>> = Vec::new();
     for (n, line) in data_lines(lines) {
         let err = |kind| EccoDataError {
             file: "lines.txt",
@@ -358,9 +386,12 @@ fn parse(openings: &'static str, lines: &'static str) -> Result<Table, EccoDataE
             seq.push(m);
         }
         table.by_position.entry(pos.key()).or_insert(index);
-        table.by_line.entry(seq).or_insert(index);
+        table.by_line.entry(seq.clone()).or_insert(index);
+        exact.push(seq);
         table.lines += 1;
     }
+    // In file order, so the first line through a position names it.
+    index_passages(&mut table, &exact);
     Ok(table)
 }
 

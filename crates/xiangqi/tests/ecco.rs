@@ -91,6 +91,12 @@ fn transpositions_classify_by_position() {
     // The C30 line with Black's seventh pawn played before the rook.
     let moved = "C2.5 H8+7 H2+3 P7+1 R1.2 R9.8 R2+6 H2+3 P7+1";
     assert_eq!(code(moved), "C30");
+    // A position the lines only pass through (the book plays 马2进3 before
+    // the pawns): 中炮对屏风马.
+    assert_eq!(
+        code("炮二平五 马8进7 马二进三 车9平8 车一平二 卒7进1 兵七进一 马2进3"),
+        "C00"
+    );
     // Red's pawn before the rook crosses, and the whole line mirrored.
     assert_eq!(code("C2.5 H8+7 H2+3 R9.8 R1.2 P7+1 P7+1 H2+3 R2+6"), "C30");
     assert_eq!(code("C8.5 H2+3 H8+7 R1.2 R9.8 P3+1 R8+6 H8+7 P3+1"), "C30");

@@ -1,6 +1,6 @@
 // The Xiangqi page in chromium: a game against the fastest strength, one
 // move by clicks and one by drag and drop, each answered by the engine;
-// the move list and the board show them; a click in the move list looks at
+// the move list, its ECCO opening and the board show them; a click in the move list looks at
 // an earlier position. Screenshots at desktop and phone widths. Any console
 // error fails.
 
@@ -58,6 +58,12 @@ test('play by clicks and by drag and drop against the engine', async () => {
   assert.equal(await page.locator('#clock-black.running').count(), 0);
   assert.equal(await page.locator('.xq-move').count(), 2);
   assert.equal(await page.textContent('.xq-move[data-ply="1"]'), '炮二平五');
+  // The ECCO opening heads the move list: Chinese with Chinese moves,
+  // English with WXF.
+  assert.match(await page.textContent('#opening'), /^[A-E]\d\d [\u4e00-\u9fff]/);
+  await page.selectOption('#notation', 'wxf');
+  assert.match(await page.textContent('#opening'), /^[A-E]\d\d [A-Z][ -~]+$/);
+  await page.selectOption('#notation', 'chinese');
   const reply = await page.evaluate(() => window.__ludus.state.moves[1].uci);
   assert.equal(await page.evaluate(() => window.__ludus.pieceAt('e2')), 'C');
   const moved = await page.evaluate((sq) => window.__ludus.pieceAt(sq), reply.slice(2, 4));

@@ -577,3 +577,24 @@ async fn the_animation_switch_is_remembered_and_unset_until_chosen() {
     let options = client.ask(json!({"type": "options"}), "options").await;
     assert_eq!(options["animate"], true);
 }
+
+#[tokio::test]
+async fn the_state_carries_the_ecco_opening_per_notation() {
+    let server = Server::start();
+    let mut client = socket(&server).await;
+    let state = client
+        .ask(json!({"type": "new", "mode": "humans", "seq": 1}), "state")
+        .await;
+    assert!(state["opening"].is_null());
+    client
+        .ask(json!({"type": "move", "move": "h2e2", "seq": 2}), "state")
+        .await;
+    let state = client
+        .ask(json!({"type": "move", "move": "h9g7", "seq": 3}), "state")
+        .await;
+    let opening = &state["opening"];
+    assert_eq!(opening["code"], "B05");
+    assert_eq!(opening["chinese"], "B05 中炮對進左馬");
+    assert_eq!(opening["wxf"], "B05 Central Cannon vs. Left Horse");
+    assert_eq!(opening["iccs"], opening["wxf"]);
+}

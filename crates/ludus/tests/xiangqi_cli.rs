@@ -237,6 +237,54 @@ fn convert_pgn_to_xqf_and_back() {
 }
 
 #[test]
+fn convert_writes_the_ecco_opening() {
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = dir.path().join("game.pgn");
+    // A stale opening from another tool is replaced.
+    let stale = CONVERT_PGN.replace("[Result", "[ECCO \"A00\"]\n[Variation \"x\"]\n[Result");
+    std::fs::write(&pgn, stale).unwrap();
+    let out = ludus(
+        &["xiangqi", "convert", pgn.to_str().unwrap(), "--to", "pgn"],
+        dir.path(),
+    );
+    assert!(out.status.success());
+    let text = stdout(&out);
+    assert!(text.contains("[ECCO \"B05\"]"), "{text}");
+    assert!(text.contains("[Opening \"中炮对进左马\"]"), "{text}");
+    assert!(!text.contains("Variation"), "{text}");
+
+    // XQF has no opening field: the title carries it, and it reads back.
+    let xqf = dir.path().join("game.xqf");
+    let args = ["xiangqi", "convert", pgn.to_str().unwrap(), "--to", "xqf"];
+    let out = ludus(
+        &[&args[..], &["--output", xqf.to_str().unwrap()]].concat(),
+        dir.path(),
+    );
+    assert!(out.status.success());
+    let out = ludus(
+        &["xiangqi", "convert", xqf.to_str().unwrap(), "--to", "pgn"],
+        dir.path(),
+    );
+    let back = xiangqi::pgn::PgnGame::parse(&stdout(&out)).unwrap();
+    assert_eq!(back.tag("Title"), Some("B05 中炮对进左马"));
+    assert_eq!(back.tag("ECCO"), Some("B05"));
+
+    // A record from a set-up position gets no opening.
+    let setup = dir.path().join("setup.pgn");
+    std::fs::write(
+        &setup,
+        "[FEN \"3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1\"]\n\n1. a0a1 *\n",
+    )
+    .unwrap();
+    let out = ludus(
+        &["xiangqi", "convert", setup.to_str().unwrap(), "--to", "pgn"],
+        dir.path(),
+    );
+    assert!(out.status.success());
+    assert!(!stdout(&out).contains("ECCO"));
+}
+
+#[test]
 fn convert_errors_name_the_file_and_the_place() {
     let dir = tempfile::tempdir().unwrap();
     let pgn = dir.path().join("game.pgn");

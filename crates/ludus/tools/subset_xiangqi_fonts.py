@@ -24,10 +24,23 @@ CHARS = (
     "一二三四五六七八九１２３４５６７８９123456789"
     "前中后後进進退平楚河漢汉界紅红黑"
 )
+# The ECCO opening names above the move list (text face only), simplified and
+# traditional: crates/xiangqi/src/ecco/openings.txt and flow.rs `traditional`.
+ECCO_CHARS = (
+    "上不两兩互人他仙先兑兌其列单單压壓双雙反右外头頭宫宮对對封局屏巡左底开開弃棄"
+    "急或打拐指提横橫正步盘盤直缓緩背虎蛇补補角起路转轉边邊过過连連金钩鉤顺順"
+    "风風飞飛骑騎高鸳鴛鸯鴦龟龜："
+)
 SC = 2  # the Simplified Chinese face in each collection
 FACES = [
-    ("NotoSerifCJK-Bold.ttc", "Ludus Xiangqi Pieces", "Bold", "xiangqi-pieces.woff2"),
-    ("NotoSansCJK-Regular.ttc", "Ludus Xiangqi Text", "Regular", "xiangqi-text.woff2"),
+    ("NotoSerifCJK-Bold.ttc", "Ludus Xiangqi Pieces", "Bold", "xiangqi-pieces.woff2", CHARS),
+    (
+        "NotoSansCJK-Regular.ttc",
+        "Ludus Xiangqi Text",
+        "Regular",
+        "xiangqi-text.woff2",
+        CHARS + ECCO_CHARS,
+    ),
 ]
 KEPT_NAMES = {0, 13, 14}  # copyright, licence, licence URL
 
@@ -61,10 +74,10 @@ def main():
     options.flavor = "woff2"
     options.layout_features = []
     options.name_IDs = ["*"]
-    for collection, family, style, out in FACES:
+    for collection, family, style, out, chars in FACES:
         font = TTCollection(source / collection).fonts[SC]
         subsetter = subset.Subsetter(options)
-        subsetter.populate(text=CHARS)
+        subsetter.populate(text=chars)
         subsetter.subset(font)
         rename(font, family, style)
         font.flavor = "woff2"

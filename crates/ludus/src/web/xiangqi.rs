@@ -498,6 +498,12 @@ impl XiangqiGame {
                     .map(|m| m.to_string())
                     .collect()
             },
+            opening: s.opening().map(|o| OpeningView {
+                code: o.code,
+                chinese: flow::opening_heading(&o, Notation::Chinese, self.characters),
+                wxf: flow::opening_heading(&o, Notation::Wxf, self.characters),
+                iccs: flow::opening_heading(&o, Notation::Iccs, self.characters),
+            }),
             moves,
             evals: s.evals(),
             over: s.over().map(|o| OverView {
@@ -545,6 +551,8 @@ struct StateView<'a> {
     turn: Side,
     check: bool,
     legal: Vec<String>,
+    /// The ECCO opening so far, headed as the move list shows it per notation.
+    opening: Option<OpeningView>,
     moves: Vec<MoveView>,
     evals: &'a [Option<i32>],
     over: Option<OverView<'a>>,
@@ -589,6 +597,16 @@ struct ClocksView {
     left_ms: [u64; 2],
     increment_ms: u64,
     running: bool,
+}
+
+/// The move list's opening heading in each notation: `B05 中炮對進左馬`
+/// (Chinese, in the player's characters) or `B05 Central Cannon vs. …`.
+#[derive(Serialize)]
+struct OpeningView {
+    code: &'static str,
+    chinese: String,
+    wxf: String,
+    iccs: String,
 }
 
 #[derive(Serialize)]

@@ -214,6 +214,8 @@ function renderMoves() {
   const list = $('moves');
   const scrolled = list.scrollTop;
   list.textContent = '';
+  // The ECCO opening heads the list, written for the chosen notation.
+  $('opening').textContent = s && s.opening ? s.opening[app.notation] || s.opening.iccs : '';
   if (!s) return;
   const blackFirst = parseFen(s.start_fen).turn === 'b';
   const startNo = Number(s.start_fen.trim().split(/\s+/)[5]) || 1;

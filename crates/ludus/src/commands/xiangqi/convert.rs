@@ -1,5 +1,6 @@
 //! `ludus xiangqi convert FILE --to pgn|xqf [--output OUT]`, and the record
-//! loader the game viewer shares: PGN or XQF, told apart by content.
+//! loader the game viewer shares: PGN or XQF, told apart by content. The
+//! output carries the game's ECCO opening (PGN tags, or the XQF title).
 
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -10,6 +11,7 @@ use clap::{Args, ValueEnum};
 use xiangqi::pgn::{MoveFormat, PgnGame};
 use xiangqi::xqf;
 
+use crate::session::xiangqi::flow;
 use crate::store::limits::{MAX_RECORD_BYTES, read_file};
 
 /// The two record formats.
@@ -85,6 +87,18 @@ pub fn load_record(path: &Path) -> Result<LoadedRecord> {
     })
 }
 
+/// XQF has no opening field: an untitled record is titled with its ECCO
+/// code and opening (`C20 中炮过河车七路马对屏风马两头蛇`).
+fn title_opening(game: &mut PgnGame) {
+    if game.tag("Title").is_some_and(|t| !t.trim().is_empty()) {
+        return;
+    }
+    if let (Some(code), Some(opening)) = (game.tag("ECCO"), game.tag("Opening")) {
+        let title = format!("{code} {opening}");
+        game.set_tag("Title", &title);
+    }
+}
+
 pub fn run(args: ConvertArgs) -> Result<ExitCode> {
     let Some(notation) = MoveFormat::from_tag(&args.notation) else {
         bail!(
@@ -92,7 +106,8 @@ pub fn run(args: ConvertArgs) -> Result<ExitCode> {
             args.notation
         );
     };
-    let record = load_record(&args.file)?;
+    let mut record = load_record(&args.file)?;
+    flow::tag_opening(&mut record.game);
     let bytes = match args.to {
         RecordFormat::Pgn => record.game.to_pgn(notation).into_bytes(),
         RecordFormat::Xqf => {
@@ -102,6 +117,7 @@ pub fn run(args: ConvertArgs) -> Result<ExitCode> {
                      use --output FILE or redirect the output"
                 );
             }
+            title_opening(&mut record.game);
             xqf::write(&record.game)
         }
     };

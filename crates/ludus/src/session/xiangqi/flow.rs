@@ -1,10 +1,12 @@
 //! Xiangqi game flow both front ends share (the terminal's play screen and
 //! the browser's `web::xiangqi`): the engine's strengths, the notations of
 //! the move list, the clocks, how endings and scores are told, taking moves
-//! back, draw offers to the engine, and the PGN record a save writes.
+//! back, draw offers to the engine, the ECCO opening, and the PGN record a
+//! save writes.
 
 use std::time::{Duration, Instant, SystemTime};
 
+use xiangqi::ecco::{self, Opening};
 use xiangqi::engine::{Limits, MAX_SKILL, Score};
 use xiangqi::pgn::{MoveFormat, PgnGame};
 use xiangqi::{Color, EndReason, Game, GameResult, Move, Outcome, Position};
@@ -282,6 +284,14 @@ impl Characters {
 
     /// A legal move of `pos` in Chinese notation, in these characters:
     /// the pieces as the board draws them, 進 and 後 for traditional.
+    /// Simplified text (an opening's name) in these characters.
+    pub fn text(self, simplified: &str) -> String {
+        if self == Characters::Simplified {
+            return simplified.to_string();
+        }
+        simplified.chars().map(traditional).collect()
+    }
+
     pub fn chinese(self, pos: &Position, m: Move) -> String {
         let text = pos.to_chinese(m);
         if self == Characters::Simplified {
@@ -567,12 +577,104 @@ pub fn record_text(
     tags.extend_from_slice(extra);
     let mut record = PgnGame::from_game(game, &tags);
     record.result = result.to_string();
+    tag_opening(&mut record);
     record.to_pgn(MoveFormat::Chinese)
+}
+
+/// The ECCO opening of a game so far (`None` before the first move or when
+/// the game did not start from the initial position).
+pub fn opening(game: &Game) -> Option<Opening> {
+    let moves: Vec<Move> = game.moves().take(ecco::MAX_PLIES).collect();
+    ecco::classify(game.start_position(), &moves)
+}
+
+/// How the move list heads the opening: the ECCO code and the name, in the
+/// chosen characters when the moves are in Chinese, in English otherwise.
+pub fn opening_heading(opening: &Opening, notation: Notation, chars: Characters) -> String {
+    match notation {
+        Notation::Chinese => format!("{} {}", opening.code, chars.text(opening.chinese)),
+        Notation::Wxf | Notation::Iccs => format!("{} {}", opening.code, opening.english),
+    }
+}
+
+/// The traditional form of a simplified character of the ECCO names.
+fn traditional(c: char) -> char {
+    const PAIRS: [(char, char); 33] = [
+        ('两', '兩'),
+        ('兑', '兌'),
+        ('单', '單'),
+        ('压', '壓'),
+        ('双', '雙'),
+        ('后', '後'),
+        ('头', '頭'),
+        ('宫', '宮'),
+        ('对', '對'),
+        ('弃', '棄'),
+        ('横', '橫'),
+        ('盘', '盤'),
+        ('红', '紅'),
+        ('缓', '緩'),
+        ('补', '補'),
+        ('车', '車'),
+        ('转', '轉'),
+        ('边', '邊'),
+        ('过', '過'),
+        ('进', '進'),
+        ('连', '連'),
+        ('钩', '鉤'),
+        ('顺', '順'),
+        ('风', '風'),
+        ('飞', '飛'),
+        ('马', '馬'),
+        ('骑', '騎'),
+        ('鸯', '鴦'),
+        ('鸳', '鴛'),
+        ('龟', '龜'),
+        ('开', '開'),
+        ('将', '將'),
+        ('帅', '帥'),
+    ];
+    PAIRS.iter().find(|(s, _)| *s == c).map_or(c, |(_, t)| *t)
+}
+
+/// Sets a record's `ECCO`, `Opening` and `Variation` tags (the ones xqbase's
+/// tools write) from its moves; a record without an opening keeps its tags.
+pub fn tag_opening(record: &mut PgnGame) {
+    let moves: Vec<Move> = record
+        .moves
+        .iter()
+        .take(ecco::MAX_PLIES)
+        .map(|m| m.mv)
+        .collect();
+    let Some(opening) = ecco::classify(&record.start, &moves) else {
+        return;
+    };
+    record.tags.retain(|(k, _)| k != "Variation");
+    for (tag, value) in opening.pgn_tags() {
+        record.set_tag(tag, value);
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_opening_heading_follows_notation_and_characters() {
+        let o = ecco::opening("C02").unwrap_or_else(|| panic!("C02"));
+        assert_eq!(
+            opening_heading(&o, Notation::Chinese, Characters::Simplified),
+            "C02 中炮七路马对屏风马：红左马盘河"
+        );
+        assert_eq!(
+            opening_heading(&o, Notation::Chinese, Characters::Traditional),
+            "C02 中炮七路馬對屏風馬：紅左馬盤河"
+        );
+        assert!(
+            opening_heading(&o, Notation::Wxf, Characters::Traditional)
+                .starts_with("C02 Central Cannon Seventh-File Horse vs. Screen Horses")
+        );
+    }
 
     #[test]
     fn the_board_and_the_moves_share_one_set_of_characters() {

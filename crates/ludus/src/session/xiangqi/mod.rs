@@ -1035,8 +1035,14 @@ impl XiangqiSession {
         Ok(name)
     }
 
+    /// The ECCO opening of the game so far, for the move list's heading
+    /// (computed on each call: a few microseconds).
+    pub fn opening(&self) -> Option<xiangqi::ecco::Opening> {
+        flow::opening(&self.game)
+    }
+
     /// The PGN record: players, result, the clocks (so a saved game goes on
-    /// with them) and the moves in Chinese notation.
+    /// with them), the ECCO opening and the moves in Chinese notation.
     pub fn record_text(&self) -> String {
         let mut tags: Vec<(&str, String)> = Vec::new();
         if let Some(c) = &self.clocks {
@@ -1552,6 +1558,34 @@ mod tests {
         assert_eq!(s.result_for_record(), "0-1");
         s.undo().unwrap();
         assert_eq!(s.result_for_record(), "*");
+    }
+
+    #[test]
+    fn the_opening_follows_the_moves_and_is_saved_in_the_record() {
+        let now = Instant::now();
+        let mut s = XiangqiSession::new(Game::new(), Opponent::Humans, None);
+        assert_eq!(s.opening(), None);
+        assert!(!s.record_text().contains("[ECCO"));
+        s.play_text("炮二平五", now).unwrap();
+        assert_eq!(s.opening().map(|o| o.code), Some("B00"));
+        s.play_text("马8进7", now).unwrap();
+        let opening = s.opening().unwrap();
+        assert_eq!((opening.code, opening.chinese), ("B05", "中炮对进左马"));
+        let record = PgnGame::parse(&s.record_text()).unwrap();
+        assert_eq!(record.tag("ECCO"), Some("B05"));
+        assert_eq!(record.tag("Opening"), Some("中炮对进左马"));
+        assert_eq!(record.tag("Variation"), None);
+        s.undo().unwrap();
+        assert_eq!(s.opening().map(|o| o.code), Some("B00"));
+    }
+
+    #[test]
+    fn a_game_from_a_set_up_position_has_no_opening() {
+        let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1").unwrap();
+        let mut s = XiangqiSession::new(Game::from_position(pos), Opponent::Humans, None);
+        s.play_text("a0a1", Instant::now()).unwrap();
+        assert_eq!(s.opening(), None);
+        assert!(!s.record_text().contains("ECCO"));
     }
 
     #[test]

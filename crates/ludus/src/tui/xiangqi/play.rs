@@ -1050,6 +1050,10 @@ impl Screen for Play {
             format!("Moves ({}; n switches)", self.notation.label()),
             Style::default().add_modifier(Modifier::UNDERLINED),
         ));
+        if let Some(opening) = self.session.opening() {
+            let heading = flow::opening_heading(&opening, self.notation, self.characters);
+            lines.push(Line::styled(heading, Style::default().fg(Tint::Cyan)));
+        }
         let mut bottom = Vec::new();
         if let Some((text, tone)) = &self.message {
             let color = match tone {

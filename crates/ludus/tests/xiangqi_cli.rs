@@ -133,6 +133,9 @@ fn a_short_match_of_ludus_against_itself() {
     assert_eq!(games[0].moves[..4], games[1].moves[..4]);
     for g in &games {
         assert!(g.tag("Termination").is_some());
+        // The line the match started from, and the game's ECCO opening.
+        assert!(g.tag("StartLine").is_some_and(|l| !l.is_empty()));
+        assert!(g.tag("ECCO").is_some_and(|c| c.len() == 3), "{:?}", g.tags);
         assert_ne!(g.result, "*");
     }
 }

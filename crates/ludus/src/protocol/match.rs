@@ -472,12 +472,15 @@ pub fn run(config: &MatchConfig, log: &mut impl Write) -> Result<Summary> {
                 ("Red", &red_name),
                 ("Black", &black_name),
                 ("Result", result),
-                ("Opening", opening_name),
+                // The match's own name of the line it started from; the
+                // ECCO opening is tagged from the moves below.
+                ("StartLine", opening_name),
                 ("TimeControl", &tc),
                 ("Termination", &ending.reason),
             ],
         );
         record.result = result.to_string();
+        crate::session::xiangqi::flow::tag_opening(&mut record);
         pgn_text.push_str(&record.to_pgn(MoveFormat::Iccs));
         pgn_text.push('\n');
         crate::store::write_atomic(&config.pgn, pgn_text.as_bytes())

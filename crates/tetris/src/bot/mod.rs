@@ -231,6 +231,76 @@ impl Bot {
         best
     }
 
+    /// The best plan for `current` entering play on `board` (at its spawn position, with
+    /// the one-row drop), for callers that hold a position rather than a [`Game`] (the
+    /// Tetris Bot Protocol). `None` when the piece cannot enter or nothing fits.
+    pub fn plan_new_piece(
+        &mut self,
+        board: &BitBoard,
+        current: PieceKind,
+        hold: Option<PieceKind>,
+        queue: &[PieceKind],
+    ) -> Option<Plan> {
+        let active = spawn_on(board, &self.shapes, current)?;
+        self.plan(board, active, hold, true, queue)
+    }
+
+    /// The inputs that bring a `kind` piece to rest on exactly `cells` (in any rotation
+    /// state that covers them) from the game's piece in play, holding first when `kind`
+    /// is the piece hold would give: how a front end plays a placement another program
+    /// chose. `None` when no reachable placement covers those cells.
+    pub fn path_to(&mut self, game: &Game, kind: PieceKind, cells: [(i8, i8); 4]) -> Option<Plan> {
+        if !game.is_playing() {
+            return None;
+        }
+        let board = BitBoard::from_matrix(game.matrix());
+        let active = *game.active()?;
+        let (start, hold) = if active.kind == kind {
+            (active, false)
+        } else {
+            let swap_in = match game.hold_piece() {
+                Some(held) => Some(held),
+                None => game.next_queue().first().copied(),
+            };
+            if !game.can_hold() || swap_in != Some(kind) {
+                return None;
+            }
+            (spawn_on(&board, &self.shapes, kind)?, true)
+        };
+        let mut wanted = cells;
+        wanted.sort_unstable();
+        let mut placements = std::mem::take(&mut self.placements);
+        self.movegen
+            .placements(&board, &self.shapes, start, &mut placements);
+        let found = placements.iter().find(|placement| {
+            let mut covered = placement.piece.cells();
+            covered.sort_unstable();
+            covered == wanted
+        });
+        let plan = found.map(|placement| {
+            let mut after = board;
+            let shape = self
+                .shapes
+                .get(placement.piece.kind, placement.piece.rotation);
+            let (lines, _) = after.place(shape, placement.piece.x, placement.piece.y);
+            let mut moves = Vec::new();
+            if hold {
+                moves.push(BotMove::Hold);
+            }
+            moves.extend(self.movegen.path(placement));
+            Plan {
+                hold,
+                target: placement.piece,
+                moves,
+                lines,
+                t_spin: placement.t_spin,
+                score: 0.0,
+            }
+        });
+        self.placements = placements;
+        plan
+    }
+
     fn best_for(
         &mut self,
         board: &BitBoard,
@@ -325,6 +395,48 @@ mod tests {
         }
         assert!(game.is_playing());
         assert!(tetrises >= 10, "{tetrises}");
+    }
+
+    #[test]
+    fn path_to_reaches_a_chosen_placement_and_refuses_an_unreachable_one() {
+        let mut bot = Bot::new();
+        let game = Game::new(Mode::Marathon { endless: true }, instant(), 5);
+        let active = *game.active().unwrap();
+        // The piece in play dropped straight down is reachable.
+        let mut landing = game.ghost().unwrap().cells();
+        landing.reverse();
+        let plan = bot.path_to(&game, active.kind, landing).unwrap();
+        assert!(!plan.hold);
+        assert_eq!(plan.moves.last(), Some(&BotMove::HardDrop));
+        // Floating in mid-air is not a resting place.
+        let floating = active.shifted(0, -5).cells();
+        assert!(bot.path_to(&game, active.kind, floating).is_none());
+        // Another kind is only reachable by holding, when hold gives it.
+        let next = game.next_queue()[0];
+        let spawned = ActivePiece::spawn(next).cells();
+        let bottom = spawned.iter().map(|&(_, y)| y).min().unwrap();
+        let held = bot.path_to(&game, next, spawned.map(|(x, y)| (x, y - bottom)));
+        if next != active.kind {
+            assert!(held.unwrap().hold);
+        }
+        let other = PieceKind::ALL
+            .into_iter()
+            .find(|&k| k != active.kind && k != next)
+            .unwrap();
+        assert!(
+            bot.path_to(&game, other, ActivePiece::spawn(other).cells())
+                .is_none()
+        );
+    }
+
+    #[test]
+    fn plan_new_piece_spawns_the_current_piece() {
+        let mut bot = Bot::new();
+        let board = BitBoard::from_matrix(&Matrix::new());
+        let plan = bot
+            .plan_new_piece(&board, PieceKind::T, None, &[PieceKind::I, PieceKind::O])
+            .unwrap();
+        assert!(plan.target.y < 2, "{plan:?}");
     }
 
     #[test]

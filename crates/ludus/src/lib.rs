@@ -9,6 +9,7 @@ pub mod external_engine;
 pub mod protocol;
 pub mod session;
 pub mod store;
+pub mod tbp_bot;
 pub mod tui;
 pub mod web;
 pub mod words;

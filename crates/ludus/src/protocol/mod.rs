@@ -12,6 +12,7 @@
 //! when it is. `quit` stops everything and ends promptly in every state.
 
 pub mod r#match;
+pub mod tbp;
 pub mod ucci;
 pub mod uci;
 

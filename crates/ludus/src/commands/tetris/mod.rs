@@ -1,8 +1,10 @@
 //! `ludus tetris …`: play (the menu, or a mode straight away), run a sim script, run the bot
 //! headless, run headless versus games, watch a replay.
 
+mod tbp;
 mod versus;
 
+pub use tbp::serve_tbp;
 pub use versus::{VersusGame, VersusRun, versus_game, versus_games};
 
 use std::io::Write;
@@ -62,7 +64,8 @@ pub enum TetrisCommand {
     },
     /// Let two of Ludus's bots play headless versus games; print one line per game
     /// (winner, pieces and attack per piece of each side), the draws, and a last line
-    /// `wins A-B, APP x / y`. Bot 1 plays for attack, bot 2 for survival.
+    /// `wins A-B, APP x / y`. Bot 1 plays for attack, bot 2 for survival. Either side can
+    /// be any Tetris Bot Protocol bot instead (`--bot1-command`, `--bot2-command`).
     Versus {
         /// How many games (seeds S, S+1, …).
         #[arg(long, value_name = "N", default_value_t = 10)]
@@ -82,7 +85,25 @@ pub enum TetrisCommand {
         /// A game stops as a draw when either side has locked this many pieces.
         #[arg(long, value_name = "MAX", default_value_t = 2_000)]
         pieces: u64,
+        /// Side 1 is this TBP bot (a shell command speaking TBP on stdin/stdout), at
+        /// --bot1's pace (or --pps).
+        #[arg(long, value_name = "CMD")]
+        bot1_command: Option<String>,
+        /// Side 2 is this TBP bot, at --bot2's pace (or --pps).
+        #[arg(long, value_name = "CMD")]
+        bot2_command: Option<String>,
+        /// The same as --bot2-command.
+        #[arg(long, value_name = "CMD", conflicts_with = "bot2_command")]
+        bot_command: Option<String>,
+        /// Real time, in milliseconds, a TBP bot thinks on each position before it is
+        /// asked for its move (games run faster than real time otherwise).
+        #[arg(long, value_name = "MS", default_value_t = 0)]
+        think_ms: u64,
     },
+    /// Serve Ludus's bot over the Tetris Bot Protocol on standard input and output
+    /// (JSON lines: info, then rules → ready, start, suggest → suggestion, play,
+    /// new_piece, stop, quit), for other Tetris front ends.
+    Tbp,
     /// Watch a saved replay (Space pause, + − speed, ← → seek, q quit).
     Replay {
         #[arg(value_name = "FILE")]
@@ -144,6 +165,10 @@ pub fn run(data: DataDir, args: TetrisArgs) -> Result<ExitCode> {
             bot2,
             pps,
             pieces,
+            bot1_command,
+            bot2_command,
+            bot_command,
+            think_ms,
         }) => {
             let run = VersusRun {
                 games,
@@ -151,8 +176,14 @@ pub fn run(data: DataDir, args: TetrisArgs) -> Result<ExitCode> {
                 levels: [bot1, bot2],
                 pps,
                 max_pieces: pieces,
+                commands: [bot1_command, bot2_command.or(bot_command)],
+                think_ms,
             };
             versus_games(&run, &mut std::io::stdout().lock())?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(TetrisCommand::Tbp) => {
+            serve_tbp(std::io::stdin().lock(), &mut std::io::stdout().lock())?;
             Ok(ExitCode::SUCCESS)
         }
         Some(TetrisCommand::Replay { file }) => {

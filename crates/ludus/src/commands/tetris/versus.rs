@@ -1,6 +1,7 @@
 //! `ludus tetris versus`: headless versus games between two of Ludus's bots, for
 //! measurement. Each game is a [`VersusSession`] (the one the terminal plays), run in
 //! steps of game time until someone tops out or either side reaches the piece limit.
+//! A side may be a TBP bot run as a child process instead (one process per game).
 
 use std::io::Write;
 
@@ -14,7 +15,7 @@ use crate::session::tetris::versus::{BotLevel, Pace, Side, VersusSession};
 const STEP_MS: u64 = 10_000;
 
 /// What `ludus tetris versus` runs.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct VersusRun {
     /// How many games (seeds S, S+1, …).
     pub games: u64,
@@ -26,16 +27,22 @@ pub struct VersusRun {
     pub pps: Option<f64>,
     /// A game stops, as a draw, when either side has locked this many pieces.
     pub max_pieces: u64,
+    /// Each side's TBP bot command, instead of Ludus's bot.
+    pub commands: [Option<String>; 2],
+    /// Real time a TBP bot thinks on each position, in milliseconds.
+    pub think_ms: u64,
 }
 
 /// One headless game's figures.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct VersusGame {
     pub seed: u64,
     /// `None` when the piece limit stopped the game.
     pub outcome: Option<Outcome>,
     pub pieces: [u64; 2],
     pub attack: [u32; 2],
+    /// Why a side lost outside the rules (its TBP bot failed).
+    pub forfeits: [Option<String>; 2],
 }
 
 impl VersusGame {
@@ -57,11 +64,19 @@ fn per_piece(attack: u64, pieces: u64) -> f64 {
 
 /// Plays one game of `run` dealt from `seed`.
 pub fn versus_game(run: &VersusRun, seed: u64) -> VersusGame {
-    let sides = run.levels.map(|level| {
-        Side::Bot(match run.pps {
+    let sides = [0, 1].map(|index| {
+        let pace = match run.pps {
             Some(pps) => Pace::per_second(pps),
-            None => level.pace(),
-        })
+            None => run.levels[index].pace(),
+        };
+        match &run.commands[index] {
+            Some(command) => Side::Tbp {
+                command: command.clone(),
+                pace,
+                think_ms: run.think_ms,
+            },
+            None => Side::Bot(pace),
+        }
     });
     let mut session =
         VersusSession::new(sides, Settings::default(), seed).with_piece_limit(run.max_pieces);
@@ -75,6 +90,7 @@ pub fn versus_game(run: &VersusRun, seed: u64) -> VersusGame {
         outcome: session.outcome(),
         pieces: Player::BOTH.map(|p| session.game(p).pieces()),
         attack: Player::BOTH.map(|p| session.stats(p).core.garbage.attack),
+        forfeits: Player::BOTH.map(|p| session.forfeit(p).map(str::to_owned)),
     }
 }
 
@@ -107,6 +123,11 @@ pub fn versus_games(run: &VersusRun, out: &mut impl Write) -> Result<()> {
             game.attack_per_piece(Player::One),
             game.attack_per_piece(Player::Two),
         )?;
+        for (player, reason) in Player::BOTH.iter().zip(&game.forfeits) {
+            if let Some(reason) = reason {
+                writeln!(out, "  bot {} loses: {reason}", player.index() + 1)?;
+            }
+        }
         out.flush()?;
         match game.outcome {
             Some(Outcome::Winner(player)) => wins[player.index()] += 1,
@@ -141,6 +162,8 @@ mod tests {
             levels: [BotLevel::Unlimited, BotLevel::Unlimited],
             pps: None,
             max_pieces: 200,
+            commands: [None, None],
+            think_ms: 0,
         };
         let mut first = Vec::new();
         versus_games(&run, &mut first).unwrap();

@@ -15,8 +15,16 @@
 //! [`Player::Two`] for survival ([`Weights::default`]): both sides are dealt the same
 //! pieces, so two identical bots would mirror each other to a draw. The bot has no
 //! look-ahead setting (it always weighs the next piece), so levels differ by pace only.
+//!
+//! **TBP bots.** A [`Side::Tbp`] side is any Tetris Bot Protocol bot run as a child
+//! process ([`crate::tbp_bot`]), paced like Ludus's bot: at each due time it is asked for
+//! a suggestion and the first suggested move that a path of inputs reaches is played as
+//! those inputs. When the board or queue changed under it (garbage), it gets a new
+//! `start` first. A crash, timeout, bad line or no playable move loses the game for
+//! that side ([`VersusSession::forfeit`] says why).
 
 use std::fmt;
+use std::time::Duration;
 
 use tetris::bot::{Bot, Weights};
 use tetris::versus::{
@@ -25,8 +33,10 @@ use tetris::versus::{
 };
 use tetris::{Action, Edge, Game, InputEvent, MAX_GAME_TIME_MS, Settings, SoftDrop};
 
+use crate::protocol::tbp::{TbpPosition, cells_at, seven_bag_after, to_line};
 use crate::store::DataDir;
 use crate::store::tetris as store;
+use crate::tbp_bot::TbpBot;
 
 /// How fast the bot plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -145,17 +155,36 @@ impl Pace {
 const INPUT_MARGIN: usize = 1_024;
 
 /// Who plays a side.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Side {
     /// Keys from a front end.
     Person,
     /// Ludus's bot at this pace.
     Bot(Pace),
+    /// A TBP bot run by this shell command, at this pace, given `think_ms` of real time
+    /// on each position before it is asked for a move.
+    Tbp {
+        command: String,
+        pace: Pace,
+        think_ms: u64,
+    },
+}
+
+/// What decides a bot side's pieces.
+enum Brain {
+    Ludus,
+    /// A TBP bot (`None` once it has failed) and the position it last heard of.
+    Tbp {
+        process: Option<Box<TbpBot>>,
+        told: Option<TbpPosition>,
+    },
 }
 
 /// A bot playing one side, and when its next piece is due.
 struct SideBot {
+    /// Ludus's bot: it plays the side, or finds the inputs for a TBP bot's moves.
     bot: Bot,
+    brain: Brain,
     pace: Pace,
     due_ms: u64,
 }
@@ -174,6 +203,8 @@ pub struct VersusSession {
     recorder: VersusRecorder,
     sides: [Side; 2],
     bots: [Option<SideBot>; 2],
+    /// Why a side lost outside the rules (a TBP bot failed).
+    forfeits: [Option<String>; 2],
     paused: bool,
     /// The person's keys that are down, let go when the game pauses.
     held: Vec<(Player, Action)>,
@@ -193,27 +224,52 @@ impl VersusSession {
             ..Settings::default()
         };
         let settings = VersusSettings {
-            handling: sides.map(|side| match side {
+            handling: sides.each_ref().map(|side| match side {
                 Side::Person => handling,
-                Side::Bot(_) => bot_handling,
+                Side::Bot(_) | Side::Tbp { .. } => bot_handling,
             }),
             ..VersusSettings::default()
         };
-        let bots = [Player::One, Player::Two].map(|player| match sides[player.index()] {
+        let mut forfeits = [None, None];
+        let bots = [Player::One, Player::Two].map(|player| match &sides[player.index()] {
             Side::Person => None,
             Side::Bot(pace) => Some(SideBot {
                 bot: Bot::with_weights(match player {
                     Player::One => Weights::attack(),
                     Player::Two => Weights::default(),
                 }),
-                pace,
+                brain: Brain::Ludus,
+                pace: *pace,
                 due_ms: pace.gap_ms,
             }),
+            Side::Tbp {
+                command,
+                pace,
+                think_ms,
+            } => {
+                let process = match TbpBot::launch(command, Duration::from_millis(*think_ms)) {
+                    Ok(process) => Some(Box::new(process)),
+                    Err(e) => {
+                        forfeits[player.index()] = Some(e.to_string());
+                        None
+                    }
+                };
+                Some(SideBot {
+                    bot: Bot::new(),
+                    brain: Brain::Tbp {
+                        process,
+                        told: None,
+                    },
+                    pace: *pace,
+                    due_ms: pace.gap_ms,
+                })
+            }
         });
         VersusSession {
             recorder: VersusRecorder::new(settings, seed),
             sides,
             bots,
+            forfeits,
             paused: false,
             held: Vec::new(),
             piece_limit: None,
@@ -244,8 +300,8 @@ impl VersusSession {
     }
 
     /// Who plays each side.
-    pub fn sides(&self) -> [Side; 2] {
-        self.sides
+    pub fn sides(&self) -> &[Side; 2] {
+        &self.sides
     }
 
     /// The shared clock, in game milliseconds.
@@ -260,7 +316,14 @@ impl VersusSession {
     /// Someone lost, or the piece limit, the longest game time or the replay's input
     /// limit was reached.
     pub fn is_finished(&self) -> bool {
-        !self.versus().is_playing() || self.limit_reached()
+        !self.versus().is_playing()
+            || self.limit_reached()
+            || self.forfeits.iter().any(Option::is_some)
+    }
+
+    /// Why `player` lost outside the rules (its TBP bot failed), if it did.
+    pub fn forfeit(&self, player: Player) -> Option<&str> {
+        self.forfeits[player.index()].as_deref()
     }
 
     fn limit_reached(&self) -> bool {
@@ -279,7 +342,12 @@ impl VersusSession {
     /// The winner or a draw, once someone has topped out; `None` while playing and for a
     /// game stopped by the piece limit.
     pub fn outcome(&self) -> Option<Outcome> {
-        self.versus().outcome()
+        match &self.forfeits {
+            [Some(_), Some(_)] => Some(Outcome::Draw),
+            [Some(_), None] => Some(Outcome::Winner(Player::Two)),
+            [None, Some(_)] => Some(Outcome::Winner(Player::One)),
+            [None, None] => self.versus().outcome(),
+        }
     }
 
     /// A side's figures so far.
@@ -309,10 +377,10 @@ impl VersusSession {
             return;
         }
         let now_ms = now_ms.min(MAX_GAME_TIME_MS);
-        let sides = self.sides;
+        let persons = self.sides.each_ref().map(|side| *side == Side::Person);
         let mut inputs = person
             .iter()
-            .filter(|(player, _)| sides[player.index()] == Side::Person)
+            .filter(|(player, _)| persons[player.index()])
             .peekable();
         loop {
             if self.is_finished() {
@@ -376,9 +444,51 @@ impl VersusSession {
             return;
         }
         let time_ms = self.recorder.versus().time_ms().max(due_ms);
-        let plan = side.bot.suggest(self.recorder.versus().game(player));
+        let game = self.recorder.versus().game(player);
+        let plan = match &mut side.brain {
+            Brain::Ludus => side.bot.suggest(game),
+            Brain::Tbp { process, told } => {
+                let Some(process) = process.as_deref_mut() else {
+                    return;
+                };
+                match tbp_move(process, told, &mut side.bot, game) {
+                    Ok(plan) => Some(plan),
+                    Err(reason) => {
+                        self.forfeits[player.index()] = Some(reason);
+                        if let Some(SideBot {
+                            brain: Brain::Tbp { process, .. },
+                            ..
+                        }) = self.bots[player.index()].as_mut()
+                        {
+                            *process = None;
+                        }
+                        return;
+                    }
+                }
+            }
+        };
         for input in plan.map(|p| p.input_events(time_ms)).unwrap_or_default() {
             self.record(player, input);
+        }
+        if let Some(SideBot {
+            brain:
+                Brain::Tbp {
+                    process: Some(process),
+                    told: Some(told),
+                },
+            ..
+        }) = self.bots[player.index()].as_mut()
+        {
+            // Pieces the game revealed after the move join the bot's queue.
+            let now = TbpPosition::of_game(self.recorder.versus().game(player));
+            if now.queue.iter().zip(&told.queue).all(|(a, b)| a == b) {
+                for &piece in now.queue.iter().skip(told.queue.len()) {
+                    if process.new_piece(piece).is_err() {
+                        break;
+                    }
+                    told.queue.push_back(piece);
+                }
+            }
         }
     }
 
@@ -422,6 +532,46 @@ impl VersusSession {
         self.saved_replay = Some(name.clone());
         Ok(name)
     }
+}
+
+/// Asks a TBP bot for its move in `game` (after a `start` when the bot's idea of the
+/// position is not the game's) and turns the first reachable one into inputs; the bot
+/// is told the move played. The error is why the side loses.
+fn tbp_move(
+    process: &mut TbpBot,
+    told: &mut Option<TbpPosition>,
+    paths: &mut Bot,
+    game: &Game,
+) -> Result<tetris::bot::Plan, String> {
+    let now = TbpPosition::of_game(game);
+    if told.as_ref().is_none_or(|told| !told.same_play(&now)) {
+        process
+            .start(now.to_start(seven_bag_after(game)))
+            .map_err(|e| e.to_string())?;
+        *told = Some(now);
+    }
+    let moves = process.suggest().map_err(|e| e.to_string())?;
+    let chosen = moves.iter().find_map(|mv| {
+        let cells = cells_at(&mv.location)?;
+        Some((*mv, paths.path_to(game, mv.location.kind, cells)?))
+    });
+    let Some((mv, plan)) = chosen else {
+        return Err(match moves.first() {
+            None => String::from("the TBP bot suggested no move (it forfeits)"),
+            Some(first) => format!(
+                "none of the TBP bot's {} suggested moves can be played (first: {})",
+                moves.len(),
+                to_line(first)
+            ),
+        });
+    };
+    if let Some(position) = told.as_mut()
+        && position.play(&mv).is_err()
+    {
+        *told = None;
+    }
+    process.play(mv).map_err(|e| e.to_string())?;
+    Ok(plan)
 }
 
 /// Reads a saved versus replay and plays it back to its recorded result.

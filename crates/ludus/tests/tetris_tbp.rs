@@ -125,6 +125,27 @@ fn versus_against_ludus_over_tbp_finishes() {
     assert!(!first.contains("pieces 0 / 0"), "{first}");
 }
 
+#[test]
+fn garbage_under_a_tbp_bot_sends_a_new_start() {
+    let data = tempfile::tempdir().unwrap();
+    let log = data.path().join("to-bot.log");
+    let command = format!(
+        "tee -a '{}' | '{}' tetris tbp",
+        log.display(),
+        env!("CARGO_BIN_EXE_ludus")
+    );
+    let out = versus(&command, data.path());
+    assert!(out.contains("APP"), "{out}");
+    let sent = std::fs::read_to_string(&log).unwrap();
+    let starts = sent
+        .lines()
+        .filter(|line| line.contains(r#""type":"start""#))
+        .count();
+    // One start per game, and more when bot 1's attack changed the board.
+    assert!(starts > 2, "{starts} starts for 2 games:\n{out}");
+    assert!(sent.contains(r#""G""#), "a start shows the garbage");
+}
+
 /// A fake bot: a shell script answering `info` and `ready`, then `body` for the rest.
 fn fake_bot(dir: &Path, name: &str, body: &str) -> String {
     let path = dir.join(name);

@@ -55,3 +55,37 @@ pub fn serve_tbp(mut input: impl BufRead, out: &mut impl Write) -> Result<()> {
         out.flush()?;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::tbp::parse_bot;
+
+    fn replies(input: &str) -> Vec<BotMessage> {
+        let mut out = Vec::new();
+        serve_tbp(input.as_bytes(), &mut out).unwrap();
+        String::from_utf8(out)
+            .unwrap()
+            .lines()
+            .map(|line| parse_bot(line).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn an_over_long_line_gets_an_error_and_the_next_line_is_answered() {
+        let long = "x".repeat(3 * MAX_LINE_BYTES);
+        let got = replies(&format!("{long}\n{{\"type\":\"rules\"}}\n"));
+        assert!(matches!(got[0], BotMessage::Info { .. }));
+        assert!(
+            matches!(&got[1], BotMessage::Error { reason } if reason.contains("over the limit"))
+        );
+        assert_eq!(got[2], BotMessage::Ready);
+        assert_eq!(got.len(), 3);
+    }
+
+    #[test]
+    fn quit_ends_the_conversation_and_blank_lines_are_skipped() {
+        let got = replies("\n{\"type\":\"quit\"}\n{\"type\":\"rules\"}\n");
+        assert_eq!(got.len(), 1, "{got:?}");
+    }
+}

@@ -86,6 +86,8 @@ fn only_finished_sprints_qualify() {
         time_ms: 1000,
         pieces_per_second: 1.0,
         status,
+        finesse: tetris::FinesseCount::default(),
+        splits: tetris::Splits::default(),
     };
     let done = Status::Over(GameOver::GoalReached);
     let topped = Status::Over(GameOver::BlockOut);

@@ -73,6 +73,7 @@ fn write_scores(dir: &Path) {
         time_ms,
         pieces_per_second: 100.0 / (time_ms as f64 / 1000.0),
         assisted: false,
+        ..ScoreEntry::default()
     };
     let data = DataDir::at(dir);
     for e in [

@@ -7,10 +7,12 @@
 
 mod hint;
 mod modes;
+mod stats;
 pub mod versus;
 
 pub use hint::{Hint, HintTracker};
 pub use modes::{MODES, mode_title, random_seed};
+pub use stats::{Stats, format_time};
 
 use std::path::Path;
 
@@ -184,6 +186,11 @@ impl TetrisSession {
 
     pub fn game(&self) -> &Game {
         self.recorder.game()
+    }
+
+    /// The live figures: PPS, keys per piece, finesse, Sprint splits.
+    pub fn stats(&self) -> Stats {
+        Stats::of(self.game())
     }
 
     /// The replay of the game so far.

@@ -167,6 +167,8 @@ pub struct SideStats {
     pub core: PlayerStats,
     /// Attack per minute of game time; 0 at time 0.
     pub attack_per_minute: f64,
+    /// Keys per piece and finesse, as in a game played alone.
+    pub live: super::Stats,
 }
 
 /// A versus game between two sides.
@@ -293,6 +295,7 @@ impl VersusSession {
             } else {
                 0.0
             },
+            live: super::Stats::of(self.versus().game(player)),
         }
     }
 

@@ -12,7 +12,7 @@ pub mod versus;
 
 pub use hint::{Hint, HintTracker};
 pub use modes::{MODES, mode_title, random_seed};
-pub use stats::{Stats, format_time};
+pub use stats::Stats;
 
 use std::path::Path;
 

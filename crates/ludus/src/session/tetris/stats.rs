@@ -49,17 +49,6 @@ impl Stats {
     }
 }
 
-/// A time as `m:ss.cc` (splits and Sprint times).
-pub fn format_time(ms: u64) -> String {
-    let centis = ms / 10;
-    format!(
-        "{}:{:02}.{:02}",
-        centis / 6000,
-        centis / 100 % 60,
-        centis % 100
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -90,11 +79,5 @@ mod tests {
         let game =
             Game::new(Mode::Zen, Settings::default(), 9).with_garbage(GarbageRules::default(), 1);
         assert_eq!(Stats::of(&game).attack_per_minute, Some(0.0));
-    }
-
-    #[test]
-    fn times_read_as_minutes_seconds_and_hundredths() {
-        assert_eq!(format_time(0), "0:00.00");
-        assert_eq!(format_time(83_456), "1:23.45");
     }
 }

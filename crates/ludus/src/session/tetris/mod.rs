@@ -84,6 +84,7 @@ impl End {
 #[derive(Clone, Debug)]
 pub struct EndToRecord {
     summary: Summary,
+    stats: Stats,
     end: End,
     assisted: bool,
 }
@@ -92,6 +93,8 @@ pub struct EndToRecord {
 #[derive(Clone, Debug)]
 pub struct GameResult {
     pub summary: Summary,
+    /// The figures at the end: keys per piece, finesse, splits.
+    pub stats: Stats,
     pub end: End,
     /// Whether the game could enter the table (an unfinished sprint cannot).
     pub qualifies: bool,
@@ -119,6 +122,7 @@ impl EndToRecord {
         };
         GameResult {
             summary: self.summary,
+            stats: self.stats,
             end: self.end,
             qualifies,
             recorded,
@@ -314,6 +318,7 @@ impl TetrisSession {
         self.end_taken = true;
         Some(EndToRecord {
             summary: self.game().summary(),
+            stats: self.stats(),
             end,
             assisted: self.hint_used,
         })

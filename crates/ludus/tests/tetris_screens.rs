@@ -229,8 +229,14 @@ fn settings_screen_rebinds_keys_without_conflicts_and_saves() {
     for _ in 0..10 {
         app.on_key(key(KeyCode::Left));
     }
-    // Rebind "move left" to `j`, then give `j` to hold: left loses it.
+    // Finesse training on.
     for _ in 0..4 {
+        app.on_key(key(KeyCode::Down));
+    }
+    app.on_key(key(KeyCode::Right));
+    assert!(screen(&app).contains("Finesse training (retry a fault)"));
+    // Rebind "move left" to `j`, then give `j` to hold: left loses it.
+    for _ in 0..2 {
         app.on_key(key(KeyCode::Down));
     }
     app.on_key(key(KeyCode::Enter));
@@ -257,6 +263,8 @@ fn settings_screen_rebinds_keys_without_conflicts_and_saves() {
     let tetris = &settings["tetris"];
     assert_eq!(tetris["handling"]["das_ms"], 150);
     assert_eq!(tetris["handling"]["arr_ms"], 0);
+    assert_eq!(tetris["handling"]["finesse_training"], true);
+    assert_eq!(tetris["handling"]["finesse_180"], true);
     assert_eq!(tetris["keys"]["left"], serde_json::json!([]));
     assert_eq!(
         tetris["keys"]["hold"],

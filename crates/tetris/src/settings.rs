@@ -126,6 +126,9 @@ mod tests {
         let partial: Settings = serde_json::from_str(r#"{"arr_ms": 0}"#).unwrap();
         assert_eq!(partial.das_ms, 167);
         assert_eq!(partial.arr_ms, 0);
+        // Files from before finesse: training off, 180° turns counted.
+        assert!(!partial.finesse_training);
+        assert!(partial.finesse_180);
     }
 
     #[test]

@@ -518,6 +518,10 @@ mod tests {
         let one = session.stats(Player::One);
         assert!(one.core.pieces > 0);
         assert!(one.attack_per_minute >= 0.0);
+        // The live block counts keys and finesse as a game alone does, and has APM.
+        assert!(one.live.keys_per_piece >= 1.0, "{:?}", one.live);
+        assert!(one.live.attack_per_minute.is_some());
+        assert!((0.0..=100.0).contains(&one.live.finesse_rate));
 
         let dir = tempfile::tempdir().unwrap();
         let data = DataDir::at(dir.path());

@@ -18,8 +18,8 @@ use super::protocol::{self, ErrorCode, Refusal, with_seq};
 use super::sessions::{GameKey, game_key, lock};
 use super::socket::{GameConnection, Replies, refuse};
 use crate::session::tetris::{
-    End, GameResult, MODES, OpenReplayError, TetrisSession, file_name, format_date, high_scores,
-    mode_title, now_secs, open_replay, random_seed, saved_replays,
+    End, GameResult, MODES, OpenReplayError, Stats, TetrisSession, file_name, format_date,
+    high_scores, mode_title, now_secs, open_replay, random_seed, saved_replays,
 };
 use crate::store::settings::{self, TetrisSettings};
 
@@ -272,6 +272,8 @@ struct StateView<'a> {
     pieces: u64,
     b2b: bool,
     combo: Option<u32>,
+    /// Live statistics: PPS, keys per piece, finesse, Sprint splits.
+    stats: StatsView,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     events: Vec<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -281,6 +283,41 @@ struct StateView<'a> {
     setup: Option<Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
     seq: Option<u64>,
+}
+
+/// The session's [`Stats`] as the page draws them.
+#[derive(Debug, PartialEq, Serialize)]
+struct StatsView {
+    pps: f64,
+    /// Key presses per piece.
+    kpp: f64,
+    faults: u64,
+    /// Percentage of judged pieces placed without a finesse fault.
+    finesse: f64,
+    /// The last judged piece was a fault (the page flashes it).
+    fault: bool,
+    /// Pieces finesse training sent back to spawn.
+    retries: u64,
+    /// Attack per minute, versus games only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    apm: Option<f64>,
+    /// Sprint's split times in game ms (10, 20, 30, 40 lines), as reached.
+    splits: Vec<u64>,
+}
+
+impl From<Stats> for StatsView {
+    fn from(stats: Stats) -> StatsView {
+        StatsView {
+            pps: stats.pieces_per_second,
+            kpp: stats.keys_per_piece,
+            faults: stats.faults,
+            finesse: stats.finesse_rate,
+            fault: stats.last_fault,
+            retries: stats.retries,
+            apm: stats.attack_per_minute,
+            splits: stats.splits.reached().map(|(_, ms)| ms).collect(),
+        }
+    }
 }
 
 /// Where the bot would put the piece in play: its cells (`null` when nothing
@@ -384,6 +421,7 @@ fn over_message(result: &GameResult, replay: Option<&str>) -> String {
         "pieces": summary.pieces,
         "time_ms": summary.time_ms,
         "pps": summary.pieces_per_second,
+        "stats": StatsView::from(result.stats),
         "qualifies": result.qualifies,
         "rank": rank,
         "table": table,
@@ -477,6 +515,7 @@ impl Conn {
             pieces: game.pieces(),
             b2b: game.back_to_back(),
             combo: game.combo(),
+            stats: Stats::of(game).into(),
             events,
             clear: clear.map(ClearView::from),
             setup: shown.setup,
@@ -805,5 +844,27 @@ mod tests {
         let (events, _) = before.events(&Probe::of(game.game()));
         assert_eq!(events, vec!["lock"]);
         assert_eq!(game.game().pieces(), 1);
+    }
+
+    #[test]
+    fn the_state_carries_the_live_stats() {
+        let mut session = TetrisSession::new(Mode::Sprint, 7, &TetrisSettings::default());
+        // Right then left: back at spawn in two presses, a fault.
+        for action in [Action::Right, Action::Left, Action::HardDrop] {
+            session.input(action, Edge::Press, 1_000);
+            session.input(action, Edge::Release, 1_000);
+        }
+        let view = StatsView::from(session.stats());
+        let json = serde_json::to_value(&view).unwrap_or_default();
+        assert_eq!(json["faults"], 1);
+        assert_eq!(json["finesse"], 0.0);
+        assert_eq!(json["kpp"], 3.0);
+        assert_eq!(json["pps"], 1.0);
+        assert_eq!(json["fault"], true);
+        assert_eq!(json["splits"], serde_json::json!([]));
+        assert!(
+            json.get("apm").is_none(),
+            "no attack outside versus: {json}"
+        );
     }
 }

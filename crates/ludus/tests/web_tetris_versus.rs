@@ -160,9 +160,15 @@ async fn versus_against_the_unlimited_bot_to_the_end() {
         Some(u64::from(local.stats(Player::Two).core.garbage.attack))
     );
     assert!(bot["pps"].as_f64().unwrap() > 10.0);
+    // The seed is chosen so that the bot attacks before the person tops out.
+    assert!(bot["sent"].as_u64().unwrap() > 0, "the bot sent nothing");
     assert!(
-        saw_garbage || bot["attack"].as_u64() == Some(0),
+        saw_garbage,
         "the bot attacked but no garbage reached the person"
+    );
+    assert_eq!(
+        last["sides"][0]["stats"]["received"], bot["sent"],
+        "every line the bot sent reached the person"
     );
 
     // Keys after the end change nothing.

@@ -23,6 +23,9 @@ use crate::session::tetris::{
 };
 use crate::store::settings::{self, TetrisSettings};
 
+mod versus;
+use versus::VersusGame;
+
 /// The most game time one message may add: a page claiming more (a stalled
 /// tab, a bad clock, a hostile client) gets this much, so one message is
 /// always a bounded amount of work.
@@ -116,6 +119,15 @@ pub enum Request {
         #[serde(default)]
         seq: Option<u64>,
     },
+    /// A versus game against Ludus's bot at `level` (`easy`, `medium`, `hard`, `expert`,
+    /// `unlimited`); `seed` deals chosen pieces (tests use it).
+    Versus {
+        #[serde(default)]
+        seq: Option<u64>,
+        level: String,
+        #[serde(default)]
+        seed: Option<u64>,
+    },
 }
 
 impl Request {
@@ -134,6 +146,7 @@ impl Request {
             | Request::Watch { seq, .. }
             | Request::WatchTo { seq, .. }
             | Request::Ping { seq } => *seq,
+            Request::Versus { seq, .. } => *seq,
         }
     }
 }
@@ -165,6 +178,8 @@ enum Current {
         game: Arc<Mutex<TetrisSession>>,
     },
     Watch(Arc<Mutex<Watch>>),
+    /// A versus game against the bot (not kept for a reload).
+    Versus(Arc<Mutex<VersusGame>>),
 }
 
 /// One connection: what it shows, and what it last sent (replies carry only what changed).
@@ -476,6 +491,7 @@ impl Conn {
                 };
                 self.view(w.playback.game(), shown, seq)
             }
+            Current::Versus(game) => versus::state(&lock(game), seq, full),
         }
     }
 
@@ -537,6 +553,7 @@ impl Conn {
                 vec![self.state(seq, false)]
             }
             Current::Watch(_) => refuse(ErrorCode::NoGame, "a replay is being watched", seq),
+            Current::Versus(_) => refuse(ErrorCode::NoGame, "a versus game is being played", seq),
             Current::None => refuse(ErrorCode::NoGame, "start a game first", seq),
         }
     }
@@ -594,10 +611,14 @@ impl GameConnection for Conn {
 
     /// The page went away: the game waits, paused, for a reload.
     fn closed(&self) {
-        if let Current::Play { game, .. } = &self.current {
-            let mut g = lock(game);
-            let now = g.game().time_ms();
-            g.pause(now);
+        match &self.current {
+            Current::Play { game, .. } => {
+                let mut g = lock(game);
+                let now = g.game().time_ms();
+                g.pause(now);
+            }
+            Current::Versus(game) => lock(game).pause_now(),
+            Current::None | Current::Watch(_) => {}
         }
     }
 
@@ -632,7 +653,22 @@ fn record_end(
 /// Answers one request.
 fn handle(app: &Arc<App>, conn: &mut Conn, request: Request) -> Replies {
     let seq = request.seq();
+    if let Current::Versus(game) = &conn.current
+        && let Some(replies) = versus::handle(app, game, &request)
+    {
+        return replies;
+    }
     match request {
+        Request::Versus { level, seed, .. } => {
+            let level = match versus::level(&level, seq) {
+                Ok(level) => level,
+                Err(refused) => return refused,
+            };
+            let (settings, _) = settings::load(&app.data);
+            let game = VersusGame::new(level, seed.unwrap_or_else(random_seed), &settings.tetris);
+            conn.current = Current::Versus(Arc::new(Mutex::new(game)));
+            vec![conn.state(seq, true)]
+        }
         Request::Ping { .. } => vec![with_seq(json!({"type": "pong"}), seq)],
         Request::Input {
             action, edge, t, ..

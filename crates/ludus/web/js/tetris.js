@@ -79,6 +79,7 @@ const socket = new GameSocket('/ws/tetris', {
 function show(view) {
   for (const v of ['menu', 'play', 'replays']) $(`view-${v}`).hidden = v !== view;
   for (const v of ['menu', 'play', 'replays']) $(`nav-${v}`).classList.toggle('active', v === view);
+  $('view-versus').hidden = true; // versus (tetris-versus.js) shows itself over the menu
   page.view = view;
   if (view === 'menu') socket.send({ type: 'scores' });
   if (view === 'replays') socket.send({ type: 'replays' });

@@ -76,10 +76,12 @@ test('Xiangqi: a lost game is rebuilt from the moves on the page', async (t) => 
     await page.check('input[name="mode"][value="humans"]');
     await page.click('#new-ok');
     await page.waitForFunction(() => window.__ludus.state && window.__ludus.state.moves.length === 0);
-    for (const sq of ['h2', 'e2', 'h9', 'g7']) {
+    for (const [i, sq] of ['h2', 'e2', 'h9', 'g7'].entries()) {
       const box = await page.locator('#board').boundingBox();
       const [x, y] = await page.evaluate((sq) => window.__ludus.geo.point(sq), sq);
       await page.mouse.click(box.x + x, box.y + y);
+      // Black's piece can be picked once the server has Red's move on the page.
+      if (i === 1) await page.waitForFunction(() => window.__ludus.state.moves.length === 1);
     }
     await page.waitForFunction(() => window.__ludus.state.moves.length === 2);
   });

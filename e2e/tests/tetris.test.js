@@ -84,6 +84,12 @@ test('play Tetris in the browser: clear a line, pause, reload, top out, replay',
   await page.waitForFunction(() => Number(document.getElementById('lines').textContent) >= 1);
   const lines = Number(await page.textContent('#lines'));
   assert.ok(lines >= 1, `lines counter ${lines}`);
+  // The live statistics are the session's, drawn beside the counters.
+  const stats = await page.evaluate(() => window.__ludus.state.stats);
+  assert.equal(await page.textContent('#kpp'), stats.kpp.toFixed(2));
+  assert.equal(await page.textContent('#faults'), String(stats.faults));
+  assert.equal(await page.textContent('#finesse'), `${stats.finesse.toFixed(1)}%`);
+  assert.ok(stats.kpp >= 1, `a piece takes at least its drop: ${stats.kpp}`);
   await shot(page, 'tetris-play');
 
   // Pause: the matrix hides and time stands still.
@@ -124,6 +130,7 @@ test('play Tetris in the browser: clear a line, pause, reload, top out, replay',
   await page.waitForTimeout(300);
   assert.ok(await page.isVisible('#over-dialog[open]'));
   assert.match(await page.textContent('#over-rank'), /new best/i);
+  assert.match(await page.textContent('#over-finesse'), /keys per piece · finesse [\d.]+% · \d+ faults?/);
   assert.equal(await page.locator('#over-table tr.mine').count(), 1);
   await page.keyboard.press('s');
   await page.waitForFunction(() => document.getElementById('over-note').textContent.includes('Replay saved'));

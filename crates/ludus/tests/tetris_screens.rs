@@ -73,6 +73,7 @@ fn write_scores(dir: &Path) {
         time_ms,
         pieces_per_second: 100.0 / (time_ms as f64 / 1000.0),
         assisted: false,
+        ..ScoreEntry::default()
     };
     let data = DataDir::at(dir);
     for e in [
@@ -228,8 +229,14 @@ fn settings_screen_rebinds_keys_without_conflicts_and_saves() {
     for _ in 0..10 {
         app.on_key(key(KeyCode::Left));
     }
-    // Rebind "move left" to `j`, then give `j` to hold: left loses it.
+    // Finesse training on.
     for _ in 0..4 {
+        app.on_key(key(KeyCode::Down));
+    }
+    app.on_key(key(KeyCode::Right));
+    assert!(screen(&app).contains("Finesse training (retry a fault)"));
+    // Rebind "move left" to `j`, then give `j` to hold: left loses it.
+    for _ in 0..2 {
         app.on_key(key(KeyCode::Down));
     }
     app.on_key(key(KeyCode::Enter));
@@ -256,6 +263,8 @@ fn settings_screen_rebinds_keys_without_conflicts_and_saves() {
     let tetris = &settings["tetris"];
     assert_eq!(tetris["handling"]["das_ms"], 150);
     assert_eq!(tetris["handling"]["arr_ms"], 0);
+    assert_eq!(tetris["handling"]["finesse_training"], true);
+    assert_eq!(tetris["handling"]["finesse_180"], true);
     assert_eq!(tetris["keys"]["left"], serde_json::json!([]));
     assert_eq!(
         tetris["keys"]["hold"],
@@ -859,4 +868,48 @@ fn versus_ends_with_a_result_and_saves_its_replay() {
     let data = DataDir::at(dir.path());
     let replay = read_versus_replay(&data.tetris_versus_replays().join(&name)).unwrap();
     assert_eq!(&replay.play().unwrap(), screen.session().versus());
+}
+
+/// A Sprint played by the bot until `lines`, recorded: a piece every 400 ms.
+fn bot_sprint(seed: u64, lines: u32) -> tetris::Replay {
+    use tetris::bot::{Bot, BotMove};
+    let mut recorder = Recorder::new(Mode::Sprint, Settings::default(), seed);
+    let mut bot = Bot::new();
+    let mut t = 0;
+    while recorder.game().lines() < lines && recorder.game().is_playing() {
+        assert!(t < 200_000, "the bot clears lines");
+        t += 400;
+        let plan = bot.suggest(recorder.game()).unwrap();
+        for step in plan.moves {
+            let repeats = if step == BotMove::SoftDrop { 40 } else { 1 };
+            for _ in 0..repeats {
+                let game = recorder.game();
+                if step == BotMove::SoftDrop && game.active().copied() == game.ghost() {
+                    break;
+                }
+                recorder.update(t, &InputEvent::tap(t, step.action()));
+            }
+        }
+    }
+    recorder.replay()
+}
+
+#[test]
+fn sprint_shows_finesse_and_split_times() {
+    let dir = tempfile::tempdir().unwrap();
+    let replay = bot_sprint(5, 20);
+    let mut ctx = Ctx::new(DataDir::at(dir.path()));
+    let mut watch = GameScreen::watch(replay.clone(), &mut ctx);
+    let w0 = Instant::now();
+    watch.tick(w0, &mut ctx);
+    watch.tick(ms(w0, replay.end_ms - 1), &mut ctx);
+    let live = draw(&watch, &ctx);
+    assert!(live.contains("SPLITS"), "{live}");
+    assert!(live.contains("Faults"), "{live}");
+    assert_eq!(watch.game().splits().reached().count(), 1);
+    assert_snapshot!("tetris_sprint_live", live);
+    watch.tick(ms(w0, replay.end_ms + 1), &mut ctx);
+    let over = draw(&watch, &ctx);
+    assert!(over.contains("Splits  10 "), "{over}");
+    assert_snapshot!("tetris_sprint_over", over);
 }

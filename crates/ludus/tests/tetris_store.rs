@@ -18,6 +18,7 @@ fn entry(date: u64, score: u64, time_ms: u64) -> ScoreEntry {
         time_ms,
         pieces_per_second: 1.0,
         assisted: false,
+        ..ScoreEntry::default()
     }
 }
 
@@ -86,6 +87,8 @@ fn only_finished_sprints_qualify() {
         time_ms: 1000,
         pieces_per_second: 1.0,
         status,
+        finesse: tetris::FinesseCount::default(),
+        splits: tetris::Splits::default(),
     };
     let done = Status::Over(GameOver::GoalReached);
     let topped = Status::Over(GameOver::BlockOut);
@@ -184,4 +187,42 @@ fn replays_saved_at_the_same_moment_are_all_kept() {
     unique.dedup();
     assert_eq!(unique.len(), 40);
     assert_eq!(store::list_replays(&dir).len(), 40);
+}
+
+#[test]
+fn old_score_files_load_and_new_entries_keep_finesse_and_splits() {
+    let tmp = tempfile::tempdir().unwrap();
+    let data = DataDir::at(tmp.path());
+    std::fs::create_dir_all(data.tetris_scores().parent().unwrap()).unwrap();
+    // A table written before keys per piece, finesse and splits were saved.
+    let old = r#"{"version":1,"modes":{"sprint":[{"date":5,"score":10,"lines":40,
+        "level":1,"pieces":100,"time_ms":60000,"pieces_per_second":1.6,"assisted":false}]}}"#;
+    std::fs::write(data.tetris_scores(), old).unwrap();
+    let (scores, warning) = store::load(&data);
+    assert!(warning.is_none(), "{warning:?}");
+    let entry = &scores.table(Mode::Sprint)[0];
+    assert_eq!((entry.keys_per_piece, entry.finesse_faults), (None, None));
+    assert!(entry.splits_ms.is_empty());
+
+    // A finished Sprint keeps its figures.
+    let mut recorder = Recorder::new(Mode::Sprint, Settings::default(), 3);
+    for t in [10, 20] {
+        recorder.update(t, &InputEvent::tap(t, Action::Right));
+        recorder.update(t, &InputEvent::tap(t, Action::Left));
+        recorder.update(t, &InputEvent::tap(t, Action::HardDrop));
+    }
+    let entry = ScoreEntry::of(&recorder.game().summary(), 6, false);
+    assert_eq!(entry.keys_per_piece, Some(3.0));
+    assert_eq!(entry.finesse_faults, Some(2));
+    assert_eq!(entry.finesse_rate, Some(0.0));
+    let written = store::record(&data, Mode::Sprint, entry.clone()).unwrap();
+    assert!(written.table.contains(&entry));
+    let mut summary = recorder.game().summary();
+    summary.splits = tetris::Splits {
+        at_ms: [Some(9_000), Some(19_000), None, None],
+    };
+    assert_eq!(
+        ScoreEntry::of(&summary, 7, false).splits_ms,
+        [9_000, 19_000]
+    );
 }

@@ -140,6 +140,11 @@ async fn the_server_plays_the_same_game_as_the_engine() {
         assert_eq!(last["score"], local.score());
         assert_eq!(last["lines"], local.lines());
         assert_eq!(board, board_of(&local), "{last}");
+        // The live statistics are the engine's, counted the same way.
+        let stats = ludus::session::tetris::Stats::of(&local);
+        assert_eq!(last["stats"]["faults"], stats.faults, "{last}");
+        assert_eq!(last["stats"]["kpp"], stats.keys_per_piece, "{last}");
+        assert_eq!(last["stats"]["finesse"], stats.finesse_rate, "{last}");
         let events: Vec<&str> = last["events"]
             .as_array()
             .map(|a| a.iter().filter_map(Value::as_str).collect())

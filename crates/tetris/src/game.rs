@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::attack::Attack;
 use crate::bag::Bag;
+use crate::finesse::{FinesseCount, Placement};
 use crate::garbage::{Garbage, GarbageRules, Meter};
 use crate::matrix::{Matrix, VISIBLE_HEIGHT};
 use crate::mode::Mode;
@@ -165,6 +166,40 @@ pub struct Summary {
     pub time_ms: u64,
     pub pieces_per_second: f64,
     pub status: Status,
+    /// Finesse faults, judged pieces and key presses (zero in files from before them).
+    #[serde(default)]
+    pub finesse: FinesseCount,
+    /// Sprint's split times (empty in the other modes and in older files).
+    #[serde(default)]
+    pub splits: Splits,
+}
+
+/// Lines between two Sprint splits.
+pub const SPLIT_LINES: u32 = 10;
+
+/// Sprint's split times: the game time at which 10, 20, 30 and 40 lines were reached.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Splits {
+    pub at_ms: [Option<u64>; 4],
+}
+
+impl Splits {
+    /// The splits reached so far, in order, with the lines of each.
+    pub fn reached(&self) -> impl Iterator<Item = (u32, u64)> + '_ {
+        (1..)
+            .zip(self.at_ms.iter())
+            .filter_map(|(n, at)| at.map(|ms| (n * SPLIT_LINES, ms)))
+    }
+
+    /// Notes every split that `lines` reaches at `time_ms`.
+    fn reach(&mut self, lines: u32, time_ms: u64) {
+        for (n, at) in (1..).zip(self.at_ms.iter_mut()) {
+            if at.is_none() && lines >= n * SPLIT_LINES {
+                *at = Some(time_ms);
+            }
+        }
+    }
 }
 
 /// A sideways key being held: which way, and when it next repeats.
@@ -212,6 +247,15 @@ pub struct Game {
     /// Incoming and outgoing garbage in a versus game; `None` in a game played alone.
     #[serde(default)]
     garbage: Option<Garbage>,
+    /// Finesse so far (presses of the piece in play, faults, keys).
+    #[serde(default)]
+    finesse: FinesseCount,
+    /// Pieces sent back to spawn by finesse training.
+    #[serde(default)]
+    finesse_retries: u64,
+    /// Sprint's split times.
+    #[serde(default)]
+    splits: Splits,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -277,6 +321,9 @@ impl Game {
             soft_drop_held: false,
             zen_clears: 0,
             garbage: None,
+            finesse: FinesseCount::default(),
+            finesse_retries: 0,
+            splits: Splits::default(),
         };
         let first = game.take_next();
         game.spawn(first);
@@ -467,7 +514,24 @@ impl Game {
                 0.0
             },
             status: self.status,
+            finesse: self.finesse,
+            splits: self.splits,
         }
+    }
+
+    /// Finesse so far: faults, judged pieces, key presses.
+    pub fn finesse(&self) -> &FinesseCount {
+        &self.finesse
+    }
+
+    /// How often finesse training sent a piece back to spawn.
+    pub fn finesse_retries(&self) -> u64 {
+        self.finesse_retries
+    }
+
+    /// Sprint's split times so far.
+    pub fn splits(&self) -> &Splits {
+        &self.splits
     }
 
     /// Lock-delay resets used by the active piece.
@@ -716,6 +780,16 @@ impl Game {
     }
 
     fn press(&mut self, action: Action) {
+        self.finesse.keys += 1;
+        match action {
+            Action::Left
+            | Action::Right
+            | Action::RotateCw
+            | Action::RotateCcw
+            | Action::Rotate180 => self.finesse.piece_presses += 1,
+            Action::SoftDrop => self.finesse.piece_soft_dropped = true,
+            Action::HardDrop | Action::Hold => {}
+        }
         match action {
             Action::Left | Action::Right => {
                 let direction = if action == Action::Left { -1 } else { 1 };
@@ -916,8 +990,29 @@ impl Game {
         if rows > 0 {
             self.last_action = LastAction::Other;
         }
+        if self.retry_on_fault() {
+            return;
+        }
         self.score += 2 * u64::from(rows);
-        self.lock_active();
+        self.lock_judged();
+    }
+
+    /// Judges the finesse of the piece about to lock; in finesse training a fault sends it
+    /// back to spawn instead (true), the matrix untouched.
+    fn retry_on_fault(&mut self) -> bool {
+        let Some(piece) = self.active else {
+            return false;
+        };
+        let fault = self
+            .finesse
+            .judge(Placement::of(&piece), self.settings.finesse_180);
+        if fault && self.settings.finesse_training {
+            self.finesse_retries += 1;
+            self.active = None;
+            self.spawn(piece.kind);
+            return true;
+        }
+        false
     }
 
     fn hold_active(&mut self) {
@@ -933,6 +1028,7 @@ impl Game {
         };
         self.hold = Some(piece.kind);
         self.hold_used = true;
+        self.finesse.new_piece();
         self.spawn(next);
     }
 
@@ -971,6 +1067,13 @@ impl Game {
     }
 
     fn lock_active(&mut self) {
+        if !self.retry_on_fault() {
+            self.lock_judged();
+        }
+    }
+
+    /// Locks the active piece (its finesse already judged).
+    fn lock_judged(&mut self) {
         let Some(piece) = self.active.take() else {
             return;
         };
@@ -993,6 +1096,9 @@ impl Game {
         let report = scoring::score_lock(lines, t_spin, perfect_clear, level, &mut self.chains);
         self.score += report.points;
         self.lines += lines;
+        if self.mode == Mode::Sprint {
+            self.splits.reach(self.lines, self.now_us / 1000);
+        }
         if lines > 0 || t_spin != TSpin::None {
             self.last_clear = Some(report);
         }
@@ -1059,6 +1165,7 @@ mod tests {
                 arr_ms,
                 soft_drop,
                 preview: 5,
+                ..Settings::default()
             },
         )
     }

@@ -43,7 +43,7 @@
 pub mod attack;
 pub mod bag;
 pub mod bot;
-
+pub mod finesse;
 pub mod game;
 pub mod garbage;
 pub mod matrix;
@@ -58,7 +58,10 @@ pub mod snapshot;
 pub mod srs;
 pub mod versus;
 
-pub use game::{Action, Edge, Game, GameOver, InputEvent, MAX_GAME_TIME_MS, Status, Summary};
+pub use finesse::FinesseCount;
+pub use game::{
+    Action, Edge, Game, GameOver, InputEvent, MAX_GAME_TIME_MS, Splits, Status, Summary,
+};
 pub use matrix::{Block, Matrix};
 pub use mode::Mode;
 pub use piece::{ActivePiece, Colour, PieceKind, Rotation};

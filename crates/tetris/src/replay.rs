@@ -2,7 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::game::{Game, InputEvent, MAX_GAME_TIME_MS};
+use crate::finesse::FinesseCount;
+use crate::game::{Game, InputEvent, MAX_GAME_TIME_MS, Splits};
 use crate::mode::Mode;
 use crate::settings::Settings;
 
@@ -30,6 +31,13 @@ pub struct ReplayResult {
     pub lines: u32,
     pub pieces: u64,
     pub topped_out: bool,
+    /// Finesse and key presses (`None` in replays from before they were counted, which
+    /// are then checked without them).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub finesse: Option<FinesseCount>,
+    /// Sprint's split times (`None` in older replays).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub splits: Option<Splits>,
 }
 
 impl ReplayResult {
@@ -39,7 +47,20 @@ impl ReplayResult {
             lines: game.lines(),
             pieces: game.pieces(),
             topped_out: game.topped_out(),
+            finesse: Some(*game.finesse()),
+            splits: Some(*game.splits()),
         }
+    }
+
+    /// Whether a played game's result `got` is this recorded one (figures an older
+    /// replay did not record are not compared).
+    fn matches(&self, got: &ReplayResult) -> bool {
+        let got = ReplayResult {
+            finesse: self.finesse.and(got.finesse),
+            splits: self.splits.and(got.splits),
+            ..*got
+        };
+        *self == got
     }
 }
 
@@ -187,7 +208,7 @@ impl Replay {
         let mut playback = Playback::new(self.clone());
         playback.advance_to(self.end_ms);
         let game = playback.game;
-        if ReplayResult::of(&game) == self.result {
+        if self.result.matches(&ReplayResult::of(&game)) {
             Ok(game)
         } else {
             Err(ReplayError::Diverged)

@@ -22,6 +22,10 @@ pub struct Settings {
     pub soft_drop: SoftDrop,
     /// How many next pieces are shown (0–6).
     pub preview: u8,
+    /// Finesse minimums may use the 180° turn (players without a 180° key turn it off).
+    pub finesse_180: bool,
+    /// Finesse training: a piece placed with a fault goes back to spawn instead of locking.
+    pub finesse_training: bool,
 }
 
 impl Default for Settings {
@@ -31,6 +35,8 @@ impl Default for Settings {
             arr_ms: 33,
             soft_drop: SoftDrop::Factor(20),
             preview: 5,
+            finesse_180: true,
+            finesse_training: false,
         }
     }
 }
@@ -97,6 +103,7 @@ impl Settings {
                 SoftDrop::Instant => SoftDrop::Instant,
             },
             preview: self.preview.min(6),
+            ..self
         }
     }
 }
@@ -112,12 +119,16 @@ mod tests {
             arr_ms: 0,
             soft_drop: SoftDrop::Instant,
             preview: 3,
+            ..Settings::default()
         };
         let json = serde_json::to_string(&s).unwrap();
         assert_eq!(serde_json::from_str::<Settings>(&json).unwrap(), s);
         let partial: Settings = serde_json::from_str(r#"{"arr_ms": 0}"#).unwrap();
         assert_eq!(partial.das_ms, 167);
         assert_eq!(partial.arr_ms, 0);
+        // Files from before finesse: training off, 180° turns counted.
+        assert!(!partial.finesse_training);
+        assert!(partial.finesse_180);
     }
 
     #[test]
@@ -127,6 +138,7 @@ mod tests {
             arr_ms: 900,
             soft_drop: SoftDrop::Factor(0),
             preview: 20,
+            ..Settings::default()
         };
         assert!(wild.validate().is_err());
         assert!(wild.clamped().validate().is_ok());

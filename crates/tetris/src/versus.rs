@@ -513,6 +513,7 @@ mod tests {
                     arr_ms,
                     soft_drop,
                     preview: 5,
+                    ..Settings::default()
                 };
                 VersusSettings {
                     handling: [handling; 2],

@@ -194,3 +194,33 @@ fn a_recorder_takes_no_input_past_its_limit() {
         })
     );
 }
+
+#[test]
+fn replays_keep_finesse_and_older_ones_still_play() {
+    let mut recorder = Recorder::new(Mode::Sprint, Settings::default(), 8);
+    for t in [10, 20, 30] {
+        recorder.update(t, &InputEvent::tap(t, Action::Right));
+        recorder.update(t, &InputEvent::tap(t, Action::HardDrop));
+    }
+    let replay = recorder.replay();
+    let finesse = replay.result.finesse.expect("saved with the replay");
+    assert_eq!(finesse.keys, 6);
+    assert_eq!(finesse.judged, 3);
+    assert!(replay.play().is_ok());
+
+    // A replay written before finesse was counted: no finesse, still checked and played.
+    let mut json: serde_json::Value = serde_json::from_str(&replay.to_json()).unwrap();
+    let result = json["result"].as_object_mut().unwrap();
+    result.remove("finesse");
+    result.remove("splits");
+    let old = Replay::from_json(&json.to_string()).expect("an old replay loads");
+    assert_eq!(old.result.finesse, None);
+    assert!(old.play().is_ok());
+
+    // Edited figures are still caught.
+    let mut edited = replay.clone();
+    if let Some(f) = edited.result.finesse.as_mut() {
+        f.faults += 1;
+    }
+    assert_eq!(edited.play().unwrap_err(), ReplayError::Diverged);
+}

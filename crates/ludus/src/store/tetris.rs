@@ -31,6 +31,15 @@ pub struct ScoreEntry {
     pub pieces_per_second: f64,
     /// The player asked the bot for hints during the game.
     pub assisted: bool,
+    /// Key presses per piece (`None` in files from before they were counted).
+    pub keys_per_piece: Option<f64>,
+    /// Pieces placed with more presses than the finesse minimum (`None` in older files).
+    pub finesse_faults: Option<u64>,
+    /// Percentage of judged pieces placed without a fault (`None` in older files).
+    pub finesse_rate: Option<f64>,
+    /// Sprint's split times in game milliseconds at 10, 20, 30, 40 lines (empty in the
+    /// other modes and in older files).
+    pub splits_ms: Vec<u64>,
 }
 
 impl ScoreEntry {
@@ -44,6 +53,14 @@ impl ScoreEntry {
             time_ms: summary.time_ms,
             pieces_per_second: summary.pieces_per_second,
             assisted,
+            keys_per_piece: Some(if summary.pieces > 0 {
+                summary.finesse.keys as f64 / summary.pieces as f64
+            } else {
+                0.0
+            }),
+            finesse_faults: Some(summary.finesse.faults),
+            finesse_rate: Some(summary.finesse.rate()),
+            splits_ms: summary.splits.reached().map(|(_, ms)| ms).collect(),
         }
     }
 }

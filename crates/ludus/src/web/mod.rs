@@ -406,6 +406,8 @@ pub fn run(data: DataDir, args: ServeArgs) -> anyhow::Result<ExitCode> {
 async fn serve(data: DataDir, args: ServeArgs) -> anyhow::Result<()> {
     let (listen, limits) = (args.host, args.limits());
     let app = Arc::new(tokio::task::spawn_blocking(move || App::new(data, listen, limits)).await?);
+    // The ECCO tables are read once, here rather than on a first move.
+    tokio::task::spawn_blocking(::xiangqi::ecco::check_data);
     let address = SocketAddr::new(args.host, args.port);
     let listener = tokio::net::TcpListener::bind(address)
         .await

@@ -18,10 +18,13 @@ use super::protocol::{self, ErrorCode, Refusal, with_seq};
 use super::sessions::{GameKey, game_key, lock};
 use super::socket::{GameConnection, Replies, refuse};
 use crate::session::tetris::{
-    End, GameResult, MODES, OpenReplayError, TetrisSession, file_name, format_date, high_scores,
-    mode_title, now_secs, open_replay, random_seed, saved_replays,
+    End, GameResult, MODES, OpenReplayError, Stats, TetrisSession, file_name, format_date,
+    high_scores, mode_title, now_secs, open_replay, random_seed, saved_replays,
 };
 use crate::store::settings::{self, TetrisSettings};
+
+mod versus;
+use versus::VersusGame;
 
 /// The most game time one message may add: a page claiming more (a stalled
 /// tab, a bad clock, a hostile client) gets this much, so one message is
@@ -116,6 +119,15 @@ pub enum Request {
         #[serde(default)]
         seq: Option<u64>,
     },
+    /// A versus game against Ludus's bot at `level` (`easy`, `medium`, `hard`, `expert`,
+    /// `unlimited`); `seed` deals chosen pieces (tests use it).
+    Versus {
+        #[serde(default)]
+        seq: Option<u64>,
+        level: String,
+        #[serde(default)]
+        seed: Option<u64>,
+    },
 }
 
 impl Request {
@@ -134,6 +146,7 @@ impl Request {
             | Request::Watch { seq, .. }
             | Request::WatchTo { seq, .. }
             | Request::Ping { seq } => *seq,
+            Request::Versus { seq, .. } => *seq,
         }
     }
 }
@@ -165,6 +178,8 @@ enum Current {
         game: Arc<Mutex<TetrisSession>>,
     },
     Watch(Arc<Mutex<Watch>>),
+    /// A versus game against the bot (not kept for a reload).
+    Versus(Arc<Mutex<VersusGame>>),
 }
 
 /// One connection: what it shows, and what it last sent (replies carry only what changed).
@@ -272,6 +287,8 @@ struct StateView<'a> {
     pieces: u64,
     b2b: bool,
     combo: Option<u32>,
+    /// Live statistics: PPS, keys per piece, finesse, Sprint splits.
+    stats: StatsView,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     events: Vec<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -281,6 +298,41 @@ struct StateView<'a> {
     setup: Option<Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
     seq: Option<u64>,
+}
+
+/// The session's [`Stats`] as the page draws them.
+#[derive(Debug, PartialEq, Serialize)]
+struct StatsView {
+    pps: f64,
+    /// Key presses per piece.
+    kpp: f64,
+    faults: u64,
+    /// Percentage of judged pieces placed without a finesse fault.
+    finesse: f64,
+    /// The last judged piece was a fault (the page flashes it).
+    fault: bool,
+    /// Pieces finesse training sent back to spawn.
+    retries: u64,
+    /// Attack per minute, versus games only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    apm: Option<f64>,
+    /// Sprint's split times in game ms (10, 20, 30, 40 lines), as reached.
+    splits: Vec<u64>,
+}
+
+impl From<Stats> for StatsView {
+    fn from(stats: Stats) -> StatsView {
+        StatsView {
+            pps: stats.pieces_per_second,
+            kpp: stats.keys_per_piece,
+            faults: stats.faults,
+            finesse: stats.finesse_rate,
+            fault: stats.last_fault,
+            retries: stats.retries,
+            apm: stats.attack_per_minute,
+            splits: stats.splits.reached().map(|(_, ms)| ms).collect(),
+        }
+    }
 }
 
 /// Where the bot would put the piece in play: its cells (`null` when nothing
@@ -384,6 +436,7 @@ fn over_message(result: &GameResult, replay: Option<&str>) -> String {
         "pieces": summary.pieces,
         "time_ms": summary.time_ms,
         "pps": summary.pieces_per_second,
+        "stats": StatsView::from(result.stats),
         "qualifies": result.qualifies,
         "rank": rank,
         "table": table,
@@ -438,6 +491,7 @@ impl Conn {
                 };
                 self.view(w.playback.game(), shown, seq)
             }
+            Current::Versus(game) => versus::state(&lock(game), seq, full),
         }
     }
 
@@ -477,6 +531,7 @@ impl Conn {
             pieces: game.pieces(),
             b2b: game.back_to_back(),
             combo: game.combo(),
+            stats: Stats::of(game).into(),
             events,
             clear: clear.map(ClearView::from),
             setup: shown.setup,
@@ -498,6 +553,7 @@ impl Conn {
                 vec![self.state(seq, false)]
             }
             Current::Watch(_) => refuse(ErrorCode::NoGame, "a replay is being watched", seq),
+            Current::Versus(_) => refuse(ErrorCode::NoGame, "a versus game is being played", seq),
             Current::None => refuse(ErrorCode::NoGame, "start a game first", seq),
         }
     }
@@ -555,10 +611,14 @@ impl GameConnection for Conn {
 
     /// The page went away: the game waits, paused, for a reload.
     fn closed(&self) {
-        if let Current::Play { game, .. } = &self.current {
-            let mut g = lock(game);
-            let now = g.game().time_ms();
-            g.pause(now);
+        match &self.current {
+            Current::Play { game, .. } => {
+                let mut g = lock(game);
+                let now = g.game().time_ms();
+                g.pause(now);
+            }
+            Current::Versus(game) => lock(game).pause_now(),
+            Current::None | Current::Watch(_) => {}
         }
     }
 
@@ -593,7 +653,22 @@ fn record_end(
 /// Answers one request.
 fn handle(app: &Arc<App>, conn: &mut Conn, request: Request) -> Replies {
     let seq = request.seq();
+    if let Current::Versus(game) = &conn.current
+        && let Some(replies) = versus::handle(app, game, &request)
+    {
+        return replies;
+    }
     match request {
+        Request::Versus { level, seed, .. } => {
+            let level = match versus::level(&level, seq) {
+                Ok(level) => level,
+                Err(refused) => return refused,
+            };
+            let (settings, _) = settings::load(&app.data);
+            let game = VersusGame::new(level, seed.unwrap_or_else(random_seed), &settings.tetris);
+            conn.current = Current::Versus(Arc::new(Mutex::new(game)));
+            vec![conn.state(seq, true)]
+        }
         Request::Ping { .. } => vec![with_seq(json!({"type": "pong"}), seq)],
         Request::Input {
             action, edge, t, ..
@@ -805,5 +880,27 @@ mod tests {
         let (events, _) = before.events(&Probe::of(game.game()));
         assert_eq!(events, vec!["lock"]);
         assert_eq!(game.game().pieces(), 1);
+    }
+
+    #[test]
+    fn the_state_carries_the_live_stats() {
+        let mut session = TetrisSession::new(Mode::Sprint, 7, &TetrisSettings::default());
+        // Right then left: back at spawn in two presses, a fault.
+        for action in [Action::Right, Action::Left, Action::HardDrop] {
+            session.input(action, Edge::Press, 1_000);
+            session.input(action, Edge::Release, 1_000);
+        }
+        let view = StatsView::from(session.stats());
+        let json = serde_json::to_value(&view).unwrap_or_default();
+        assert_eq!(json["faults"], 1);
+        assert_eq!(json["finesse"], 0.0);
+        assert_eq!(json["kpp"], 3.0);
+        assert_eq!(json["pps"], 1.0);
+        assert_eq!(json["fault"], true);
+        assert_eq!(json["splits"], serde_json::json!([]));
+        assert!(
+            json.get("apm").is_none(),
+            "no attack outside versus: {json}"
+        );
     }
 }

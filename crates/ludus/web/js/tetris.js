@@ -79,6 +79,7 @@ const socket = new GameSocket('/ws/tetris', {
 function show(view) {
   for (const v of ['menu', 'play', 'replays']) $(`view-${v}`).hidden = v !== view;
   for (const v of ['menu', 'play', 'replays']) $(`nav-${v}`).classList.toggle('active', v === view);
+  $('view-versus').hidden = true; // versus (tetris-versus.js) shows itself over the menu
   page.view = view;
   if (view === 'menu') socket.send({ type: 'scores' });
   if (view === 'replays') socket.send({ type: 'replays' });
@@ -227,6 +228,9 @@ function applyState(s) {
     page.watch.base = s.t; page.watch.since = null;
   }
   for (const event of s.events || []) onEvent(event, s);
+  if (before && !first && s.stats && before.stats && s.stats.faults > before.stats.faults && !s.clear) {
+    flash(s.stats.retries > before.stats.retries ? 'FINESSE FAULT: AGAIN' : 'FINESSE FAULT');
+  }
   if (!before || before.level !== s.level || first) music.level(s.level);
   music.playing = !page.watch && s.playing && !s.paused && page.view === 'play';
   showCounters();
@@ -311,7 +315,23 @@ function showCounters() {
   $('lines').textContent = s.lines;
   $('lines').title = setup.goal ? `of ${setup.goal}` : '';
   $('pieces').textContent = s.pieces;
+  showStats(s.stats);
   showTime();
+}
+
+// The session's live statistics (`state.stats`): KPP, finesse, faults, Sprint splits.
+function showStats(stats) {
+  if (!stats) return;
+  $('kpp').textContent = stats.kpp.toFixed(2);
+  $('finesse').textContent = `${stats.finesse.toFixed(1)}%`;
+  $('faults').textContent = stats.faults;
+  $('faults').classList.toggle('warn', stats.fault);
+  $('splits-box').hidden = page.setup.mode !== 'sprint';
+  $('splits').textContent = splitsText(stats.splits);
+}
+
+function splitsText(splits) {
+  return (splits || []).map((ms, i) => `${(i + 1) * 10}: ${timeText(ms)}`).join(' · ');
 }
 
 function setupView() {
@@ -638,6 +658,9 @@ function showOver(msg) {
   $('over-title').textContent = msg.reason === 'goal_reached' ? goal[msg.mode] || 'Done!' : titles[msg.reason] || 'Game over';
   $('over-stats').textContent = `${msg.title}: ${msg.score.toLocaleString('en')} points · ${msg.lines} line${msg.lines === 1 ? '' : 's'} · level ${msg.level} · ` +
     `${msg.pieces} pieces · ${timeText(msg.time_ms)} · ${msg.pps.toFixed(2)} PPS`;
+  const st = msg.stats;
+  $('over-finesse').textContent = st ? `${st.kpp.toFixed(2)} keys per piece · finesse ${st.finesse.toFixed(1)}% · ` +
+    `${st.faults} fault${st.faults === 1 ? '' : 's'}${st.splits.length ? ` · splits ${splitsText(st.splits)}` : ''}` : '';
   let rank;
   if (msg.rank === 0) rank = 'A new best!';
   else if (msg.rank != null) rank = `Number ${msg.rank + 1} in the ${msg.title} table.`;

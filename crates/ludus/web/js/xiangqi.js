@@ -24,8 +24,7 @@ const KEYS = [
   ['x', 'export'], ['i', 'import'],
   ['l', 'games database'], ['e', 'editor'],
   ['← →', 'step'], ['Esc', 'drop piece'],
-  ['a', 'analysis'], ['p', 'pause / go on'],
-  ['w', 'engines play'], ['o', 'one engine move'],
+  ['a  p', 'analysis, pause'], ['w  o', 'engines play, one move'],
   ['Home  End', 'first position / back to the game', true],
 ];
 const KEYS_OPEN = 'ludus.xiangqi.keys';

@@ -7,10 +7,12 @@
 
 mod hint;
 mod modes;
+mod stats;
 pub mod versus;
 
 pub use hint::{Hint, HintTracker};
 pub use modes::{MODES, mode_title, random_seed};
+pub use stats::Stats;
 
 use std::path::Path;
 
@@ -82,6 +84,7 @@ impl End {
 #[derive(Clone, Debug)]
 pub struct EndToRecord {
     summary: Summary,
+    stats: Stats,
     end: End,
     assisted: bool,
 }
@@ -90,6 +93,8 @@ pub struct EndToRecord {
 #[derive(Clone, Debug)]
 pub struct GameResult {
     pub summary: Summary,
+    /// The figures at the end: keys per piece, finesse, splits.
+    pub stats: Stats,
     pub end: End,
     /// Whether the game could enter the table (an unfinished sprint cannot).
     pub qualifies: bool,
@@ -117,6 +122,7 @@ impl EndToRecord {
         };
         GameResult {
             summary: self.summary,
+            stats: self.stats,
             end: self.end,
             qualifies,
             recorded,
@@ -184,6 +190,11 @@ impl TetrisSession {
 
     pub fn game(&self) -> &Game {
         self.recorder.game()
+    }
+
+    /// The live figures: PPS, keys per piece, finesse, Sprint splits.
+    pub fn stats(&self) -> Stats {
+        Stats::of(self.game())
     }
 
     /// The replay of the game so far.
@@ -307,6 +318,7 @@ impl TetrisSession {
         self.end_taken = true;
         Some(EndToRecord {
             summary: self.game().summary(),
+            stats: self.stats(),
             end,
             assisted: self.hint_used,
         })

@@ -196,6 +196,8 @@ pub struct SideStats {
     pub core: PlayerStats,
     /// Attack per minute of game time; 0 at time 0.
     pub attack_per_minute: f64,
+    /// Keys per piece and finesse, as in a game played alone.
+    pub live: super::Stats,
 }
 
 /// A versus game between two sides.
@@ -361,6 +363,7 @@ impl VersusSession {
             } else {
                 0.0
             },
+            live: super::Stats::of(self.versus().game(player)),
         }
     }
 
@@ -665,6 +668,10 @@ mod tests {
         let one = session.stats(Player::One);
         assert!(one.core.pieces > 0);
         assert!(one.attack_per_minute >= 0.0);
+        // The live block counts keys and finesse as a game alone does, and has APM.
+        assert!(one.live.keys_per_piece >= 1.0, "{:?}", one.live);
+        assert!(one.live.attack_per_minute.is_some());
+        assert!((0.0..=100.0).contains(&one.live.finesse_rate));
 
         let dir = tempfile::tempdir().unwrap();
         let data = DataDir::at(dir.path());

@@ -22,8 +22,8 @@ use super::board::{MATRIX_WIDTH, MatrixView, render_piece};
 use super::keys::{BINDS, Bind, InputTracker, Keymap, physical};
 use super::thousands;
 use crate::session::tetris::{
-    End, Hint, HintTracker, Recorded, ScoreEntry, TABLE_SIZE, TetrisSession, mode_title, now_secs,
-    random_seed,
+    End, Hint, HintTracker, Recorded, ScoreEntry, Stats, TABLE_SIZE, TetrisSession, mode_title,
+    now_secs, random_seed,
 };
 
 use crate::tui::app::{Action, Ctx, Screen};
@@ -112,6 +112,8 @@ enum Driver {
 /// The end of a game, as the summary shows it.
 struct Over {
     summary: Summary,
+    /// The figures at the end: keys per piece, finesse, splits.
+    stats: Stats,
     /// The high-score result (player games that qualify), or why it could not be saved.
     recorded: Option<Result<Recorded, String>>,
 }
@@ -344,7 +346,12 @@ impl GameScreen {
         if let Some(Ok(recorded)) = &recorded {
             ctx.warn(recorded.warning.clone());
         }
-        self.over = Some(Over { summary, recorded });
+        let stats = Stats::of(self.game());
+        self.over = Some(Over {
+            summary,
+            stats,
+            recorded,
+        });
         self.pending.clear();
     }
 
@@ -618,8 +625,12 @@ impl GameScreen {
 
         let queue = game.next_queue();
         let next_height = (queue.len() as u16 * 3).max(2) + 1;
-        let [next_area, _] =
+        let [next_area, splits_area] =
             Layout::vertical([Constraint::Length(next_height), Constraint::Min(0)]).areas(right);
+        if game.mode() == Mode::Sprint {
+            let lines = splits_lines(game, splits_area.height);
+            frame.render_widget(Paragraph::new(lines), splits_area);
+        }
         let next_block = Block::bordered()
             .border_type(BorderType::Rounded)
             .border_style(border)
@@ -683,7 +694,25 @@ impl GameScreen {
         }
         lines.push(row("PPS", format!("{:.2}", summary.pieces_per_second)));
         lines.push(row("Pieces", game.pieces().to_string()));
-        lines.push(Line::raw(""));
+        let stats = Stats::of(game);
+        lines.push(row("KPP", format!("{:.2}", stats.keys_per_piece)));
+        lines.push(row("Finesse", format!("{:.1}%", stats.finesse_rate)));
+        lines.push(row("Faults", stats.faults.to_string()));
+        if stats.last_fault {
+            let text = if game.settings().finesse_training {
+                "fault: try again"
+            } else {
+                "finesse fault"
+            };
+            lines.push(Line::styled(
+                text,
+                Style::default()
+                    .fg(Color::LightRed)
+                    .add_modifier(Modifier::BOLD),
+            ));
+        } else {
+            lines.push(Line::raw(""));
+        }
         if let Some((texts, _)) = &self.banner {
             for text in texts {
                 lines.push(Line::styled(
@@ -858,8 +887,21 @@ impl GameScreen {
                 s.pieces,
                 s.pieces_per_second
             )),
-            Line::raw(""),
+            Line::from(format!(
+                "KPP {:.2}   Finesse {:.1}%   Faults {}",
+                over.stats.keys_per_piece, over.stats.finesse_rate, over.stats.faults
+            )),
         ];
+        let splits: Vec<String> = over
+            .stats
+            .splits
+            .reached()
+            .map(|(lines, ms)| format!("{lines} {}", time_text(ms)))
+            .collect();
+        if !splits.is_empty() {
+            lines.push(Line::from(format!("Splits  {}", splits.join("  "))));
+        }
+        lines.push(Line::raw(""));
         match &over.recorded {
             Some(Ok(recorded)) => {
                 lines.push(Line::styled(
@@ -921,6 +963,20 @@ impl GameScreen {
         });
         popup(frame, area, title, lines, Color::Rgb(230, 190, 80));
     }
+}
+
+/// Sprint's splits under the next queue: one line per 10 lines reached, under a title
+/// when `height` leaves room for it.
+fn splits_lines(game: &Game, height: u16) -> Vec<Line<'static>> {
+    let mut lines: Vec<Line<'static>> = game
+        .splits()
+        .reached()
+        .map(|(lines_at, ms)| Line::from(format!(" {lines_at:>2} {}", time_text(ms))))
+        .collect();
+    if usize::from(height) > lines.len() {
+        lines.insert(0, Line::styled(" SPLITS", Style::default().fg(Color::Gray)));
+    }
+    lines
 }
 
 /// A row of a high-score table: rank, score, lines, time, pieces per second.

@@ -35,12 +35,24 @@ enum Row {
     SoftDrop,
     Preview,
     Ghost,
+    /// Finesse training: a piece placed with a fault goes back to spawn.
+    FinesseTraining,
+    /// Finesse minimums may use the 180° turn.
+    Finesse180,
     Key(Bind),
     ResetKeys,
 }
 
 fn rows() -> Vec<Row> {
-    let mut rows = vec![Row::Das, Row::Arr, Row::SoftDrop, Row::Preview, Row::Ghost];
+    let mut rows = vec![
+        Row::Das,
+        Row::Arr,
+        Row::SoftDrop,
+        Row::Preview,
+        Row::Ghost,
+        Row::FinesseTraining,
+        Row::Finesse180,
+    ];
     rows.extend(BINDS.iter().map(|&b| Row::Key(b)));
     rows.push(Row::ResetKeys);
     rows
@@ -114,6 +126,8 @@ impl TetrisSettingsScreen {
                 handling.preview = handling.preview.saturating_add_signed(delta as i8).min(6);
             }
             Some(Row::Ghost) => settings.ghost = !settings.ghost,
+            Some(Row::FinesseTraining) => handling.finesse_training = !handling.finesse_training,
+            Some(Row::Finesse180) => handling.finesse_180 = !handling.finesse_180,
             _ => {}
         }
     }
@@ -241,7 +255,15 @@ impl Screen for TetrisSettingsScreen {
                 ),
                 Row::Ghost => (
                     "Ghost piece".to_owned(),
-                    format!("◀ {} ▶", if settings.ghost { "on" } else { "off" }),
+                    format!("◀ {} ▶", on_off(settings.ghost)),
+                ),
+                Row::FinesseTraining => (
+                    "Finesse training (retry a fault)".to_owned(),
+                    format!("◀ {} ▶", on_off(handling.finesse_training)),
+                ),
+                Row::Finesse180 => (
+                    "Finesse counts 180° turns".to_owned(),
+                    format!("◀ {} ▶", on_off(handling.finesse_180)),
                 ),
                 Row::Key(bind) => {
                     let value = if self.capture.is_some_and(|(b, _)| b == *bind) {
@@ -282,4 +304,8 @@ impl Screen for TetrisSettingsScreen {
         };
         frame.render_widget(Paragraph::new(hint), hints);
     }
+}
+
+fn on_off(on: bool) -> &'static str {
+    if on { "on" } else { "off" }
 }

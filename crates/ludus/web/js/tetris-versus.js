@@ -1,0 +1,426 @@
+// Versus against Ludus's bot on the Tetris page: the level choice under the
+// modes, two matrices side by side (yours on the left, the bot's on the right,
+// smaller when space is short), the incoming-garbage meters, live stats and a
+// result dialog. The server plays both sides (the same VersusSession as the
+// terminal's "Versus bot"); this page keeps the clock, sends your key presses
+// and releases stamped with game time plus a tick every frame, and draws the
+// `versus` state each reply carries (see docs/web-protocol.md).
+
+import { GameSocket } from './net.js';
+import { scaledContext } from './canvas.js';
+
+const $ = (id) => document.getElementById(id);
+
+const LEVELS = [
+  { name: 'easy', title: 'Easy', text: '0.5 pieces a second' },
+  { name: 'medium', title: 'Medium', text: '1 piece a second' },
+  { name: 'hard', title: 'Hard', text: '2 pieces a second' },
+  { name: 'expert', title: 'Expert', text: '3 pieces a second' },
+  { name: 'unlimited', title: 'Unlimited', text: 'as fast as it thinks' },
+];
+const GAME_ACTIONS = ['left', 'right', 'soft_drop', 'hard_drop', 'rotate_cw', 'rotate_ccw', 'rotate_180', 'hold'];
+const NAMED = {
+  ArrowLeft: 'left', ArrowRight: 'right', ArrowUp: 'up', ArrowDown: 'down', ' ': 'space',
+  Enter: 'enter', Tab: 'tab', Backspace: 'backspace', Escape: 'esc', Shift: 'shift', Control: 'ctrl', Alt: 'alt',
+};
+const COLOURS = { I: '#2ad4e8', O: '#f0d030', T: '#a848e8', S: '#48d048', Z: '#e84848', J: '#4870f0', L: '#f09030', X: '#8a8f9a' };
+const SHAPES = {
+  I: [[0, 0], [1, 0], [2, 0], [3, 0]], O: [[0, 0], [1, 0], [0, 1], [1, 1]],
+  T: [[1, 0], [0, 1], [1, 1], [2, 1]], S: [[1, 0], [2, 0], [0, 1], [1, 1]],
+  Z: [[0, 0], [1, 0], [1, 1], [2, 1]], J: [[0, 0], [0, 1], [1, 1], [2, 1]],
+  L: [[2, 0], [0, 1], [1, 1], [2, 1]],
+};
+const ROWS = 22;
+// Widths in cells: yours (hold 5, meter 1, matrix 10, next 5, gaps), the bot's (meter, matrix, next 4).
+const MINE_W = 22;
+const BOT_W = 16;
+const BOT_SMALL = 0.65; // the bot's board when both do not fit at full size
+const MIN_CELL = 9;     // below this the boards are unreadable: say the window is too narrow
+
+const vs = {
+  state: null,
+  setup: null,
+  level: 'medium',
+  keymap: new Map(),
+  held: new Map(),
+  clock: { base: 0, since: null },
+  lastT: 0,
+  ticking: 0,
+  shown: null, // the finished state the result dialog was shown for
+  narrow: false,
+};
+
+const socket = new GameSocket('/ws/tetris', {
+  onMessage: (msg) => onMessage(msg),
+  onOpen: () => {
+    // The server forgets a versus game when its connection drops.
+    if (vs.state && vs.state.playing) {
+      vs.state = null;
+      leave('The connection was lost, and the versus game with it: start a new one.');
+    }
+  },
+});
+
+// ---------- the level choice ----------
+
+function renderLevels() {
+  const list = $('versus-levels');
+  list.innerHTML = '';
+  for (const l of LEVELS) {
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.dataset.level = l.name;
+    const title = document.createElement('b');
+    title.textContent = l.title;
+    const text = document.createElement('span');
+    text.className = 'muted';
+    text.textContent = l.text;
+    b.append(title, text);
+    b.onclick = () => start(l.name);
+    list.append(b);
+  }
+}
+
+function start(level) {
+  if ($('versus-dialog').open) $('versus-dialog').close();
+  vs.level = level;
+  vs.shown = null;
+  socket.send({ type: 'versus', level });
+}
+
+function visible() { return !$('view-versus').hidden; }
+
+function showView() {
+  for (const v of ['menu', 'play', 'replays']) $(`view-${v}`).hidden = true;
+  $('view-versus').hidden = false;
+  requestAnimationFrame(render);
+}
+
+function leave(note = '') {
+  pauseGame();
+  vs.held.clear();
+  if ($('versus-dialog').open) $('versus-dialog').close();
+  $('view-versus').hidden = true;
+  $('view-menu').hidden = false;
+  $('menu-note').textContent = note;
+}
+
+// ---------- clock ----------
+
+function running() {
+  const s = vs.state;
+  return visible() && s && s.playing && !s.paused && vs.clock.since !== null;
+}
+function gameMs(at = performance.now()) {
+  const c = vs.clock;
+  return c.since === null ? c.base : c.base + Math.max(0, at - c.since);
+}
+function startClock(base) { vs.clock = { base, since: performance.now() }; vs.lastT = base; }
+function stopClock() { vs.clock = { base: gameMs(), since: null }; }
+function stamp(at) {
+  const t = Math.max(vs.lastT, Math.floor(gameMs(Math.min(at ?? performance.now(), performance.now()))));
+  vs.lastT = t;
+  return t;
+}
+
+function frame() {
+  requestAnimationFrame(frame);
+  if (!vs.state) return;
+  // Another view took the page (the nav's Modes): the game waits, paused.
+  if (!visible() && vs.state.playing && !vs.state.paused) pauseGame();
+  if (running() && vs.ticking < 2) {
+    vs.ticking++;
+    socket.send({ type: 'tick', t: stamp() }).then(() => { vs.ticking--; });
+  }
+  showTime();
+}
+requestAnimationFrame(frame);
+
+// ---------- messages ----------
+
+function onMessage(msg) {
+  if (msg.type === 'versus') applyState(msg);
+  else if (msg.type === 'replay_saved' && msg.versus) $('vr-note').textContent = `Replay saved: ${msg.name} (tetris/versus/)`;
+  else if (msg.type === 'error' && visible()) $('vr-note').textContent = msg.message;
+}
+
+function applyState(s) {
+  if (s.setup) {
+    vs.setup = s.setup;
+    setKeys(s.setup.keys || {});
+    $('v-title').textContent = `Versus bot · ${s.sides[1].label.replace(/^Bot · /, '')}`;
+    if (s.playing && !s.paused) startClock(s.t); else vs.clock = { base: s.t, since: null };
+    showView();
+  }
+  vs.state = s;
+  if (!s.playing && vs.clock.since !== null) vs.clock = { base: s.t, since: null };
+  for (const i of [0, 1]) {
+    $(`v-label-${i}`).textContent = s.sides[i].label;
+    showStats(i, s.sides[i]);
+  }
+  const overlay = $('v-overlay');
+  overlay.hidden = !s.paused;
+  overlay.textContent = 'Paused — press P or Esc (or tap here) to go on';
+  $('v-pause').textContent = s.paused ? 'Go on' : 'Pause';
+  $('v-pause').disabled = !s.playing;
+  render();
+  if (!s.playing && vs.shown !== s.t) {
+    vs.shown = s.t;
+    showResult(s);
+  }
+}
+
+function stat(label, value) {
+  const span = document.createElement('span');
+  span.append(`${label} `);
+  const b = document.createElement('b');
+  b.textContent = value;
+  span.append(b, ' ');
+  return span;
+}
+
+function showStats(i, side) {
+  const st = side.stats, el = $(`v-stats-${i}`);
+  el.innerHTML = '';
+  el.append(stat('pieces', st.pieces), stat('PPS', st.pps.toFixed(2)), stat('lines', st.lines), document.createElement('br'),
+    stat('attack', st.attack), stat('APP', st.app.toFixed(2)), stat('sent', st.sent), stat('APM', st.apm.toFixed(1)));
+  el.dataset.pieces = st.pieces;
+}
+
+function timeText(ms) {
+  const m = Math.floor(ms / 60000), s = Math.floor(ms / 1000) % 60, d = Math.floor(ms / 100) % 10;
+  return `${m}:${String(s).padStart(2, '0')}.${d}`;
+}
+
+function showTime() {
+  if (!vs.state) return;
+  $('v-time').textContent = timeText(running() ? Math.max(vs.state.t, gameMs()) : vs.state.t);
+}
+
+// ---------- drawing ----------
+
+function block(g, x, y, size, colour) {
+  g.fillStyle = colour;
+  g.fillRect(x + 1, y + 1, size - 2, size - 2);
+  g.fillStyle = '#ffffff55';
+  g.fillRect(x + 1, y + 1, size - 2, Math.max(2, size * 0.14));
+}
+
+function mini(g, kind, x, y, w, h, size, dim) {
+  const shape = SHAPES[kind];
+  if (!shape) return;
+  const cols = Math.max(...shape.map((c) => c[0])) + 1, rows = Math.max(...shape.map((c) => c[1])) + 1;
+  const x0 = x + (w - cols * size) / 2, y0 = y + (h - rows * size) / 2;
+  for (const [cx, cy] of shape) block(g, x0 + cx * size, y0 + cy * size, size, dim ? '#555b66' : COLOURS[kind]);
+}
+
+// Cell sizes for both boards in the space there is, or null when too narrow.
+function layout() {
+  const wrap = $('v-boards');
+  const availW = wrap.clientWidth - 30, availH = Math.max(200, wrap.clientHeight - 70);
+  let cell = Math.min(30, Math.floor(availH / ROWS));
+  let bot = 1;
+  if (cell * (MINE_W + BOT_W) > availW) {
+    bot = BOT_SMALL;
+    cell = Math.min(cell, Math.floor(availW / (MINE_W + BOT_W * BOT_SMALL)));
+  }
+  if (cell < MIN_CELL) return null;
+  return { mine: cell, bot: Math.max(6, Math.floor(cell * bot)) };
+}
+
+function render() {
+  const s = vs.state;
+  if (!s || !visible()) return;
+  const sizes = layout();
+  vs.narrow = !sizes;
+  $('v-narrow').hidden = !vs.narrow;
+  for (const i of [0, 1]) $(`v-side-${i}`).hidden = vs.narrow;
+  if (vs.narrow) return;
+  drawSide($('v-board-0'), s.sides[0], sizes.mine, true, s.paused);
+  drawSide($('v-board-1'), s.sides[1], sizes.bot, false, s.paused);
+}
+
+// One side: [hold] meter matrix next. The person's side has the hold box and a longer queue.
+function drawSide(canvas, side, cell, mine, paused) {
+  const holdW = mine ? 5.5 : 0, nextW = mine ? 5.5 : 4.5;
+  const w = Math.ceil(cell * (holdW + 1.2 + 10 + nextW)), h = cell * ROWS;
+  const g = scaledContext(canvas, [w, h]);
+  g.clearRect(0, 0, w, h);
+  const meterX = holdW * cell, mx = meterX + 1.2 * cell;
+  const rowY = (y) => (ROWS - 1 - y) * cell;
+  g.fillStyle = '#0b0f17';
+  g.fillRect(mx, 2 * cell, 10 * cell, 20 * cell);
+  if (!paused) {
+    for (let i = 20; i < side.board.length; i++) {
+      const ch = side.board[i];
+      if (ch !== '.') block(g, mx + (i % 10) * cell, Math.floor(i / 10) * cell, cell, COLOURS[ch] || COLOURS.X);
+    }
+    if (side.ghost && side.active) {
+      g.strokeStyle = COLOURS[side.active.kind];
+      g.globalAlpha = 0.6;
+      g.lineWidth = Math.max(1, cell / 10);
+      for (const [x, y] of side.ghost) if (y < ROWS) g.strokeRect(mx + x * cell + 2, rowY(y) + 2, cell - 4, cell - 4);
+      g.globalAlpha = 1;
+    }
+    if (side.active) for (const [x, y] of side.active.cells) if (y < ROWS) block(g, mx + x * cell, rowY(y), cell, COLOURS[side.active.kind]);
+  }
+  g.strokeStyle = '#9aa3b5';
+  g.lineWidth = 2;
+  g.beginPath();
+  g.moveTo(mx - 1, 2 * cell); g.lineTo(mx - 1, h - 1); g.lineTo(mx + 10 * cell + 1, h - 1); g.lineTo(mx + 10 * cell + 1, 2 * cell);
+  g.stroke();
+  // The garbage meter: ready lines (they rise at the next lock) red, delayed ones orange.
+  const ready = Math.min(20, side.meter.ready), pending = Math.min(20 - ready, side.meter.pending);
+  g.fillStyle = '#1f2636';
+  g.fillRect(meterX, 2 * cell, cell * 0.8, 20 * cell);
+  g.fillStyle = '#e84848';
+  g.fillRect(meterX, h - ready * cell, cell * 0.8, ready * cell);
+  g.fillStyle = '#f09030';
+  g.fillRect(meterX, h - (ready + pending) * cell, cell * 0.8, pending * cell);
+  const label = (text, x, y) => {
+    g.fillStyle = '#9aa3b5';
+    g.font = `600 ${Math.max(9, Math.floor(cell * 0.6))}px system-ui, sans-serif`;
+    g.textBaseline = 'top';
+    g.fillText(text, x, y);
+  };
+  if (mine) {
+    label('HOLD', 0, 2 * cell);
+    g.fillStyle = '#1f2636';
+    g.fillRect(0, 3 * cell, 5 * cell, 3 * cell);
+    if (side.hold && !paused) mini(g, side.hold, 0, 3 * cell, 5 * cell, 3 * cell, Math.floor(cell * 0.8), !side.can_hold);
+  }
+  const nx = mx + 10 * cell + 0.5 * cell, nw = (nextW - 0.5) * cell;
+  const next = paused ? '' : side.next.slice(0, mine ? 5 : 3);
+  label('NEXT', nx, 2 * cell);
+  g.fillStyle = '#1f2636';
+  g.fillRect(nx, 3 * cell, nw, Math.max(1, next.length) * 3 * cell);
+  for (let i = 0; i < next.length; i++) mini(g, next[i], nx, 3 * cell + i * 3 * cell, nw, 3 * cell, Math.floor(cell * (i === 0 ? 0.8 : 0.65)), false);
+}
+
+window.addEventListener('resize', () => render());
+new ResizeObserver(() => render()).observe($('v-boards'));
+
+// ---------- keys (the player's bindings, as in solo) ----------
+
+function setKeys(keys) {
+  vs.keymap = new Map();
+  for (const bind of [...GAME_ACTIONS, 'pause', 'quit']) {
+    for (const name of keys[bind] || []) if (!vs.keymap.has(name)) vs.keymap.set(name, bind);
+  }
+}
+
+function keyName(e) {
+  if (NAMED[e.key]) return NAMED[e.key];
+  return e.key.length === 1 ? e.key : null;
+}
+
+function lookup(name) { return vs.keymap.get(name) || vs.keymap.get(name.toLowerCase()); }
+
+function pressAction(code, action, at) {
+  if (!running() || vs.held.has(code)) return;
+  const already = [...vs.held.values()].includes(action);
+  vs.held.set(code, action);
+  if (!already) socket.send({ type: 'input', action, edge: 'press', t: stamp(at) });
+}
+
+function releaseAction(code, at) {
+  const action = vs.held.get(code);
+  if (!action) return;
+  vs.held.delete(code);
+  if ([...vs.held.values()].includes(action) || !running()) return;
+  socket.send({ type: 'input', action, edge: 'release', t: stamp(at) });
+}
+
+document.addEventListener('keydown', (e) => {
+  if (!visible() || !vs.state || document.querySelector('dialog[open]')) return;
+  const name = keyName(e);
+  const bind = name && lookup(name);
+  if (bind && GAME_ACTIONS.includes(bind)) {
+    e.preventDefault();
+    if (e.repeat || e.ctrlKey || e.altKey || e.metaKey) return;
+    pressAction(e.code || name, bind, e.timeStamp);
+    return;
+  }
+  if (e.repeat || e.ctrlKey || e.altKey || e.metaKey) return;
+  if (e.key === 'Escape' || bind === 'pause') { e.preventDefault(); togglePause(); }
+  else if (bind === 'quit' || e.key === 'q') { e.preventDefault(); leave(); }
+});
+
+document.addEventListener('keyup', (e) => {
+  if (!visible()) return;
+  releaseAction(e.code || keyName(e), e.timeStamp);
+});
+
+function pauseGame() {
+  const s = vs.state;
+  if (!s || !s.playing || s.paused || vs.clock.since === null) return;
+  vs.held.clear(); // the server lets go of every held key at the pause
+  const t = stamp();
+  stopClock();
+  socket.send({ type: 'pause', paused: true, t });
+}
+
+function togglePause() {
+  const s = vs.state;
+  if (!s || !s.playing) return;
+  if (s.paused) {
+    socket.send({ type: 'pause', paused: false, t: s.t });
+    startClock(s.t);
+  } else pauseGame();
+}
+
+$('v-pause').onclick = () => togglePause();
+$('v-menu').onclick = () => leave();
+$('v-overlay').onclick = () => { if (vs.state && vs.state.paused) togglePause(); };
+window.addEventListener('blur', () => pauseGame());
+document.addEventListener('visibilitychange', () => { if (document.hidden) pauseGame(); });
+
+// ---------- the result ----------
+
+const RESULTS = { win: 'You win!', loss: 'The bot wins', draw: 'A draw', stopped: 'Game stopped' };
+
+function showResult(s) {
+  $('vr-title').textContent = RESULTS[s.outcome] || 'Versus over';
+  const rows = [
+    ['', 'You', 'Bot'],
+    ['pieces', ...s.sides.map((x) => x.stats.pieces)],
+    ['PPS', ...s.sides.map((x) => x.stats.pps.toFixed(2))],
+    ['lines', ...s.sides.map((x) => x.stats.lines)],
+    ['attack', ...s.sides.map((x) => x.stats.attack)],
+    ['APP', ...s.sides.map((x) => x.stats.app.toFixed(2))],
+    ['APM', ...s.sides.map((x) => x.stats.apm.toFixed(1))],
+    ['lines sent', ...s.sides.map((x) => x.stats.sent)],
+    ['garbage received', ...s.sides.map((x) => x.stats.received)],
+  ];
+  const table = $('vr-stats');
+  table.innerHTML = '';
+  rows.forEach((r, i) => {
+    const tr = document.createElement('tr');
+    for (const c of r) { const td = document.createElement(i === 0 ? 'th' : 'td'); td.textContent = c; tr.append(td); }
+    table.append(tr);
+  });
+  $('vr-note').textContent = `${timeText(s.t)} against the bot (${vs.setup ? vs.setup.label : 'unknown level'})` + (s.replay ? ` · replay saved: ${s.replay}` : '');
+  // Let the last lock be seen; the dialog takes the focus, so a Space still held does not rematch.
+  setTimeout(() => {
+    // Replies to ticks already sent may have replaced the state: any finished one will do.
+    if (vs.state && !vs.state.playing && vs.shown === s.t && visible() && !$('versus-dialog').open) {
+      $('versus-dialog').showModal();
+      $('versus-dialog').focus();
+    }
+  }, 400);
+}
+
+$('vr-rematch').onclick = () => start(vs.level);
+$('vr-save').onclick = () => socket.send({ type: 'save_replay' });
+$('vr-menu').onclick = () => leave();
+$('versus-dialog').addEventListener('cancel', (e) => { e.preventDefault(); leave(); });
+$('versus-dialog').addEventListener('keydown', (e) => {
+  const keys = { Enter: 'vr-rematch', s: 'vr-save', q: 'vr-menu' };
+  if (keys[e.key]) { e.preventDefault(); $(keys[e.key]).click(); }
+  else if (e.key === ' ' && e.target === $('versus-dialog')) e.preventDefault();
+});
+
+renderLevels();
+
+// For the browser tests.
+window.__ludusVersus = vs;

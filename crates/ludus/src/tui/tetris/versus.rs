@@ -409,6 +409,16 @@ impl VersusScreen {
             one.core.garbage.sent.to_string(),
             two.core.garbage.sent.to_string(),
         ));
+        lines.push(row(
+            "KPP",
+            format!("{:.2}", one.live.keys_per_piece),
+            format!("{:.2}", two.live.keys_per_piece),
+        ));
+        lines.push(row(
+            "Finesse",
+            format!("{:.0}%", one.live.finesse_rate),
+            format!("{:.0}%", two.live.finesse_rate),
+        ));
         lines.push(Line::raw(""));
         if let Some(message) = &self.message {
             lines.push(Line::raw(message.clone()));
@@ -434,5 +444,9 @@ fn stat_lines(stats: &SideStats) -> Vec<Line<'static>> {
         Line::raw(stats.core.pieces.to_string()),
         Line::styled("Sent", dim),
         Line::raw(stats.core.garbage.sent.to_string()),
+        Line::styled("KPP", dim),
+        Line::raw(format!("{:.2}", stats.live.keys_per_piece)),
+        Line::styled("Finesse", dim),
+        Line::raw(format!("{:.0}%", stats.live.finesse_rate)),
     ]
 }

@@ -797,12 +797,12 @@ fn draw_sized(screen: &dyn Screen, ctx: &Ctx, width: u16, height: u16) -> String
 
 #[test]
 fn versus_draws_two_boards_meters_and_stats() {
-    use ludus::session::tetris::versus::BotLevel;
+    use ludus::session::tetris::versus::{BotLevel, Opponent};
     use ludus::tui::tetris::versus::VersusScreen;
     use tetris::versus::Player;
     let dir = tempfile::tempdir().unwrap();
     let mut ctx = Ctx::new(DataDir::at(dir.path()));
-    let mut screen = VersusScreen::new(BotLevel::Expert, 7, &mut ctx);
+    let mut screen = VersusScreen::new(Opponent::Ludus, BotLevel::Expert, 7, &mut ctx);
     let start = Instant::now();
     screen.tick(start, &mut ctx);
     let mut t = 0;
@@ -837,12 +837,12 @@ fn versus_draws_two_boards_meters_and_stats() {
 
 #[test]
 fn versus_ends_with_a_result_and_saves_its_replay() {
-    use ludus::session::tetris::versus::{BotLevel, read_versus_replay};
+    use ludus::session::tetris::versus::{BotLevel, Opponent, read_versus_replay};
     use ludus::tui::tetris::versus::VersusScreen;
     use tetris::versus::{Outcome, Player};
     let dir = tempfile::tempdir().unwrap();
     let mut ctx = Ctx::new(DataDir::at(dir.path()));
-    let mut screen = VersusScreen::new(BotLevel::Easy, 5, &mut ctx);
+    let mut screen = VersusScreen::new(Opponent::Ludus, BotLevel::Easy, 5, &mut ctx);
     let start = Instant::now();
     screen.tick(start, &mut ctx);
     let mut t = 0;
@@ -868,6 +868,51 @@ fn versus_ends_with_a_result_and_saves_its_replay() {
     let data = DataDir::at(dir.path());
     let replay = read_versus_replay(&data.tetris_versus_replays().join(&name)).unwrap();
     assert_eq!(&replay.play().unwrap(), screen.session().versus());
+}
+
+#[test]
+fn versus_offers_a_configured_tbp_bot_and_plays_it_live() {
+    use ludus::tui::tetris::versus::VersusMenu;
+    let dir = tempfile::tempdir().unwrap();
+    let data = DataDir::at(dir.path());
+    let (mut settings, _) = ludus::store::settings::load(&data);
+    let bin = env!("CARGO_BIN_EXE_ludus");
+    settings.tetris.bots = vec![format!("'{bin}' tetris tbp")];
+    ludus::store::settings::save(&data, &settings).unwrap();
+    let mut app = app(dir.path(), |_| Box::new(VersusMenu::new(Some(3))));
+    assert_snapshot!("versus_setup", screen(&app));
+    app.on_key(key(KeyCode::Right));
+    let shown = screen(&app);
+    assert!(shown.contains("Opponent: ◀ ludus tetris tbp ▶"), "{shown}");
+    // Expert (3 PPS), the fourth speed.
+    app.on_key(key(KeyCode::Char('4')));
+    let t0 = Instant::now();
+    app.tick(t0);
+    let mut t = 0;
+    // The bot thinks on its own thread: each tick returns at once, and its pieces come.
+    while t < 3_000 {
+        t += 100;
+        std::thread::sleep(Duration::from_millis(100));
+        let before = Instant::now();
+        app.tick(ms(t0, t));
+        assert!(before.elapsed() < Duration::from_millis(150));
+        assert!(t < 20_000, "the TBP bot never played");
+    }
+    let shown = screen(&app);
+    assert!(
+        shown.contains("ludus tetris tbp · Expert (3 PPS)"),
+        "{shown}"
+    );
+    // The bot's piece count, under "Pieces" beside its board (the last column).
+    let lines: Vec<&str> = shown.lines().collect();
+    let row = lines.iter().position(|l| l.contains("Pieces")).unwrap() + 1;
+    let count = lines[row]
+        .rsplit('│')
+        .next()
+        .unwrap()
+        .trim_matches([' ', '"']);
+    let pieces: u64 = count.parse().unwrap();
+    assert!(pieces >= 3, "{shown}");
 }
 
 /// A Sprint played by the bot until `lines`, recorded: a piece every 400 ms.

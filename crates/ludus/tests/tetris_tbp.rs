@@ -7,11 +7,15 @@
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
 use std::process::{Command, Stdio};
+use std::thread;
+use std::time::{Duration, Instant};
 
 use ludus::protocol::tbp::{
     BotMessage, FrontendMessage, Rules, Start, TbpPosition, cells_at, parse_bot, to_line,
 };
-use tetris::{Matrix, PieceKind};
+use ludus::session::tetris::versus::{Pace, Side, VersusSession};
+use tetris::versus::{Outcome, Player};
+use tetris::{Matrix, PieceKind, Settings};
 
 fn empty_start(queue: &[PieceKind]) -> Start {
     TbpPosition {
@@ -194,4 +198,93 @@ fn misbehaving_tbp_bots_lose_with_a_clear_reason() {
     // Not a bot at all.
     let out = versus("true", data.path());
     assert!(loss_line(&out).contains("exited"), "{out}");
+}
+
+/// A live session (as the terminal and the page drive it) against the TBP bot `command`:
+/// the TBP side is asked at once and played when it answers.
+fn live_session(command: &str, think_ms: u64) -> VersusSession {
+    VersusSession::new(
+        [
+            Side::Person,
+            Side::Tbp {
+                command: command.to_owned(),
+                pace: Pace::per_second(100.0),
+                think_ms,
+                live: true,
+            },
+        ],
+        Settings::default(),
+        5,
+    )
+}
+
+/// Updates `session` with real time for at most `limit` until `done` holds.
+fn play_until(session: &mut VersusSession, limit: Duration, done: impl Fn(&VersusSession) -> bool) {
+    let start = Instant::now();
+    while !done(session) && start.elapsed() < limit {
+        thread::sleep(Duration::from_millis(20));
+        let now = start.elapsed().as_millis() as u64;
+        session.update(now.max(session.time_ms()), &[]);
+    }
+}
+
+#[test]
+fn a_live_tbp_side_never_holds_up_the_front_end() {
+    // A slow start (half a second before the bot even runs) and 300 ms of thought per
+    // piece: the session's calls return at once, and the bot plays as its answers come.
+    let started = Instant::now();
+    let bin = env!("CARGO_BIN_EXE_ludus");
+    let command = format!("sh -c \"sleep 0.5; exec '{bin}' tetris tbp\"");
+    let mut session = live_session(&command, 300);
+    session.update(1_000, &[]);
+    assert!(
+        started.elapsed() < Duration::from_millis(400),
+        "launching and asking took {:?}",
+        started.elapsed()
+    );
+    assert_eq!(
+        session.game(Player::Two).pieces(),
+        0,
+        "the bot has not answered yet"
+    );
+    assert!(!session.is_finished());
+    play_until(&mut session, Duration::from_secs(20), |s| {
+        s.game(Player::Two).pieces() >= 3
+    });
+    assert!(
+        session.game(Player::Two).pieces() >= 3,
+        "the bot played as it answered: {} pieces, {:?}, {:?}",
+        session.game(Player::Two).pieces(),
+        session.forfeit(Player::Two),
+        session.tbp_bot_name(Player::Two)
+    );
+    assert_eq!(session.forfeit(Player::Two), None);
+    assert_eq!(
+        session
+            .tbp_bot_name(Player::Two)
+            .map(|n| n.starts_with("Ludus")),
+        Some(true)
+    );
+    // Each update returns without waiting for the bot's 300 ms.
+    let before = Instant::now();
+    let now = session.time_ms() + 5;
+    session.update(now, &[]);
+    assert!(
+        before.elapsed() < Duration::from_millis(150),
+        "{:?}",
+        before.elapsed()
+    );
+}
+
+#[test]
+fn a_live_tbp_side_that_cannot_start_forfeits_when_it_says_so() {
+    let mut session = live_session("false", 0);
+    play_until(
+        &mut session,
+        Duration::from_secs(10),
+        VersusSession::is_finished,
+    );
+    assert_eq!(session.outcome(), Some(Outcome::Winner(Player::One)));
+    let why = session.forfeit(Player::Two).unwrap();
+    assert!(why.contains("TBP bot"), "{why}");
 }

@@ -3,6 +3,7 @@
 //! the web server turn input into a session's commands and draw its state;
 //! they decide nothing about the game themselves.
 
+pub mod programs;
 pub mod sokoban;
 pub mod tetris;
 pub mod xiangqi;

@@ -52,6 +52,9 @@ pub struct TetrisSettings {
     /// Show where the piece will land.
     pub ghost: bool,
     pub keys: TetrisKeys,
+    /// Command lines of the Tetris Bot Protocol bots the user configured
+    /// (`ludus tetris --tbp-bot CMD`), offered as versus opponents.
+    pub bots: Vec<String>,
 }
 
 impl Default for TetrisSettings {
@@ -60,6 +63,7 @@ impl Default for TetrisSettings {
             handling: tetris::Settings::default(),
             ghost: true,
             keys: TetrisKeys::default(),
+            bots: Vec::new(),
         }
     }
 }

@@ -36,6 +36,11 @@ pub struct TetrisArgs {
     /// Seed of the first game, to play a given piece sequence again.
     #[arg(long, value_name = "S")]
     pub seed: Option<u64>,
+
+    /// Configure a Tetris Bot Protocol bot by its command line (repeatable): the versus
+    /// set-up then offers it as an opponent, here and in the browser.
+    #[arg(long, value_name = "CMD")]
+    pub tbp_bot: Vec<String>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -136,6 +141,9 @@ impl ModeArg {
 pub fn run(data: DataDir, args: TetrisArgs) -> Result<ExitCode> {
     match args.command {
         None => {
+            super::configure_programs(&data, &args.tbp_bot, "bot", "--tbp-bot", |s| {
+                &mut s.tetris.bots
+            })?;
             let (mode, seed) = (args.mode.map(ModeArg::mode), args.seed);
             let open: tui::OpenScreen = Box::new(move |ctx| match mode {
                 Some(mode) => Box::new(Menu::starting(ctx, seed, mode)),

@@ -74,6 +74,7 @@ pub fn versus_game(run: &VersusRun, seed: u64) -> VersusGame {
                 command: command.clone(),
                 pace,
                 think_ms: run.think_ms,
+                live: false,
             },
             None => Side::Bot(pace),
         }

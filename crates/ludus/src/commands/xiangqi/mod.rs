@@ -108,7 +108,9 @@ pub struct MatchArgs {
 pub fn run(data: DataDir, args: XiangqiArgs) -> Result<ExitCode> {
     match args.command {
         None => {
-            configure_engines(&data, &args.engine)?;
+            super::configure_programs(&data, &args.engine, "engine", "--engine", |s| {
+                &mut s.xiangqi.engines
+            })?;
             open_ui(data, args.file, args.fen)
         }
         Some(XiangqiCommand::Uci) => session(Dialect::Uci),
@@ -127,24 +129,6 @@ fn session(dialect: Dialect) -> Result<ExitCode> {
     protocol::run_session(stdin.lock(), std::io::stdout(), dialect)
         .context("engine session ended")?;
     Ok(ExitCode::SUCCESS)
-}
-
-/// Adds `commands` to the configured engines in the settings.
-fn configure_engines(data: &DataDir, commands: &[String]) -> Result<()> {
-    if commands.is_empty() {
-        return Ok(());
-    }
-    let (mut settings, warning) = crate::store::settings::load(data);
-    if let Some(w) = warning {
-        eprintln!("{w}");
-    }
-    let engines = &mut settings.xiangqi.engines;
-    for command in commands {
-        crate::session::xiangqi::watch::add_engine(engines, command)
-            .map_err(|e| anyhow::anyhow!("--engine {command:?}: {e}"))?;
-    }
-    crate::store::settings::save(data, &settings).context("cannot save the settings")?;
-    Ok(())
 }
 
 fn open_ui(data: DataDir, file: Option<PathBuf>, fen: Option<String>) -> Result<ExitCode> {

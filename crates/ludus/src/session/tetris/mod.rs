@@ -8,6 +8,7 @@
 mod hint;
 mod modes;
 mod stats;
+mod tbp_seat;
 pub mod versus;
 
 pub use hint::{Hint, HintTracker};

@@ -17,11 +17,12 @@
 //! look-ahead setting (it always weighs the next piece), so levels differ by pace only.
 //!
 //! **TBP bots.** A [`Side::Tbp`] side is any Tetris Bot Protocol bot run as a child
-//! process ([`crate::tbp_bot`]), paced like Ludus's bot: at each due time it is asked for
-//! a suggestion and the first suggested move that a path of inputs reaches is played as
-//! those inputs. When the board or queue changed under it (garbage), it gets a new
-//! `start` first. A crash, timeout, bad line or no playable move loses the game for
-//! that side ([`VersusSession::forfeit`] says why).
+//! process on its own thread ([`TbpSeat`]), paced like Ludus's bot: it is asked for a move
+//! as soon as its position is known, and at each due time the first suggested move that a
+//! path of inputs reaches is played as those inputs. Driven live by a front end, a side
+//! whose answer has not come plays it when it comes; run headless, the session waits for
+//! it. A crash, timeout, bad line or no playable move loses the game for that side
+//! ([`VersusSession::forfeit`] says why).
 
 use std::fmt;
 use std::time::Duration;
@@ -33,10 +34,9 @@ use tetris::versus::{
 };
 use tetris::{Action, Edge, Game, InputEvent, MAX_GAME_TIME_MS, Settings, SoftDrop};
 
-use crate::protocol::tbp::{TbpPosition, cells_at, seven_bag_after, to_line};
+use super::tbp_seat::{TbpSeat, Turn};
 use crate::store::DataDir;
 use crate::store::tetris as store;
-use crate::tbp_bot::TbpBot;
 
 /// How fast the bot plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -150,6 +150,69 @@ impl Pace {
     }
 }
 
+/// Who a person plays against: Ludus's bot or a Tetris Bot Protocol bot the user
+/// configured (`ludus tetris --tbp-bot CMD`), at a level's pace either way.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Opponent {
+    Ludus,
+    /// A configured TBP bot, by its command line.
+    Tbp {
+        command: String,
+    },
+}
+
+/// The longest a live TBP bot thinks on a position, whatever its pace.
+pub const MAX_TBP_THINK_MS: u64 = 2_000;
+
+impl Opponent {
+    /// The opponent a set-up choice stands for: Ludus's bot first, then the configured
+    /// TBP bots (an index past them: Ludus's bot, as for a removed bot).
+    pub fn from_choice(choice: usize, bots: &[String]) -> Opponent {
+        match choice.checked_sub(1).and_then(|i| bots.get(i)) {
+            Some(command) => Opponent::Tbp {
+                command: command.clone(),
+            },
+            None => Opponent::Ludus,
+        }
+    }
+
+    /// How many choices a set-up offers.
+    pub fn choices(bots: &[String]) -> usize {
+        1 + bots.len().min(crate::session::programs::MAX_PROGRAMS)
+    }
+
+    /// The name menus show: "Ludus's bot" or the TBP bot's program.
+    pub fn name(&self) -> String {
+        match self {
+            Opponent::Ludus => String::from("Ludus's bot"),
+            Opponent::Tbp { command } => crate::session::programs::program_name(command, "bot"),
+        }
+    }
+
+    /// The title above its board: "Bot · Hard (2 PPS)", "cold-clear-2 · Hard (2 PPS)".
+    pub fn title(&self, level: BotLevel) -> String {
+        match self {
+            Opponent::Ludus => format!("Bot · {}", level.label()),
+            Opponent::Tbp { .. } => format!("{} · {}", self.name(), level.label()),
+        }
+    }
+
+    /// The side this opponent plays at `level`'s pace. A TBP bot thinks three fifths of
+    /// the gap between its pieces (at most [`MAX_TBP_THINK_MS`]) and plays live.
+    pub fn side(&self, level: BotLevel) -> Side {
+        let pace = level.pace();
+        match self {
+            Opponent::Ludus => Side::Bot(pace),
+            Opponent::Tbp { command } => Side::Tbp {
+                command: command.clone(),
+                pace,
+                think_ms: (pace.gap_ms() * 3 / 5).min(MAX_TBP_THINK_MS),
+                live: true,
+            },
+        }
+    }
+}
+
 /// Room kept below [`MAX_VERSUS_INPUTS`]: the game stops (with no winner) before the
 /// recorder would refuse a bot's plan half-way.
 const INPUT_MARGIN: usize = 1_024;
@@ -162,28 +225,28 @@ pub enum Side {
     /// Ludus's bot at this pace.
     Bot(Pace),
     /// A TBP bot run by this shell command, at this pace, given `think_ms` of real time
-    /// on each position before it is asked for a move.
+    /// on each position before it is asked for a move. `live`: a front end drives the
+    /// game in real time, so a late answer is played when it comes instead of waited for.
     Tbp {
         command: String,
         pace: Pace,
         think_ms: u64,
+        live: bool,
     },
 }
 
 /// What decides a bot side's pieces.
 enum Brain {
-    Ludus,
-    /// A TBP bot (`None` once it has failed) and the position it last heard of.
+    Ludus(Box<Bot>),
+    /// A TBP bot; `live` as in [`Side::Tbp`].
     Tbp {
-        process: Option<Box<TbpBot>>,
-        told: Option<TbpPosition>,
+        seat: Box<TbpSeat>,
+        live: bool,
     },
 }
 
 /// A bot playing one side, and when its next piece is due.
 struct SideBot {
-    /// Ludus's bot: it plays the side, or finds the inputs for a TBP bot's moves.
-    bot: Bot,
     brain: Brain,
     pace: Pace,
     due_ms: u64,
@@ -236,11 +299,10 @@ impl VersusSession {
         let bots = [Player::One, Player::Two].map(|player| match &sides[player.index()] {
             Side::Person => None,
             Side::Bot(pace) => Some(SideBot {
-                bot: Bot::with_weights(match player {
+                brain: Brain::Ludus(Box::new(Bot::with_weights(match player {
                     Player::One => Weights::attack(),
                     Player::Two => Weights::default(),
-                }),
-                brain: Brain::Ludus,
+                }))),
                 pace: *pace,
                 due_ms: pace.gap_ms,
             }),
@@ -248,26 +310,23 @@ impl VersusSession {
                 command,
                 pace,
                 think_ms,
+                live,
             } => {
-                let process = match TbpBot::launch(command, Duration::from_millis(*think_ms)) {
-                    Ok(process) => Some(Box::new(process)),
-                    Err(e) => {
-                        forfeits[player.index()] = Some(e.to_string());
-                        None
-                    }
-                };
+                let mut seat = TbpSeat::launch(command, Duration::from_millis(*think_ms));
+                if !live && let Err(why) = seat.wait_launched() {
+                    forfeits[player.index()] = Some(why);
+                }
                 Some(SideBot {
-                    bot: Bot::new(),
                     brain: Brain::Tbp {
-                        process,
-                        told: None,
+                        seat: Box::new(seat),
+                        live: *live,
                     },
                     pace: *pace,
                     due_ms: pace.gap_ms,
                 })
             }
         });
-        VersusSession {
+        let mut session = VersusSession {
             recorder: VersusRecorder::new(settings, seed),
             sides,
             bots,
@@ -277,12 +336,47 @@ impl VersusSession {
             piece_limit: None,
             inputs: 0,
             saved_replay: None,
+        };
+        for player in Player::BOTH {
+            session.ask_tbp_bot(player);
+        }
+        session
+    }
+
+    /// The name and version a TBP side's bot gave, once it started.
+    pub fn tbp_bot_name(&self, player: Player) -> Option<&str> {
+        match &self.bots[player.index()].as_ref()?.brain {
+            Brain::Tbp { seat, .. } => seat.name(),
+            Brain::Ludus(_) => None,
+        }
+    }
+
+    /// Lets a TBP side's bot think on its position until its piece is due.
+    fn ask_tbp_bot(&mut self, player: Player) {
+        let game = self.recorder.versus().game(player);
+        if let Some(SideBot {
+            brain: Brain::Tbp { seat, .. },
+            ..
+        }) = self.bots[player.index()].as_mut()
+            && game.is_playing()
+        {
+            seat.ask(game);
         }
     }
 
     /// The person (player one) against the bot at `level` (player two).
     pub fn against_bot(level: BotLevel, handling: Settings, seed: u64) -> VersusSession {
-        VersusSession::new([Side::Person, Side::Bot(level.pace())], handling, seed)
+        VersusSession::against(&Opponent::Ludus, level, handling, seed)
+    }
+
+    /// The person (player one) against `opponent` at `level`'s pace (player two).
+    pub fn against(
+        opponent: &Opponent,
+        level: BotLevel,
+        handling: Settings,
+        seed: u64,
+    ) -> VersusSession {
+        VersusSession::new([Side::Person, opponent.side(level)], handling, seed)
     }
 
     /// Ends the game (with no winner) once either side has locked `pieces` pieces.
@@ -385,15 +479,21 @@ impl VersusSession {
             .iter()
             .filter(|(player, _)| persons[player.index()])
             .peekable();
+        // Bot sides still thinking at their due time sit out the rest of this update.
+        let mut thinking = [false; 2];
         loop {
             if self.is_finished() {
                 return;
             }
-            let bot_due = self.next_bot_due().filter(|&(_, due)| due <= now_ms);
+            let bot_due = self
+                .next_bot_due(thinking)
+                .filter(|&(_, due)| due <= now_ms);
             let next_input = inputs.peek().map(|(_, input)| input.time_ms);
             match (bot_due, next_input) {
                 (Some((player, due)), input_ms) if input_ms.is_none_or(|t| due < t) => {
-                    self.play_bot(player, due);
+                    if !self.play_bot(player, due) {
+                        thinking[player.index()] = true;
+                    }
                 }
                 (_, Some(_)) => {
                     if let Some(&(player, input)) = inputs.next() {
@@ -429,70 +529,45 @@ impl VersusSession {
         self.record(player, input);
     }
 
-    /// The bot whose piece is due first (player one first on a tie).
-    fn next_bot_due(&self) -> Option<(Player, u64)> {
+    /// The bot whose piece is due first (player one first on a tie), leaving out the
+    /// sides still `thinking`.
+    fn next_bot_due(&self, thinking: [bool; 2]) -> Option<(Player, u64)> {
         Player::BOTH
             .into_iter()
+            .filter(|p| !thinking[p.index()])
             .filter_map(|p| self.bots[p.index()].as_ref().map(|b| (p, b.due_ms)))
             .min_by_key(|&(player, due)| (due, player))
     }
 
-    fn play_bot(&mut self, player: Player, due_ms: u64) {
+    /// Plays `player`'s bot piece due at `due_ms`; false when a live TBP bot's answer has
+    /// not come yet (the piece stays due).
+    fn play_bot(&mut self, player: Player, due_ms: u64) -> bool {
         self.recorder.advance_to(due_ms);
-        let Some(side) = self.bots[player.index()].as_mut() else {
-            return;
-        };
-        side.due_ms = due_ms.saturating_add(side.pace.gap_ms);
         if !self.recorder.versus().is_playing() {
-            return;
+            return true;
         }
         let time_ms = self.recorder.versus().time_ms().max(due_ms);
         let game = self.recorder.versus().game(player);
-        let plan = match &mut side.brain {
-            Brain::Ludus => side.bot.suggest(game),
-            Brain::Tbp { process, told } => {
-                let Some(process) = process.as_deref_mut() else {
-                    return;
-                };
-                match tbp_move(process, told, &mut side.bot, game) {
-                    Ok(plan) => Some(plan),
-                    Err(reason) => {
-                        self.forfeits[player.index()] = Some(reason);
-                        if let Some(SideBot {
-                            brain: Brain::Tbp { process, .. },
-                            ..
-                        }) = self.bots[player.index()].as_mut()
-                        {
-                            *process = None;
-                        }
-                        return;
-                    }
-                }
-            }
+        let Some(side) = self.bots[player.index()].as_mut() else {
+            return true;
         };
+        let plan = match &mut side.brain {
+            Brain::Ludus(bot) => bot.suggest(game),
+            Brain::Tbp { seat, live } => match seat.poll(game, !*live) {
+                Turn::Play(plan) => Some(plan),
+                Turn::Thinking => return false,
+                Turn::Failed(why) => {
+                    self.forfeits[player.index()] = Some(why);
+                    return true;
+                }
+            },
+        };
+        side.due_ms = due_ms.saturating_add(side.pace.gap_ms);
         for input in plan.map(|p| p.input_events(time_ms)).unwrap_or_default() {
             self.record(player, input);
         }
-        if let Some(SideBot {
-            brain:
-                Brain::Tbp {
-                    process: Some(process),
-                    told: Some(told),
-                },
-            ..
-        }) = self.bots[player.index()].as_mut()
-        {
-            // Pieces the game revealed after the move join the bot's queue.
-            let now = TbpPosition::of_game(self.recorder.versus().game(player));
-            if now.queue.iter().zip(&told.queue).all(|(a, b)| a == b) {
-                for &piece in now.queue.iter().skip(told.queue.len()) {
-                    if process.new_piece(piece).is_err() {
-                        break;
-                    }
-                    told.queue.push_back(piece);
-                }
-            }
-        }
+        self.ask_tbp_bot(player);
+        true
     }
 
     /// Pauses at `now_ms`, letting go of the person's held keys so that no auto-shift
@@ -537,46 +612,6 @@ impl VersusSession {
     }
 }
 
-/// Asks a TBP bot for its move in `game` (after a `start` when the bot's idea of the
-/// position is not the game's) and turns the first reachable one into inputs; the bot
-/// is told the move played. The error is why the side loses.
-fn tbp_move(
-    process: &mut TbpBot,
-    told: &mut Option<TbpPosition>,
-    paths: &mut Bot,
-    game: &Game,
-) -> Result<tetris::bot::Plan, String> {
-    let now = TbpPosition::of_game(game);
-    if told.as_ref().is_none_or(|told| !told.same_play(&now)) {
-        process
-            .start(now.to_start(seven_bag_after(game)))
-            .map_err(|e| e.to_string())?;
-        *told = Some(now);
-    }
-    let moves = process.suggest().map_err(|e| e.to_string())?;
-    let chosen = moves.iter().find_map(|mv| {
-        let cells = cells_at(&mv.location)?;
-        Some((*mv, paths.path_to(game, mv.location.kind, cells)?))
-    });
-    let Some((mv, plan)) = chosen else {
-        return Err(match moves.first() {
-            None => String::from("the TBP bot suggested no move (it forfeits)"),
-            Some(first) => format!(
-                "none of the TBP bot's {} suggested moves can be played (first: {})",
-                moves.len(),
-                to_line(first)
-            ),
-        });
-    };
-    if let Some(position) = told.as_mut()
-        && position.play(&mv).is_err()
-    {
-        *told = None;
-    }
-    process.play(mv).map_err(|e| e.to_string())?;
-    Ok(plan)
-}
-
 /// Reads a saved versus replay and plays it back to its recorded result.
 ///
 /// # Errors
@@ -610,6 +645,34 @@ mod tests {
         assert_eq!(Pace::per_second(f64::NAN).gap_ms(), 60_000);
         assert_eq!(Pace::per_second(1e9).gap_ms(), UNLIMITED_GAP_MS);
         assert_eq!(BotLevel::Easy.label(), "Easy (0.5 PPS)");
+    }
+
+    #[test]
+    fn opponents_are_ludus_then_the_configured_tbp_bots() {
+        let bots = vec![String::from("/opt/cc2/cold-clear-2 --x")];
+        assert_eq!(Opponent::choices(&bots), 2);
+        assert_eq!(Opponent::from_choice(0, &bots), Opponent::Ludus);
+        let cc2 = Opponent::from_choice(1, &bots);
+        assert_eq!(cc2.name(), "cold-clear-2");
+        assert_eq!(cc2.title(BotLevel::Hard), "cold-clear-2 · Hard (2 PPS)");
+        assert_eq!(
+            Opponent::Ludus.title(BotLevel::Easy),
+            "Bot · Easy (0.5 PPS)"
+        );
+        // A removed bot's stored choice falls back to Ludus's bot.
+        assert_eq!(Opponent::from_choice(7, &bots), Opponent::Ludus);
+        assert_eq!(
+            Opponent::Ludus.side(BotLevel::Hard),
+            Side::Bot(Pace::per_second(2.0))
+        );
+        let Side::Tbp { think_ms, live, .. } = cc2.side(BotLevel::Hard) else {
+            panic!("a TBP side");
+        };
+        assert_eq!((think_ms, live), (300, true));
+        let Side::Tbp { think_ms, .. } = cc2.side(BotLevel::Easy) else {
+            panic!("a TBP side");
+        };
+        assert_eq!(think_ms, 1_200);
     }
 
     #[test]

@@ -7,10 +7,8 @@
 
 use super::flow::{self, LEVELS, Level};
 
-/// Longest command line kept for a configured engine.
-pub const MAX_COMMAND_CHARS: usize = 1000;
-/// Most engines a user can configure.
-pub const MAX_ENGINES: usize = 16;
+use crate::session::programs::{MAX_PROGRAMS, program_name};
+
 /// Milliseconds per move of a configured engine when there are no clocks.
 pub const EXTERNAL_MOVETIME_MS: u64 = 1000;
 
@@ -69,53 +67,12 @@ pub fn choice_name(choice: usize, engines: &[String]) -> String {
 
 /// How many seat choices there are: the strengths of Ludus and the engines.
 pub fn choices(engines: &[String]) -> usize {
-    LEVELS.len() + engines.len().min(MAX_ENGINES)
+    LEVELS.len() + engines.len().min(MAX_PROGRAMS)
 }
 
-/// A short name for an engine's command line: its program's file name
-/// without the extension (`/usr/games/fairy-stockfish` → `fairy-stockfish`),
-/// with the arguments after it when the program is Ludus itself.
+/// A short name for an engine's command line (see [`program_name`]).
 pub fn engine_name(command: &str) -> String {
-    // Split as the engine is started: quotes group words.
-    let words = crate::protocol::r#match::split_command(command);
-    let mut words = words.iter().map(String::as_str);
-    let program = words.next().unwrap_or("engine");
-    let file = program.rsplit(['/', '\\']).next().unwrap_or(program);
-    let stem = file.strip_suffix(".exe").unwrap_or(file);
-    let name = if stem == "ludus" {
-        let rest: Vec<&str> = words.collect();
-        format!("ludus {}", rest.join(" ")).trim().to_string()
-    } else {
-        stem.to_string()
-    };
-    name.chars().take(super::MAX_NAME_CHARS).collect()
-}
-
-/// Adds `command` to the configured engines (trimmed, once, at most
-/// [`MAX_ENGINES`]); returns its index.
-///
-/// # Errors
-/// The command is empty or longer than [`MAX_COMMAND_CHARS`], or the list is full.
-pub fn add_engine(engines: &mut Vec<String>, command: &str) -> Result<usize, String> {
-    let command = command.trim();
-    if command.is_empty() {
-        return Err("the engine's command line is empty".to_string());
-    }
-    if command.chars().count() > MAX_COMMAND_CHARS {
-        return Err(format!(
-            "the engine's command line is longer than {MAX_COMMAND_CHARS} characters"
-        ));
-    }
-    if let Some(i) = engines.iter().position(|e| e == command) {
-        return Ok(i);
-    }
-    if engines.len() >= MAX_ENGINES {
-        return Err(format!(
-            "{MAX_ENGINES} engines are configured already; remove one from the settings file"
-        ));
-    }
-    engines.push(command.to_string());
-    Ok(engines.len() - 1)
+    program_name(command, "engine")
 }
 
 #[cfg(test)]
@@ -145,27 +102,5 @@ mod tests {
                 level: LEVELS.len() - 1
             }
         );
-    }
-
-    #[test]
-    fn engine_names_come_from_the_program() {
-        assert_eq!(engine_name("/opt/eleeye/ELEEYE.EXE"), "ELEEYE.EXE");
-        assert_eq!(engine_name("C:\\eng\\pikafish.exe --x"), "pikafish");
-        assert_eq!(engine_name("ludus xiangqi ucci"), "ludus xiangqi ucci");
-        assert_eq!(engine_name("'/a b/ludus' xiangqi uci"), "ludus xiangqi uci");
-        assert_eq!(engine_name("  "), "engine");
-    }
-
-    #[test]
-    fn engines_are_added_once_and_bounded() {
-        let mut engines = Vec::new();
-        assert_eq!(add_engine(&mut engines, " eleeye "), Ok(0));
-        assert_eq!(add_engine(&mut engines, "eleeye"), Ok(0));
-        assert!(add_engine(&mut engines, "   ").is_err());
-        assert!(add_engine(&mut engines, &"x".repeat(MAX_COMMAND_CHARS + 1)).is_err());
-        for i in 1..MAX_ENGINES {
-            add_engine(&mut engines, &format!("engine{i}")).unwrap();
-        }
-        assert!(add_engine(&mut engines, "one more").is_err());
     }
 }

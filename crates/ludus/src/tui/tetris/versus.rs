@@ -1,5 +1,5 @@
-//! Versus against Ludus's bot: the level choice, then two boards side by side (the
-//! player's on the left), each with its incoming-garbage meter and live statistics, and a
+//! Versus against a bot: the set-up (Ludus's bot or a configured TBP bot, and its
+//! speed), then two boards side by side (the player's on the left), each with its incoming-garbage meter and live statistics, and a
 //! result screen. The screen turns keys into session inputs and draws the session; the
 //! game, the bot and its pace live in [`VersusSession`].
 
@@ -20,7 +20,7 @@ use super::game::Clock;
 use super::keys::{Bind, InputTracker, Keymap, physical};
 use crate::session::tetris::now_secs;
 use crate::session::tetris::random_seed;
-use crate::session::tetris::versus::{BotLevel, SideStats, VersusSession};
+use crate::session::tetris::versus::{BotLevel, Opponent, SideStats, VersusSession};
 use crate::tui::app::{Action, Ctx, Screen};
 use crate::tui::widgets::{MenuKey, centered, key_hints, menu_key, popup};
 
@@ -34,41 +34,71 @@ pub const VERSUS_WIDTH: u16 = 2 * SIDE_WIDTH + 2;
 /// The title row, the visible rows, the bottom border and the key hints.
 pub const VERSUS_HEIGHT: u16 = 1 + VISIBLE_HEIGHT as u16 + 1 + 1;
 
-/// The bot level choice, opened from the Tetris menu.
+/// The versus set-up, opened from the Tetris menu: the opponent (←→, when TBP bots are
+/// configured) and its speed.
 pub struct VersusMenu {
     selected: usize,
+    /// An index into [`Opponent::from_choice`]'s choices.
+    opponent: usize,
     seed: Option<u64>,
 }
 
 impl VersusMenu {
     /// `seed` (from `--seed`) deals the first game.
     pub fn new(seed: Option<u64>) -> VersusMenu {
-        VersusMenu { selected: 1, seed }
+        VersusMenu {
+            selected: 1,
+            opponent: 0,
+            seed,
+        }
     }
 }
 
 impl Screen for VersusMenu {
     fn on_key(&mut self, key: KeyEvent, ctx: &mut Ctx) -> Action {
+        let choices = Opponent::choices(&ctx.settings.tetris.bots);
+        match key.code {
+            KeyCode::Left | KeyCode::Char('h') => {
+                self.opponent = self.opponent.checked_sub(1).unwrap_or(choices - 1);
+                return Action::None;
+            }
+            KeyCode::Right | KeyCode::Char('l') => {
+                self.opponent = (self.opponent + 1) % choices;
+                return Action::None;
+            }
+            _ => {}
+        }
         match menu_key(key, &mut self.selected, BotLevel::ALL.len()) {
             MenuKey::Open => {
                 let level = BotLevel::ALL
                     .get(self.selected)
                     .copied()
                     .unwrap_or(BotLevel::Medium);
+                let opponent = Opponent::from_choice(self.opponent, &ctx.settings.tetris.bots);
                 let seed = self.seed.take().unwrap_or_else(random_seed);
-                Action::Push(Box::new(VersusScreen::new(level, seed, ctx)))
+                Action::Push(Box::new(VersusScreen::new(opponent, level, seed, ctx)))
             }
             MenuKey::Leave => Action::Pop,
             MenuKey::None => Action::None,
         }
     }
 
-    fn draw(&self, frame: &mut Frame, area: Rect, _ctx: &Ctx) {
-        let inner = centered(area, 44, BotLevel::ALL.len() as u16 + 6);
+    fn draw(&self, frame: &mut Frame, area: Rect, ctx: &Ctx) {
+        let bots = &ctx.settings.tetris.bots;
+        let choices = Opponent::choices(bots);
+        let inner = centered(area, 44, BotLevel::ALL.len() as u16 + 8);
+        let bold = Style::default().add_modifier(Modifier::BOLD);
+        let opponent = Opponent::from_choice(self.opponent, bots).name();
         let mut lines = vec![
+            Line::styled("Versus: choose the opponent and its speed", bold),
+            Line::raw(""),
             Line::styled(
-                "Versus the bot: choose its speed",
-                Style::default().add_modifier(Modifier::BOLD),
+                if choices > 1 {
+                    format!("Opponent: ◀ {opponent} ▶")
+                } else {
+                    format!("Opponent: {opponent}")
+                },
+                bold,
             ),
             Line::raw(""),
         ];
@@ -93,11 +123,11 @@ impl Screen for VersusMenu {
             ));
         }
         lines.push(Line::raw(""));
-        lines.push(key_hints(&[
-            ("↑↓", "choose"),
-            ("Enter", "play"),
-            ("q", "back"),
-        ]));
+        let mut hints = vec![("↑↓", "speed"), ("Enter", "play"), ("q", "back")];
+        if choices > 1 {
+            hints.insert(1, ("←→", "opponent"));
+        }
+        lines.push(key_hints(&hints));
         frame.render_widget(Paragraph::new(lines), inner);
     }
 }
@@ -112,6 +142,7 @@ struct Pending {
 /// The versus game on screen.
 pub struct VersusScreen {
     session: VersusSession,
+    opponent: Opponent,
     level: BotLevel,
     clock: Clock,
     keymap: Keymap,
@@ -123,11 +154,12 @@ pub struct VersusScreen {
 }
 
 impl VersusScreen {
-    /// A new game against the bot at `level`, with the player's handling and keys.
-    pub fn new(level: BotLevel, seed: u64, ctx: &mut Ctx) -> VersusScreen {
-        let session = VersusSession::against_bot(level, ctx.settings.tetris.handling, seed);
+    /// A new game against `opponent` at `level`, with the player's handling and keys.
+    pub fn new(opponent: Opponent, level: BotLevel, seed: u64, ctx: &mut Ctx) -> VersusScreen {
+        let session = VersusSession::against(&opponent, level, ctx.settings.tetris.handling, seed);
         VersusScreen {
             session,
+            opponent,
             level,
             clock: Clock::new(),
             keymap: Keymap::new(&ctx.settings.tetris.keys),
@@ -195,9 +227,12 @@ impl Screen for VersusScreen {
                 return Action::None;
             }
             return match key.code {
-                KeyCode::Enter => {
-                    Action::Replace(Box::new(VersusScreen::new(self.level, random_seed(), ctx)))
-                }
+                KeyCode::Enter => Action::Replace(Box::new(VersusScreen::new(
+                    self.opponent.clone(),
+                    self.level,
+                    random_seed(),
+                    ctx,
+                ))),
                 KeyCode::Char('s') => {
                     self.save_replay(ctx);
                     Action::None
@@ -289,7 +324,7 @@ impl Screen for VersusScreen {
         frame.render_widget(Paragraph::new(Line::styled("  You", bold)), you);
         frame.render_widget(
             Paragraph::new(Line::styled(
-                format!("  Bot · {}", self.level.label()),
+                format!("  {}", self.opponent.title(self.level)),
                 bold,
             )),
             bot,
@@ -420,6 +455,16 @@ impl VersusScreen {
             format!("{:.0}%", two.live.finesse_rate),
         ));
         lines.push(Line::raw(""));
+        for player in Player::BOTH {
+            if let Some(why) = self.session.forfeit(player) {
+                let who = match player {
+                    Player::One => "You",
+                    Player::Two => "The bot",
+                };
+                let text: String = format!("{who} forfeited: {why}").chars().take(60).collect();
+                lines.push(Line::raw(text));
+            }
+        }
         if let Some(message) = &self.message {
             lines.push(Line::raw(message.clone()));
         }

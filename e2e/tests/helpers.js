@@ -122,3 +122,16 @@ export function useBrowser() {
   });
   return env;
 }
+
+// The page coordinates of a Xiangqi board point (an ICCS square like "h2").
+export async function boardPoint(page, sq) {
+  const box = await page.locator('#board').boundingBox();
+  const [x, y] = await page.evaluate((sq) => window.__ludus.geo.point(sq), sq);
+  return [box.x + x, box.y + y];
+}
+
+// Opens the Xiangqi page at `url` and waits for the remembered options.
+export async function openXiangqi(page, url) {
+  await page.goto(`${url}xiangqi`);
+  await page.waitForFunction(() => window.__ludus.options);
+}

@@ -6,19 +6,12 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { newPage, useBrowser } from './helpers.js';
+import { boardPoint, newPage, openXiangqi, useBrowser } from './helpers.js';
 
 const env = useBrowser();
 
-async function point(page, sq) {
-  const box = await page.locator('#board').boundingBox();
-  const [x, y] = await page.evaluate((sq) => window.__ludus.geo.point(sq), sq);
-  return [box.x + x, box.y + y];
-}
-
 async function openPage(page) {
-  await page.goto(`${env.server.url}xiangqi`);
-  await page.waitForFunction(() => window.__ludus.options);
+  await openXiangqi(page, env.server.url);
   await page.waitForSelector('#new-dialog[open]');
 }
 
@@ -35,7 +28,7 @@ test('analysis shows three lines for the position shown and follows it', async (
   await page.waitForFunction(() => window.__ludus.state && window.__ludus.state.moves.length === 0);
   // Red plays 炮二平五 by clicking.
   for (const sq of ['h2', 'e2']) {
-    const [x, y] = await point(page, sq);
+    const [x, y] = await boardPoint(page, sq);
     await page.mouse.click(x, y);
   }
   await page.waitForFunction(() => window.__ludus.state.moves.length === 1);

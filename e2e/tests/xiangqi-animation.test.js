@@ -8,22 +8,11 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { newPage, useBrowser } from './helpers.js';
+import { boardPoint, newPage, openXiangqi, useBrowser } from './helpers.js';
 
 const env = useBrowser();
 
-// The page coordinates of a board point (an ICCS square like "h2").
-async function point(page, sq) {
-  const box = await page.locator('#board').boundingBox();
-  const [x, y] = await page.evaluate((sq) => window.__ludus.geo.point(sq), sq);
-  return [box.x + x, box.y + y];
-}
-
-// Opens the page and waits for the remembered options.
-async function openPage(page) {
-  await page.goto(`${env.server.url}xiangqi`);
-  await page.waitForFunction(() => window.__ludus.options);
-}
+const openPage = (page) => openXiangqi(page, env.server.url);
 
 // A two-player game from the start (the last game when `resume`).
 async function newGame(page) {
@@ -107,21 +96,21 @@ test('moves slide, steps back slide, jumps do not; off puts pieces at once and i
 
   // 炮二平五 by clicks: the cannon slides from h2 to e2.
   await startSampling(page);
-  await page.mouse.click(...(await point(page, 'h2')));
-  await page.mouse.click(...(await point(page, 'e2')));
+  await page.mouse.click(...(await boardPoint(page, 'h2')));
+  await page.mouse.click(...(await boardPoint(page, 'e2')));
   await page.waitForFunction(() => window.__ludus.state.moves.length === 1);
   await notAnimating(page);
   await assertSlid(page, await stopSampling(page), 'h2', 'e2');
   assert.equal(await page.evaluate(() => window.__ludus.pieceAt('e2')), 'C');
 
   // 馬8進7, then 炮五進四 takes the pawn on e6 (the taken piece fades).
-  await page.mouse.click(...(await point(page, 'h9')));
-  await page.mouse.click(...(await point(page, 'g7')));
+  await page.mouse.click(...(await boardPoint(page, 'h9')));
+  await page.mouse.click(...(await boardPoint(page, 'g7')));
   await page.waitForFunction(() => window.__ludus.state.moves.length === 2);
   await notAnimating(page);
   await startSampling(page);
-  await page.mouse.click(...(await point(page, 'e2')));
-  await page.mouse.click(...(await point(page, 'e6')));
+  await page.mouse.click(...(await boardPoint(page, 'e2')));
+  await page.mouse.click(...(await boardPoint(page, 'e6')));
   await page.waitForFunction(() => window.__ludus.state.moves.length === 3);
   await notAnimating(page);
   await assertSlid(page, await stopSampling(page), 'e2', 'e6');
@@ -157,8 +146,8 @@ test('moves slide, steps back slide, jumps do not; off puts pieces at once and i
   assert.ok(samples.every((s) => !s.moving && !s.animating), 'a jump does not slide');
 
   // A piece dragged into place stays there: no slide from where it was.
-  const [fx, fy] = await point(page, 'b9');
-  const [tx, ty] = await point(page, 'c7');
+  const [fx, fy] = await boardPoint(page, 'b9');
+  const [tx, ty] = await boardPoint(page, 'c7');
   await startSampling(page);
   await page.mouse.move(fx, fy);
   await page.mouse.down();
@@ -174,8 +163,8 @@ test('moves slide, steps back slide, jumps do not; off puts pieces at once and i
   // Switched off: the next move is on its square in the first frame drawn.
   await page.uncheck('#animate');
   await startSampling(page);
-  await page.mouse.click(...(await point(page, 'h0')));
-  await page.mouse.click(...(await point(page, 'g2')));
+  await page.mouse.click(...(await boardPoint(page, 'h0')));
+  await page.mouse.click(...(await boardPoint(page, 'g2')));
   await page.waitForFunction(() => window.__ludus.state.moves.length === 5);
   await page.waitForTimeout(300);
   samples = await stopSampling(page);

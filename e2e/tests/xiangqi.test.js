@@ -6,17 +6,10 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { newPage, useBrowser } from './helpers.js';
+import { boardPoint, newPage, useBrowser } from './helpers.js';
 
 const env = useBrowser();
 const { shot } = env;
-
-// The page coordinates of a board point (an ICCS square like "h2").
-async function point(page, sq) {
-  const box = await page.locator('#board').boundingBox();
-  const [x, y] = await page.evaluate((sq) => window.__ludus.geo.point(sq), sq);
-  return [box.x + x, box.y + y];
-}
 
 // Starts a game against Ludus at the fastest strength, the player as Red,
 // with 5 minutes + 3 seconds on the clocks.
@@ -46,9 +39,9 @@ test('play by clicks and by drag and drop against the engine', async () => {
   });
   assert.ok(await faces.jsonValue());
   // Click the cannon on h2, then e2: 炮二平五.
-  await page.mouse.click(...(await point(page, 'h2')));
+  await page.mouse.click(...(await boardPoint(page, 'h2')));
   assert.equal(await page.evaluate(() => window.__ludus.selected), 'h2');
-  await page.mouse.click(...(await point(page, 'e2')));
+  await page.mouse.click(...(await boardPoint(page, 'e2')));
   await engineAnswered(2)(page);
   // The clocks: Red's runs again, each side got its increment.
   assert.equal(await page.isVisible('#xq-clocks'), true);
@@ -79,8 +72,8 @@ test('play by clicks and by drag and drop against the engine', async () => {
   await shot(page, 'xiangqi');
 
   // Drag the horse from h0 to g2: 马二进三.
-  const [fx, fy] = await point(page, 'h0');
-  const [tx, ty] = await point(page, 'g2');
+  const [fx, fy] = await boardPoint(page, 'h0');
+  const [tx, ty] = await boardPoint(page, 'g2');
   await page.mouse.move(fx, fy);
   await page.mouse.down();
   await page.mouse.move(tx, ty, { steps: 6 });
@@ -152,8 +145,8 @@ test('set up a position, mate in it, take back, flip, export and import', async 
     && window.__ludus.state.fen.startsWith('4k4/1R7/'));
 
   // Red mates on the back rank: 俥九进八 (a1a9).
-  await page.mouse.click(...(await point(page, 'a1')));
-  await page.mouse.click(...(await point(page, 'a9')));
+  await page.mouse.click(...(await boardPoint(page, 'a1')));
+  await page.mouse.click(...(await boardPoint(page, 'a9')));
   await page.waitForSelector('#over-dialog[open]');
   assert.match(await page.textContent('#over-text'), /checkmate/i);
   assert.match(await page.textContent('#over-text'), /Red wins/i);
@@ -173,8 +166,8 @@ test('set up a position, mate in it, take back, flip, export and import', async 
   assert.equal(await page.evaluate(() => window.__ludus.pieceAt('a1')), 'R');
   await page.keyboard.press('f');
   assert.equal(await page.evaluate(() => window.__ludus.geo.flipped), true);
-  const [ax, ay] = await point(page, 'a1');
-  const [ix, iy] = await point(page, 'i9');
+  const [ax, ay] = await boardPoint(page, 'a1');
+  const [ix, iy] = await boardPoint(page, 'i9');
   assert.ok(ax > ix && ay < iy, 'flipped: a1 at the top right');
 
   // Import the exported PGN: the same game, over again.
@@ -194,8 +187,8 @@ test('set up a position, mate in it, take back, flip, export and import', async 
 test('the page at phone width', async () => {
   const page = await newPage(env.browser, { width: 390, height: 844 });
   await newEngineGame(page);
-  await page.mouse.click(...(await point(page, 'b2')));
-  await page.mouse.click(...(await point(page, 'e2')));
+  await page.mouse.click(...(await boardPoint(page, 'b2')));
+  await page.mouse.click(...(await boardPoint(page, 'e2')));
   await engineAnswered(2)(page);
   await shot(page, 'xiangqi-phone', { fullPage: true });
   assert.deepEqual(page.errors, []);

@@ -198,3 +198,68 @@ async fn versus_against_the_unlimited_bot_to_the_end() {
         .await;
     assert_eq!(solo["setup"]["mode"], "sprint");
 }
+
+#[tokio::test]
+async fn versus_against_a_configured_tbp_bot_named_by_index() {
+    let server = Server::start();
+    let data = ludus::store::DataDir::at(server.data.path());
+    let (mut settings, _) = ludus::store::settings::load(&data);
+    let bin = env!("CARGO_BIN_EXE_ludus");
+    settings.tetris.bots = vec![format!("'{bin}' tetris tbp")];
+    ludus::store::settings::save(&data, &settings).unwrap();
+    let mut client = tetris_socket(&server).await;
+
+    let options = client
+        .ask(
+            json!({"type": "versus_options", "seq": 1}),
+            "versus_options",
+        )
+        .await;
+    assert_eq!(
+        options["opponents"],
+        json!(["Ludus's bot", "ludus tetris tbp"])
+    );
+    assert_eq!(options["levels"][4]["name"], "unlimited");
+    let refused = client
+        .ask(
+            json!({"type": "versus", "level": "hard", "opponent": 2, "seq": 2}),
+            "error",
+        )
+        .await;
+    assert!(
+        refused["message"]
+            .as_str()
+            .unwrap()
+            .contains("no opponent 2")
+    );
+
+    let start = client
+        .ask(
+            json!({"type": "versus", "level": "expert", "opponent": 1, "seed": 3, "seq": 3}),
+            "versus",
+        )
+        .await;
+    assert_eq!(start["setup"]["opponent"], "ludus tetris tbp");
+    assert_eq!(
+        start["sides"][1]["label"],
+        "ludus tetris tbp · Expert (3 PPS)"
+    );
+    // The page's ticks are answered at once while the bot thinks on its own thread; its
+    // pieces come as it answers (three a second).
+    let begun = std::time::Instant::now();
+    let mut t = 0;
+    let mut state = start;
+    while state["sides"][1]["stats"]["pieces"].as_u64() < Some(3) {
+        assert!(begun.elapsed().as_secs() < 20, "the TBP bot never played");
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        t += 50;
+        let asked = std::time::Instant::now();
+        state = client.ask(json!({"type": "tick", "t": t}), "versus").await;
+        assert!(
+            asked.elapsed().as_millis() < 500,
+            "a tick waited for the bot"
+        );
+    }
+    assert_eq!(state["playing"], true);
+    assert!(state["sides"][1].get("forfeit").is_none());
+}

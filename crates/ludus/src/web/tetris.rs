@@ -119,14 +119,22 @@ pub enum Request {
         #[serde(default)]
         seq: Option<u64>,
     },
-    /// A versus game against Ludus's bot at `level` (`easy`, `medium`, `hard`, `expert`,
+    /// A versus game against an opponent (an index into `versus_options`' list; 0,
+    /// Ludus's bot, when left out) at `level`'s pace (`easy`, `medium`, `hard`, `expert`,
     /// `unlimited`); `seed` deals chosen pieces (tests use it).
     Versus {
         #[serde(default)]
         seq: Option<u64>,
         level: String,
         #[serde(default)]
+        opponent: Option<usize>,
+        #[serde(default)]
         seed: Option<u64>,
+    },
+    /// The opponents and levels a versus game can have.
+    VersusOptions {
+        #[serde(default)]
+        seq: Option<u64>,
     },
 }
 
@@ -146,7 +154,7 @@ impl Request {
             | Request::Watch { seq, .. }
             | Request::WatchTo { seq, .. }
             | Request::Ping { seq } => *seq,
-            Request::Versus { seq, .. } => *seq,
+            Request::Versus { seq, .. } | Request::VersusOptions { seq } => *seq,
         }
     }
 }
@@ -659,17 +667,31 @@ fn handle(app: &Arc<App>, conn: &mut Conn, request: Request) -> Replies {
         return replies;
     }
     match request {
-        Request::Versus { level, seed, .. } => {
+        Request::Versus {
+            level,
+            opponent,
+            seed,
+            ..
+        } => {
             let level = match versus::level(&level, seq) {
                 Ok(level) => level,
                 Err(refused) => return refused,
             };
             let (settings, _) = settings::load(&app.data);
-            let game = VersusGame::new(level, seed.unwrap_or_else(random_seed), &settings.tetris);
+            let opponent = match versus::opponent(opponent, &settings.tetris, seq) {
+                Ok(opponent) => opponent,
+                Err(refused) => return refused,
+            };
+            let seed = seed.unwrap_or_else(random_seed);
+            let game = VersusGame::new(&opponent, level, seed, &settings.tetris);
             conn.current = Current::Versus(Arc::new(Mutex::new(game)));
             vec![conn.state(seq, true)]
         }
         Request::Ping { .. } => vec![with_seq(json!({"type": "pong"}), seq)],
+        Request::VersusOptions { .. } => {
+            let (settings, _) = settings::load(&app.data);
+            vec![versus::options(&settings.tetris, seq)]
+        }
         Request::Input {
             action, edge, t, ..
         } => conn.play(seq, |g| {

@@ -1,5 +1,6 @@
-//! Versus against Ludus's bot on the Tetris socket: the `versus` request starts a
-//! [`VersusSession`] (the person on the left, the bot at a level on the right), and the
+//! Versus against a bot on the Tetris socket: the `versus` request starts a
+//! [`VersusSession`] (the person on the left, Ludus's bot or a configured TBP bot at a
+//! level's pace on the right; `versus_options` lists the opponents), and the
 //! solo requests `input`, `tick`, `pause` and `save_replay` drive it with the same clamped
 //! page times. Every reply is a `versus` state with both sides (see
 //! `docs/web-protocol.md`); the game, the bot and its pace live in the session.
@@ -13,7 +14,7 @@ use serde_json::{Value, json};
 
 use super::{PieceView, Request, board_text, cells, clamp_time};
 use crate::session::tetris::now_secs;
-use crate::session::tetris::versus::{BotLevel, SideStats, VersusSession};
+use crate::session::tetris::versus::{BotLevel, Opponent, SideStats, VersusSession};
 use crate::store::settings::TetrisSettings;
 use crate::web::App;
 use crate::web::protocol::{ErrorCode, Refusal, with_seq};
@@ -23,22 +24,30 @@ use crate::web::socket::{Replies, refuse};
 /// A versus game on one connection: the session and what the page was told at its start.
 pub struct VersusGame {
     session: VersusSession,
-    level: BotLevel,
+    /// The bot's title above its board ("Bot · Hard (2 PPS)").
+    title: String,
     /// Whether the person's ghost piece is drawn (their setting).
     ghost: bool,
     setup: Value,
 }
 
 impl VersusGame {
-    /// The person (with their handling, keys and ghost setting) against the bot at `level`.
-    pub fn new(level: BotLevel, seed: u64, settings: &TetrisSettings) -> VersusGame {
+    /// The person (with their handling, keys and ghost setting) against `opponent` at
+    /// `level`'s pace.
+    pub fn new(
+        opponent: &Opponent,
+        level: BotLevel,
+        seed: u64,
+        settings: &TetrisSettings,
+    ) -> VersusGame {
         VersusGame {
-            session: VersusSession::against_bot(level, settings.handling, seed),
-            level,
+            session: VersusSession::against(opponent, level, settings.handling, seed),
+            title: opponent.title(level),
             ghost: settings.ghost,
             setup: json!({
                 "level": level.name(),
                 "label": level.label(),
+                "opponent": opponent.name(),
                 "bot_pps": level.pieces_per_second(),
                 "seed": seed,
                 "ghost": settings.ghost,
@@ -70,6 +79,44 @@ pub fn level(name: &str, seq: Option<u64>) -> Result<BotLevel, Replies> {
             seq,
         )
     })
+}
+
+/// The `versus_options` reply: the opponents a `versus` request may name by index
+/// (Ludus's bot, then the TBP bots configured with `ludus tetris --tbp-bot`), by name
+/// only: the page never sees or sends a command line.
+pub fn options(settings: &TetrisSettings, seq: Option<u64>) -> String {
+    let bots = &settings.bots;
+    let opponents: Vec<String> = (0..Opponent::choices(bots))
+        .map(|i| Opponent::from_choice(i, bots).name())
+        .collect();
+    let levels: Vec<Value> = BotLevel::ALL
+        .iter()
+        .map(|l| json!({"name": l.name(), "label": l.label(), "pps": l.pieces_per_second()}))
+        .collect();
+    with_seq(
+        json!({"type": "versus_options", "opponents": opponents, "levels": levels}),
+        seq,
+    )
+}
+
+/// The opponent a `versus` request names by index.
+///
+/// # Errors
+/// An index past the choices: the refusal says how many there are.
+pub fn opponent(
+    choice: Option<usize>,
+    settings: &TetrisSettings,
+    seq: Option<u64>,
+) -> Result<Opponent, Replies> {
+    let choices = Opponent::choices(&settings.bots);
+    match choice.unwrap_or(0) {
+        i if i < choices => Ok(Opponent::from_choice(i, &settings.bots)),
+        i => Err(refuse(
+            ErrorCode::BadRequest,
+            format!("no opponent {i}: there are {choices} (see versus_options)"),
+            seq,
+        )),
+    }
 }
 
 /// Answers a request about the versus game on this connection; `None` for the requests
@@ -168,8 +215,9 @@ fn side_view(game: &VersusGame, player: Player) -> SideView {
         },
         label: match player {
             Player::One => "You".to_owned(),
-            Player::Two => format!("Bot · {}", game.level.label()),
+            Player::Two => game.title.clone(),
         },
+        forfeit: session.forfeit(player).map(str::to_owned),
         board: board_text(g),
         active: g.active().map(|p| PieceView {
             kind: p.kind.letter(),
@@ -213,6 +261,9 @@ struct VersusView<'a> {
 struct SideView {
     who: &'static str,
     label: String,
+    /// Why this side lost outside the rules (its TBP bot failed).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    forfeit: Option<String>,
     /// Locked cells, 22 rows top first, as in the solo `state`.
     board: String,
     active: Option<PieceView>,
@@ -282,11 +333,43 @@ mod tests {
     }
 
     #[test]
+    fn options_name_the_opponents_and_requests_pick_them_by_index() {
+        let settings = TetrisSettings {
+            bots: vec![String::from("/opt/cc2/cold-clear-2")],
+            ..TetrisSettings::default()
+        };
+        let options: Value = serde_json::from_str(&options(&settings, Some(2))).unwrap_or_default();
+        assert_eq!(options["opponents"], json!(["Ludus's bot", "cold-clear-2"]));
+        assert_eq!(options["levels"][0]["label"], "Easy (0.5 PPS)");
+        assert_eq!(options["seq"], 2);
+        assert_eq!(opponent(None, &settings, None).ok(), Some(Opponent::Ludus));
+        assert_eq!(
+            opponent(Some(1), &settings, None).ok(),
+            Some(Opponent::Tbp {
+                command: String::from("/opt/cc2/cold-clear-2")
+            })
+        );
+        let refused = opponent(Some(2), &settings, None).err().unwrap_or_default();
+        assert!(
+            refused[0].contains("no opponent 2: there are 2"),
+            "{}",
+            refused[0]
+        );
+    }
+
+    #[test]
     fn the_state_shows_both_sides_and_the_result() {
-        let mut game = VersusGame::new(BotLevel::Unlimited, 5, &TetrisSettings::default());
+        let mut game = VersusGame::new(
+            &Opponent::Ludus,
+            BotLevel::Unlimited,
+            5,
+            &TetrisSettings::default(),
+        );
         let first: Value = serde_json::from_str(&state(&game, Some(1), true)).unwrap_or_default();
         assert_eq!(first["type"], "versus");
         assert_eq!(first["setup"]["level"], "unlimited");
+        assert_eq!(first["setup"]["opponent"], "Ludus's bot");
+        assert_eq!(first["sides"][1]["label"], "Bot · Unlimited");
         assert_eq!(first["sides"][0]["who"], "you");
         assert_eq!(first["sides"][1]["board"].as_str().map(str::len), Some(220));
         assert_eq!(first["outcome"], Value::Null);

@@ -47,6 +47,24 @@ async fn pages_and_assets_with_their_types() {
     assert_eq!(levels.len(), fixture().len());
     assert_eq!(levels[0]["solved"], false);
     assert!(levels[0]["xsb"].as_str().unwrap().contains('@'));
+    assert_eq!(levels[0]["name"], levels[0]["title"]);
+    // Microban's untitled levels are named by their size, as in the terminal's
+    // browser ("11x9, 6 boxes"), their titles kept for the records.
+    let microban = list["collections"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"].as_str().unwrap().starts_with("Microban"))
+        .unwrap()["index"]
+        .clone();
+    let (_, _, body) = server
+        .get(&format!("/api/sokoban/collections/{microban}"))
+        .await;
+    let built_in: serde_json::Value = serde_json::from_slice(&body).unwrap();
+    let first = &built_in["levels"][0];
+    let name = first["name"].as_str().unwrap();
+    assert!(first["title"].as_str().unwrap().ends_with(" #1"), "{first}");
+    assert!(name.contains('x') && name.ends_with("boxes"), "{name}");
 }
 
 #[tokio::test]

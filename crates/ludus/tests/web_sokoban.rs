@@ -321,6 +321,7 @@ async fn one_collection_has_its_levels_with_par_difficulty_and_updated_marks() {
     assert_eq!(one["collection"]["levels"], 2);
     let first = &one["levels"][0];
     assert_eq!(first["title"], "Start");
+    assert_eq!(first["name"], "Start");
     assert!(first["xsb"].as_str().unwrap().contains('@'));
     assert_eq!(first["par"], json!({"pushes": 1, "proven": true}));
     assert!(first["difficulty"].as_str().is_some(), "{first}");

@@ -1508,6 +1508,7 @@ pub fn collection(app: &App, index: usize) -> Option<Value> {
                 json!({
                     "index": n,
                     "title": flow::level_title(&set, n, level),
+                    "name": flow::list_name(level),
                     "xsb": level.to_xsb(),
                     "solved": record.is_some_and(|r| r.solved.is_some()),
                     "best_moves": counts(record.and_then(|r| r.best_by_moves.as_ref())),

@@ -214,7 +214,8 @@ function levelShown(level, text, setMatches) {
   if (showing() === 'solved' && !level.solved) return false;
   if (showing() === 'unsolved' && (level.solved || level.error)) return false;
   if (!text || setMatches) return true;
-  return !level.error && level.title.toLowerCase().includes(text);
+  // Only real titles match, as in the terminal (an untitled level is named by its size).
+  return !level.error && level.name === level.title && level.title.toLowerCase().includes(text);
 }
 
 // Previews are drawn when their card comes into view.
@@ -255,10 +256,8 @@ function renderLevels() {
     const canvas = document.createElement('canvas');
     const name = document.createElement('span');
     name.className = 'name';
-    // A level without a title is called "<collection> #<n>": its number says it.
-    const untitled = level.title === `${summary.name} #${level.index + 1}`;
-    name.textContent = level.error ? `#${level.index + 1} (cannot be read)`
-      : untitled ? `Level ${level.index + 1}` : `${level.index + 1}. ${level.title}`;
+    // The server names a level as the terminal does (its title, or its size for an untitled one).
+    name.textContent = level.error ? `#${level.index + 1} (cannot be read)` : `${level.index + 1}. ${level.name}`;
     name.title = name.textContent;
     const meta = document.createElement('span');
     meta.className = 'meta';

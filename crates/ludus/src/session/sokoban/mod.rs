@@ -45,6 +45,22 @@ pub fn level_title(set: &LevelSet, index: usize, level: &Level) -> String {
     })
 }
 
+/// The name a level list shows (both front ends): the level's title, or for an
+/// untitled level (most classic ones) its [`size_text`].
+pub fn list_name(level: &Level) -> String {
+    level.meta.title.clone().unwrap_or_else(|| size_text(level))
+}
+
+/// A level's size and boxes: `9x6, 2 boxes`.
+pub fn size_text(level: &Level) -> String {
+    format!(
+        "{}x{}, {}",
+        level.width(),
+        level.height(),
+        crate::words::counted(level.boxes().len(), "box")
+    )
+}
+
 /// The outcome of recording a solve.
 #[derive(Debug)]
 pub struct Solved {
@@ -371,6 +387,16 @@ mod tests {
         let level = Level::from_xsb("#####\n#@$.#\n#####").unwrap_or_else(|e| panic!("{e}"));
         let set = LevelSet::single("My level", level.clone());
         assert_eq!(level_title(&set, 0, &level), "My level");
+    }
+
+    #[test]
+    fn lists_name_a_level_by_its_title_or_its_size() {
+        let mut level =
+            Level::from_xsb("######\n#@$ .#\n# $ .#\n######").unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(list_name(&level), "6x4, 2 boxes");
+        level.meta.title = Some(String::from("Two Lanes"));
+        assert_eq!(list_name(&level), "Two Lanes");
+        assert_eq!(size_text(&level), "6x4, 2 boxes");
     }
 
     #[test]

@@ -181,8 +181,7 @@ impl Shelf {
                     let title = level.meta.title.clone();
                     LevelRow {
                         lower: title.as_deref().unwrap_or_default().to_lowercase(),
-                        // An untitled level (most classic ones) by its size.
-                        title: title.unwrap_or_else(|| size_of(level)),
+                        title: crate::session::sokoban::list_name(level),
                         standing,
                         best: record
                             .and_then(|r| r.best_by_moves.as_ref())
@@ -639,7 +638,7 @@ impl Browser {
         let mut info: Vec<Line> = Vec::new();
         if let Some(Ok(level)) = level {
             info.push(
-                Line::from(size_of(level))
+                Line::from(crate::session::sokoban::size_text(level))
                     .centered()
                     .style(Style::default().fg(Color::Gray)),
             );
@@ -760,16 +759,6 @@ impl Browser {
             vec![key_hints(&moving), key_hints(&doing)]
         }
     }
-}
-
-/// A level's size and boxes: `9x6, 2 boxes`.
-fn size_of(level: &sokoban::Level) -> String {
-    format!(
-        "{}x{}, {}",
-        level.width(),
-        level.height(),
-        crate::words::counted(level.boxes().len(), "box")
-    )
 }
 
 /// The width of a level row's number and mark: `123 ✓ `.

@@ -17,7 +17,7 @@ use crate::store::{DataDir, write_atomic};
 pub const LEVEL_EXTENSIONS: [&str; 5] = ["sok", "xsb", "txt", "json", "zip"];
 
 /// A collection and where it came from.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct LevelSet {
     pub name: String,
     pub source: Source,
@@ -61,12 +61,19 @@ impl LevelSet {
     }
 
     /// Every collection built into Ludus, the Ludus Original library first,
-    /// then the classic collections grouped by author.
+    /// then the classic collections grouped by author. They are parsed (and
+    /// their ratings applied) once per process: a registry reload, as the
+    /// page's level browser asks for it, copies them.
     pub fn all_builtin() -> Vec<LevelSet> {
-        sokoban::levels::BUILTIN
-            .iter()
-            .map(LevelSet::of_builtin)
-            .collect()
+        static BUILT_IN: std::sync::OnceLock<Vec<LevelSet>> = std::sync::OnceLock::new();
+        BUILT_IN
+            .get_or_init(|| {
+                sokoban::levels::BUILTIN
+                    .iter()
+                    .map(LevelSet::of_builtin)
+                    .collect()
+            })
+            .clone()
     }
 
     /// Reads a level file; JSON by extension, a `.zip` as a map pack (with

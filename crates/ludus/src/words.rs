@@ -5,6 +5,19 @@ pub fn counted(n: usize, noun: &str) -> String {
     format!("{n} {}", plural(n, noun))
 }
 
+/// `12,345,678`: a count with its thousands grouped.
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 /// `noun` as `n` of it: `plural(1, "level")` is "level", `plural(3, "push")` "pushes".
 pub fn plural(n: usize, noun: &str) -> String {
     if n == 1 {
@@ -55,6 +68,14 @@ pub fn wrap(text: &str, width: usize) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn thousands_are_grouped() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1000), "1,000");
+        assert_eq!(thousands(12_345_678), "12,345,678");
+    }
 
     #[test]
     fn wrap_breaks_at_spaces_and_cuts_long_words() {

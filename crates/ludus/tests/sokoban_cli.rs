@@ -928,3 +928,47 @@ fn rate_best_found_only_keeps_proofs_and_looks_again_where_they_failed() {
     let out = ludus(&["sokoban", "rate", path, "--best-found-only"], dir.path());
     assert_eq!(out.status.code(), Some(1));
 }
+
+#[test]
+fn bench_prints_every_level_and_writes_csv() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("results.csv");
+    let out = ludus(
+        &[
+            "sokoban",
+            "bench",
+            data("solved.sok").to_str().unwrap(),
+            "--time-limit",
+            "5",
+            "--levels",
+            "--progress",
+            "--csv",
+            csv.to_str().unwrap(),
+        ],
+        dir.path(),
+    );
+    let text = stdout(&out);
+    assert!(out.status.success(), "{text}");
+    let table: Vec<&str> = text
+        .lines()
+        .skip_while(|l| !l.starts_with("file "))
+        .collect();
+    assert_eq!(table.len(), 3, "{text}");
+    let first: Vec<&str> = table[1].split_whitespace().collect();
+    assert_eq!(first[..5], ["solved.sok", "1", "yes", "2", "3"], "{text}");
+    let written = std::fs::read_to_string(&csv).unwrap();
+    let rows: Vec<&str> = written.lines().collect();
+    assert_eq!(
+        rows[0],
+        "file,level,title,solved,pushes,moves,seconds,nodes,reason"
+    );
+    assert!(
+        rows[1].starts_with("solved.sok,1,Corridor,true,2,3,"),
+        "{written}"
+    );
+    assert!(
+        rows[2].starts_with("solved.sok,2,Square,true,"),
+        "{written}"
+    );
+    assert_eq!(rows.len(), 3);
+}

@@ -410,6 +410,40 @@ async fn editor_requests() {
 }
 
 #[tokio::test]
+async fn a_long_solve_reports_its_figures_and_stops_when_cancelled() {
+    let server = Server::start();
+    let (_, _, body) = server.get("/api/sokoban/collections").await;
+    let list: serde_json::Value = serde_json::from_slice(&body).unwrap();
+    // Sasquatch XII's first level keeps the solver busy for far longer than a second.
+    let hard = list["collections"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "Sasquatch XII")
+        .unwrap()["index"]
+        .clone();
+    let mut client = server.socket().await;
+    client
+        .ask(
+            json!({"type": "open", "collection": hard, "level": 0}),
+            "state",
+        )
+        .await;
+    let thinking = client.ask(json!({"type": "solve"}), "thinking").await;
+    assert_eq!(thinking["doing"], "Solving");
+    let progress = client.until("solver_progress").await;
+    assert!(progress["nodes"].as_u64().unwrap() > 0, "{progress}");
+    assert!(progress["stored"].as_u64().is_some(), "{progress}");
+    let text = progress["text"].as_str().unwrap();
+    assert!(
+        text.contains(" nodes · ") && text.contains(" positions · depth "),
+        "{text}"
+    );
+    let state = client.ask(json!({"type": "cancel"}), "state").await;
+    assert_eq!(state["thinking"], false);
+}
+
+#[tokio::test]
 async fn hint_comes_from_the_solver() {
     let server = Server::start();
     let mut client = server.socket().await;

@@ -8,7 +8,7 @@
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use super::socket::{GameConnection, Replies, refuse};
 use serde::{Deserialize, Serialize};
@@ -26,7 +26,7 @@ use crate::session::sokoban::library::{
 };
 use crate::session::sokoban::pack;
 use crate::session::sokoban::play::{NoRun, NoStep, SnapshotError, SokobanSession};
-use crate::session::sokoban::solver_job::solve_blocking;
+use crate::session::sokoban::solver_job::{Figures, solve_watched};
 use crate::session::sokoban::thinking::{Purpose, SolveOrder, SolverAnswer, SolverOrder};
 use crate::session::sokoban::{self as flow, Solved};
 use crate::store::settings;
@@ -826,9 +826,38 @@ fn thinking_reply(
         return vec![busy];
     }
     vec![with_seq(
-        json!({ "type": "thinking", "purpose": purpose.name() }),
+        json!({ "type": "thinking", "purpose": purpose.name(), "doing": purpose.doing() }),
         seq,
     )]
+}
+
+/// How often a running solve tells the page its figures.
+const FIGURES_EVERY: Duration = Duration::from_millis(250);
+
+/// Sends a running solve's figures to the page at most every [`FIGURES_EVERY`]
+/// (the page may be gone: the solve goes on for a reload).
+fn figures_to(sender: mpsc::UnboundedSender<String>) -> impl FnMut(&Figures) {
+    let mut told = Instant::now();
+    move |figures| {
+        if told.elapsed() >= FIGURES_EVERY {
+            told = Instant::now();
+            let _ = sender.send(figures_message(figures));
+        }
+    }
+}
+
+/// The `solver_progress` message: a running solve's figures, and their words.
+fn figures_message(figures: &Figures) -> String {
+    json!({
+        "type": "solver_progress",
+        "nodes": figures.nodes,
+        "stored": figures.stored,
+        "depth": figures.depth,
+        "lower_bound": figures.lower_bound,
+        "seconds": (figures.elapsed.as_secs_f64() * 10.0).round() / 10.0,
+        "text": figures.text(),
+    })
+    .to_string()
 }
 
 /// Carries out the session's solver orders: a solve runs on the blocking
@@ -867,11 +896,12 @@ fn carry_out_orders(
                     cancel,
                 };
                 tokio::task::spawn_blocking(move || {
-                    let report = solve_blocking(
+                    let report = solve_watched(
                         &order.level,
                         &Options::default(),
                         Some(order.limit),
                         &run.cancel,
+                        figures_to(run.sender.clone()),
                     );
                     drop(permit);
                     run.done(&order, report.outcome);
@@ -1232,11 +1262,12 @@ fn check(
     let sender = sender.clone();
     tokio::task::spawn_blocking(move || {
         // Nobody cancels a check: it is bounded by its time limit.
-        let report = solve_blocking(
+        let report = solve_watched(
             &level,
             &Options::default(),
             Some(editing::CHECK_LIMIT),
             &AtomicBool::new(false),
+            figures_to(sender.clone()),
         );
         drop(permit);
         let message = editing::check_text(&report.outcome);
@@ -1253,7 +1284,7 @@ fn check(
         let _ = sender.send(with_seq(answer, seq));
     });
     vec![with_seq(
-        json!({ "type": "thinking", "purpose": "check" }),
+        json!({ "type": "thinking", "purpose": "check", "doing": "Checking with the solver" }),
         seq,
     )]
 }

@@ -279,8 +279,14 @@ export class Editor {
     if (reply.type === 'error') this.message(reply.message, 'warn');
   }
 
-  thinking() {
-    this.message('Checking with the solver…', 'info');
+  // A check has started (`doing` is the server's words for it) or reports its figures.
+  thinking(doing) {
+    this.checking = doing;
+    this.message(`${doing}…`, 'info');
+  }
+
+  progress(text) {
+    if (this.checking) this.message(`${this.checking}… ${text}`, 'info');
   }
 
   async export(format) {
@@ -338,6 +344,9 @@ export class Editor {
   }
 
   onMessage(msg) {
-    if (msg.type === 'checked') this.message(msg.message, msg.outcome === 'solvable' ? 'info' : 'warn');
+    if (msg.type === 'checked') {
+      this.checking = null;
+      this.message(msg.message, msg.outcome === 'solvable' ? 'info' : 'warn');
+    }
   }
 }

@@ -442,12 +442,16 @@ function onMessage(msg) {
       $('b-rewind').hidden = false;
       break;
     case 'thinking':
-      if (msg.purpose === 'check') editor.thinking();
-      else page.thinking = true;
-      if (msg.purpose !== 'check') {
-        const what = { hint: 'Looking for a hint', show: 'Solving', rewind: 'Looking for the last solvable position' }[msg.purpose];
-        setMessage($('message'), `${what}… (Esc stops)`, 'info');
+      // The server says what the solver is doing, in the terminal's words.
+      if (msg.purpose === 'check') editor.thinking(msg.doing);
+      else {
+        page.thinking = msg.doing;
+        setMessage($('message'), `${msg.doing}… (Esc stops)`, 'info');
       }
+      break;
+    case 'solver_progress':
+      if (page.view === 'editor') editor.progress(msg.text);
+      else if (page.thinking) setMessage($('message'), `${page.thinking}… ${msg.text} (Esc stops)`, 'info');
       break;
     case 'notice': setMessage($('message'), msg.message, 'info'); break;
     case 'replay': startReplay(msg); break;

@@ -9,14 +9,14 @@ use std::time::Duration;
 
 use anyhow::{Result, bail};
 use clap::{Args, ValueEnum};
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use serde::Serialize;
 use sokoban::Level;
 use sokoban::solver::{self, Outcome};
 
 use crate::session::sokoban::library::{LEVEL_EXTENSIONS, LevelSet};
-use crate::session::sokoban::solver_job::{Report, solve_blocking};
+use crate::session::sokoban::solver_job::{Figures, Report, solve_watched};
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
 pub enum Mode {
@@ -56,6 +56,11 @@ pub struct SolverOptions {
     /// them all.
     #[arg(long, value_name = "N")]
     pub jobs: Option<usize>,
+    /// Show each running level's search on standard error as it goes:
+    /// elapsed time, nodes expanded, positions stored, depth and bound (a
+    /// live line per level on a terminal, a line every few seconds otherwise).
+    #[arg(long)]
+    pub progress: bool,
 }
 
 #[derive(Debug, Args)]
@@ -82,6 +87,14 @@ pub struct BenchArgs {
     pub paths: Vec<PathBuf>,
     #[command(flatten)]
     pub options: SolverOptions,
+    /// Also print a row for every level (file, level, solved, pushes, moves,
+    /// time, nodes), ready to set beside another solver's results.
+    #[arg(long)]
+    pub levels: bool,
+    /// Write every level's row to this CSV file too (the same columns, plus
+    /// the title and why a level was not solved).
+    #[arg(long, value_name = "FILE")]
+    pub csv: Option<PathBuf>,
 }
 
 /// The result for one level, as printed.
@@ -217,6 +230,82 @@ pub(super) fn progress_bar(len: usize) -> ProgressBar {
     bar
 }
 
+/// The `--progress` view: a live line per running level under the levels bar
+/// on a terminal; otherwise a plain line on standard error every few seconds.
+struct LevelLines {
+    multi: Option<MultiProgress>,
+}
+
+/// How often a level's line changes: live on a terminal, plain otherwise.
+const LIVE_EVERY: Duration = Duration::from_millis(200);
+const PLAIN_EVERY: Duration = Duration::from_secs(5);
+
+impl LevelLines {
+    fn new(bar: &ProgressBar) -> LevelLines {
+        let multi = (!bar.is_hidden()).then(|| {
+            let multi = MultiProgress::new();
+            multi.add(bar.clone());
+            multi
+        });
+        LevelLines { multi }
+    }
+
+    fn level(&self, number: usize) -> LevelLine {
+        let spinner = self.multi.as_ref().map(|multi| {
+            let spinner = multi.add(ProgressBar::new_spinner());
+            if let Ok(style) = ProgressStyle::with_template("{spinner} level {prefix}: {msg}") {
+                spinner.set_style(style);
+            }
+            spinner.set_prefix(number.to_string());
+            spinner
+        });
+        LevelLine {
+            number,
+            spinner,
+            shown: std::time::Instant::now(),
+        }
+    }
+}
+
+/// One running level's line.
+struct LevelLine {
+    number: usize,
+    spinner: Option<ProgressBar>,
+    shown: std::time::Instant,
+}
+
+impl LevelLine {
+    fn show(&mut self, figures: &Figures) {
+        let every = if self.spinner.is_some() {
+            LIVE_EVERY
+        } else {
+            PLAIN_EVERY
+        };
+        if self.shown.elapsed() < every {
+            return;
+        }
+        self.shown = std::time::Instant::now();
+        match &self.spinner {
+            Some(spinner) => spinner.set_message(figures.text()),
+            // Best effort: a closed stderr does not stop the solve.
+            None => {
+                let _ = writeln!(
+                    std::io::stderr(),
+                    "level {}: {}",
+                    self.number,
+                    figures.text()
+                );
+            }
+        }
+    }
+
+    fn finish(self) {
+        if let Some(spinner) = self.spinner {
+            spinner.finish_and_clear();
+        }
+    }
+}
+
 /// Solves `levels` (number, level) with the options; results in input order.
 fn solve_all(levels: &[(usize, &Level)], options: &SolverOptions) -> Result<Vec<LevelResult>> {
     if !options.time_limit.is_finite() || options.time_limit <= 0.0 {
@@ -231,13 +320,28 @@ fn solve_all(levels: &[(usize, &Level)], options: &SolverOptions) -> Result<Vec<
         ..Default::default()
     };
     let bar = progress_bar(levels.len());
+    let lines = options.progress.then(|| LevelLines::new(&bar));
     let solved = std::sync::atomic::AtomicUsize::new(0);
     let cancel = AtomicBool::new(false);
     let results = pool.install(|| {
         levels
             .par_iter()
             .map(|&(number, level)| {
-                let report = solve_blocking(level, &solver_options, Some(limit), &cancel);
+                let report = match &lines {
+                    Some(lines) => {
+                        let mut line = lines.level(number);
+                        let report = solve_watched(
+                            level,
+                            &solver_options,
+                            Some(limit),
+                            &cancel,
+                            |figures| line.show(figures),
+                        );
+                        line.finish();
+                        report
+                    }
+                    None => solve_watched(level, &solver_options, Some(limit), &cancel, |_| {}),
+                };
                 let result = LevelResult::new(number, level, &report, solver_options.mode);
                 if result.status == "solved" {
                     solved.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -341,6 +445,7 @@ pub fn bench(args: &BenchArgs, out: &mut impl Write) -> Result<ExitCode> {
         "{:<40} {:>7} {:>7} {:>10} {:>10}",
         "collection", "levels", "solved", "median s", "total s"
     )?;
+    let mut rows: Vec<(String, LevelResult)> = Vec::new();
     let (mut all_levels, mut all_solved, mut all_total) = (0, 0, 0.0);
     for file in files {
         let set = match LevelSet::load(&file) {
@@ -381,11 +486,110 @@ pub fn bench(args: &BenchArgs, out: &mut impl Write) -> Result<ExitCode> {
             all_solved + solved,
             all_total + total,
         );
+        rows.extend(results.into_iter().map(|r| (name.clone(), r)));
     }
     writeln!(
         out,
         "{:<40} {all_levels:>7} {all_solved:>7} {:>10} {all_total:>10.1}",
         "all", ""
     )?;
+    if args.levels {
+        writeln!(out)?;
+        write_level_table(&rows, out)?;
+    }
+    if let Some(path) = &args.csv {
+        let mut text = String::new();
+        write_csv(&rows, &mut text);
+        crate::store::write_atomic(path, text.as_bytes())
+            .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
+    }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Every level's row: file, level, solved, pushes, moves, time, nodes.
+fn write_level_table(rows: &[(String, LevelResult)], out: &mut impl Write) -> Result<()> {
+    writeln!(
+        out,
+        "{:<32} {:>6} {:>6} {:>7} {:>7} {:>9} {:>12}",
+        "file", "level", "solved", "pushes", "moves", "time s", "nodes"
+    )?;
+    let count = |n: Option<u32>| n.map_or_else(|| "-".to_string(), |n| n.to_string());
+    for (file, r) in rows {
+        let file: String = file.chars().take(32).collect();
+        writeln!(
+            out,
+            "{file:<32} {:>6} {:>6} {:>7} {:>7} {:>9.2} {:>12}",
+            r.level,
+            if r.status == "solved" { "yes" } else { "no" },
+            count(r.pushes),
+            count(r.moves),
+            r.seconds,
+            r.nodes
+        )?;
+    }
+    Ok(())
+}
+
+/// The rows as CSV (RFC 4180: fields with commas, quotes or line breaks quoted).
+fn write_csv(rows: &[(String, LevelResult)], text: &mut String) {
+    text.push_str("file,level,title,solved,pushes,moves,seconds,nodes,reason\n");
+    let field = |s: &str| {
+        if s.contains([',', '"', '\n', '\r']) {
+            format!("\"{}\"", s.replace('"', "\"\""))
+        } else {
+            s.to_string()
+        }
+    };
+    let count = |n: Option<u32>| n.map_or_else(String::new, |n| n.to_string());
+    for (file, r) in rows {
+        let cells = [
+            field(file),
+            r.level.to_string(),
+            field(r.title.as_deref().unwrap_or_default()),
+            (r.status == "solved").to_string(),
+            count(r.pushes),
+            count(r.moves),
+            format!("{:.3}", r.seconds),
+            r.nodes.to_string(),
+            field(r.reason.as_deref().unwrap_or_default()),
+        ];
+        text.push_str(&cells.join(","));
+        text.push('\n');
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn result(title: Option<&str>, reason: Option<&str>) -> LevelResult {
+        LevelResult {
+            level: 7,
+            title: title.map(str::to_string),
+            status: "unsolved",
+            moves: None,
+            pushes: None,
+            optimal: false,
+            secondary_optimal: false,
+            proven: String::from("no"),
+            seconds: 30.0,
+            nodes: 12,
+            lurd: None,
+            reason: reason.map(str::to_string),
+        }
+    }
+
+    #[test]
+    fn csv_quotes_fields_with_commas_quotes_and_line_breaks() {
+        let rows = vec![(
+            String::from("a,b.sok"),
+            result(Some("The \"Big\" one"), Some("time limit")),
+        )];
+        let mut text = String::new();
+        write_csv(&rows, &mut text);
+        assert_eq!(
+            text.lines().nth(1),
+            Some("\"a,b.sok\",7,\"The \"\"Big\"\" one\",false,,,30.000,12,time limit")
+        );
+    }
 }

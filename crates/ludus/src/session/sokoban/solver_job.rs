@@ -11,6 +11,8 @@ use std::time::{Duration, Instant};
 use sokoban::solver::{self, Control, Options, Outcome, Progress, Stats};
 use sokoban::{Game, Level};
 
+use crate::words::thousands;
+
 /// One finished solve: the outcome, the effort and the wall time it took.
 #[derive(Clone, Debug)]
 pub struct Report {
@@ -19,6 +21,48 @@ pub struct Report {
     pub elapsed: Duration,
     /// Whether the time limit (not a cancel) stopped it.
     pub timed_out: bool,
+}
+
+/// How far a running solve has got, as every front end shows it: the
+/// terminal's status line, the page's message, `solve --progress`.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Figures {
+    /// Nodes expanded.
+    pub nodes: u64,
+    /// Positions stored.
+    pub stored: u64,
+    /// Pushes (or moves) to the node being expanded.
+    pub depth: u32,
+    /// Its lower bound on the pushes still needed.
+    pub lower_bound: u32,
+    pub elapsed: Duration,
+}
+
+impl Figures {
+    /// The figures of the solver's latest report, `elapsed` after it started.
+    pub fn of(progress: &Progress, elapsed: Duration) -> Figures {
+        Figures {
+            nodes: progress.expanded,
+            stored: progress.stored,
+            depth: progress.depth,
+            lower_bound: progress.lower_bound,
+            elapsed,
+        }
+    }
+
+    /// `3.2 s · 1,234,567 nodes · 801,224 positions · depth 38 + 12`: the
+    /// depth of the node being expanded and its bound on the pushes still
+    /// needed (their sum is the search's f).
+    pub fn text(&self) -> String {
+        format!(
+            "{:.1} s · {} nodes · {} positions · depth {} + {}",
+            self.elapsed.as_secs_f64(),
+            thousands(self.nodes),
+            thousands(self.stored),
+            self.depth,
+            self.lower_bound
+        )
+    }
 }
 
 /// The machine's cores (1 when it cannot tell).
@@ -43,6 +87,21 @@ pub fn solve_blocking(
     cancel: &AtomicBool,
 ) -> Report {
     solve_reporting(level, options, limit, cancel, |_| {})
+}
+
+/// As [`solve_blocking`], calling `on_figures` as the search goes (every few
+/// thousand nodes; the callback decides how often it shows them).
+pub fn solve_watched(
+    level: &Level,
+    options: &Options,
+    limit: Option<Duration>,
+    cancel: &AtomicBool,
+    mut on_figures: impl FnMut(&Figures),
+) -> Report {
+    let start = Instant::now();
+    solve_reporting(level, options, limit, cancel, |p| {
+        on_figures(&Figures::of(p, start.elapsed()));
+    })
 }
 
 fn solve_reporting(
@@ -139,6 +198,15 @@ impl SolveJob {
         (self.expanded.load(Ordering::Relaxed), latest)
     }
 
+    /// The figures to show now (the latest report, the time so far).
+    pub fn figures(&self) -> Figures {
+        let (nodes, latest) = self.progress();
+        Figures {
+            nodes,
+            ..Figures::of(&latest.unwrap_or_default(), self.elapsed())
+        }
+    }
+
     pub fn elapsed(&self) -> Duration {
         self.started.elapsed()
     }
@@ -151,5 +219,25 @@ impl SolveJob {
 impl Drop for SolveJob {
     fn drop(&mut self) {
         self.cancel();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn figures_read_as_words_with_grouped_counts() {
+        let figures = Figures {
+            nodes: 1_234_567,
+            stored: 801_224,
+            depth: 38,
+            lower_bound: 12,
+            elapsed: Duration::from_millis(3_240),
+        };
+        assert_eq!(
+            figures.text(),
+            "3.2 s · 1,234,567 nodes · 801,224 positions · depth 38 + 12"
+        );
     }
 }

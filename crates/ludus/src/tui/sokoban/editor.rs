@@ -472,8 +472,8 @@ impl Screen for Editor {
 
         let status_text = match (&self.check, &self.status) {
             (Some(job), _) => format!(
-                "Checking with the solver… {} positions (Esc stops)",
-                job.progress().0
+                "Checking with the solver… {} (Esc stops)",
+                job.figures().text()
             ),
             (None, Some(s)) => s.clone(),
             (None, None) => String::new(),

@@ -902,11 +902,10 @@ impl Play {
     fn thinking_line(&self) -> Option<String> {
         let thinking = self.session.thinking()?;
         let (_, job) = self.job.as_ref()?;
-        let (nodes, _) = job.progress();
         Some(format!(
-            "{}… {nodes} positions, {:.1} s (Esc stops)",
+            "{}… {} (Esc stops)",
             thinking.purpose.doing(),
-            job.elapsed().as_secs_f64()
+            job.figures().text()
         ))
     }
 }

@@ -291,6 +291,8 @@ pub struct SokobanGame {
     /// The level's key, title and start as XSB, computed once (every state carries them).
     key: String,
     title: String,
+    /// The heading the page shows (see `SokobanSession::heading`).
+    heading: String,
     xsb: String,
     /// The cancel flag of the solve running for this game, if one is.
     solving: Option<Arc<AtomicBool>>,
@@ -316,6 +318,7 @@ impl SokobanGame {
             skin,
             key: level.key(),
             title: session.title(),
+            heading: session.heading(),
             xsb: level.to_xsb(),
             rows: static_rows(level),
             session,
@@ -361,6 +364,7 @@ impl SokobanGame {
             count: self.session.set().len(),
             level: self.session.index(),
             title: &self.title,
+            heading: &self.heading,
             key: &self.key,
             xsb: &self.xsb,
             width: level.width(),
@@ -459,6 +463,7 @@ struct StateView<'a> {
     count: usize,
     level: usize,
     title: &'a str,
+    heading: &'a str,
     key: &'a str,
     /// The level at its start, for the editor.
     xsb: &'a str,

@@ -498,7 +498,7 @@ function updatePanel() {
   const s = page.state;
   if (!s) return;
   if (!page.thinking) $('b-rewind').hidden = true;
-  $('title').textContent = `Level ${s.level + 1}/${s.count}: ${s.title}`;
+  $('title').textContent = s.heading;
   $('set-name').textContent = s.set;
   $('moves').textContent = s.moves;
   $('pushes').textContent = s.pushes;

@@ -196,6 +196,17 @@ impl SokobanSession {
         level_title(&self.set, self.index, self.level())
     }
 
+    /// The heading both front ends show: `Level 3/155: Two Lanes`, or
+    /// `Level 3/155` for an untitled level.
+    pub fn heading(&self) -> String {
+        let number = self.index + 1;
+        let count = self.set.len();
+        match &self.level().meta.title {
+            Some(t) => format!("Level {number}/{count}: {t}"),
+            None => format!("Level {number}/{count}"),
+        }
+    }
+
     /// The deadlock the last push made, when deadlocks are shown.
     pub fn deadlock(&self) -> Option<&Deadlock> {
         self.deadlock.as_ref()

@@ -152,12 +152,7 @@ impl Play {
     }
 
     fn title(&self) -> String {
-        let number = self.session.index() + 1;
-        let count = self.session.set().len();
-        match &self.level().meta.title {
-            Some(t) => format!("Level {number}/{count}: {t}"),
-            None => format!("Level {number}/{count}"),
-        }
+        self.session.heading()
     }
 
     /// Opens level `index` of the same set in place of this one.

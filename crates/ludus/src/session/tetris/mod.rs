@@ -7,6 +7,7 @@
 
 mod hint;
 mod modes;
+pub mod room;
 mod stats;
 pub mod versus;
 

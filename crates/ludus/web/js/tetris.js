@@ -68,7 +68,9 @@ const socket = new GameSocket('/ws/tetris', {
 function show(view) {
   for (const v of ['menu', 'play', 'replays']) $(`view-${v}`).hidden = v !== view;
   for (const v of ['menu', 'play', 'replays']) $(`nav-${v}`).classList.toggle('active', v === view);
-  $('view-versus').hidden = true; // versus (tetris-versus.js) shows itself over the menu
+  // Versus (tetris-versus.js) and rooms (tetris-room.js) show themselves over the menu.
+  $('view-versus').hidden = true;
+  $('view-room').hidden = true;
   page.view = view;
   if (view === 'menu') socket.send({ type: 'scores' });
   if (view === 'replays') socket.send({ type: 'replays' });
@@ -84,6 +86,8 @@ const WATCH_KEY = 'ludus.tetris.watch';
 
 async function reconnect() {
   page.held.clear();
+  // A room's link opens the room (tetris-room.js), not the game of this tab.
+  if (new URLSearchParams(location.search).has('room')) return;
   // A replay being watched comes back at the same moment, paused.
   const watching = JSON.parse(sessionStorage.getItem(WATCH_KEY) || 'null');
   if (watching && typeof watching.name === 'string') {

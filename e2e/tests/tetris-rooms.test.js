@@ -1,0 +1,98 @@
+// A Tetris versus room with two browsers (two contexts, as two devices): page A opens a
+// room and shows its link, page B opens the link and takes the second seat; both count
+// down and see both matrices; A hard-drops and B sees A's stack change; B reloads and is
+// still player 2; a third page watches without a seat; A leaves and B sees the win. Any
+// console error fails.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { newPage, useBrowser } from './helpers.js';
+
+const env = useBrowser();
+const { shot } = env;
+
+const room = (page) => page.evaluate(() => {
+  const r = window.__ludusRoom, s = r.state;
+  return {
+    role: r.role, seat: r.seat, room: r.room,
+    phase: s && s.phase, paused: s && s.paused, winner: s && s.winner, reason: s && s.reason,
+    pieces: s ? s.sides.map((x) => x.stats.pieces) : [],
+    cells: s ? s.sides.map((x) => x.board.replace(/\./g, '').length) : [],
+  };
+});
+
+test('two browsers play a room: link, countdown, live matrices, reload, spectator, leave', async () => {
+  const a = await newPage(env.browser);
+  const b = await newPage(env.browser);
+  await a.goto(`${env.server.url}tetris.html`);
+  await a.waitForSelector('#room-create');
+  await a.fill('#room-name', 'Ana');
+  await a.click('#room-create');
+  await a.waitForSelector('#r-waiting:not([hidden])');
+  const link = await a.inputValue('#r-link');
+  assert.match(link, /\/tetris\.html\?room=[0-9a-f]{32}$/);
+  assert.match(a.url(), /\?room=[0-9a-f]{32}$/);
+  assert.ok(await a.isVisible('#r-reach'), 'on loopback the page says how another device reaches it');
+  assert.match(await a.textContent('#r-status'), /Waiting for a second player/);
+  await shot(a, 'tetris-room-waiting');
+
+  await b.goto(link);
+  await b.waitForFunction(() => window.__ludusRoom.seat === 2);
+  for (const page of [a, b]) {
+    await page.waitForFunction(() => ['countdown', 'playing'].includes(window.__ludusRoom.state?.phase));
+    assert.ok(await page.isVisible('#r-board-0'));
+    assert.ok(await page.isVisible('#r-board-1'));
+  }
+  assert.ok(await a.isHidden('#r-waiting'));
+  assert.match(await b.textContent('#r-label-0'), /Player 2 \(you\)/);
+  assert.match(await b.textContent('#r-label-1'), /Ana/);
+  await shot(b, 'tetris-room-countdown');
+
+  // Once playing, A's hard drop shows on B's page (A's side is on B's right).
+  await a.waitForFunction(() => window.__ludusRoom.state.phase === 'playing', null, { timeout: 10000 });
+  await a.keyboard.press('Space');
+  await b.waitForFunction(() => window.__ludusRoom.state.sides[0].stats.pieces === 1);
+  const seen = await room(b);
+  assert.equal(seen.pieces[1], 0, 'B\'s own matrix is untouched');
+  assert.equal(seen.cells[0], 4, 'A\'s piece is on A\'s matrix');
+  assert.match(await b.textContent('#r-stats-1'), /pieces 1/);
+  await b.keyboard.press('Space');
+  await a.waitForFunction(() => window.__ludusRoom.state.sides[1].stats.pieces === 1);
+  await shot(a, 'tetris-room-play');
+
+  // A third browser watches: no seat, no keys.
+  const c = await newPage(env.browser);
+  await c.goto(link);
+  await c.waitForFunction(() => window.__ludusRoom.role === 'spectator');
+  assert.ok(await c.isVisible('#r-spectating'));
+  await c.keyboard.press('Space');
+  await c.waitForTimeout(300);
+  assert.deepEqual((await room(a)).pieces, [1, 1], 'the spectator moved nothing');
+  await a.waitForFunction(() => window.__ludusRoom.state.spectators === 1);
+
+  // B reloads: the game waits for it and it is still player 2.
+  await b.reload();
+  await b.waitForFunction(() => window.__ludusRoom.seat === 2 && window.__ludusRoom.state);
+  const back = await room(b);
+  assert.equal(back.role, 'player');
+  assert.equal(back.pieces[1], 1, 'B\'s stack is still there');
+  await b.waitForFunction(() => window.__ludusRoom.state.phase === 'playing' && !window.__ludusRoom.state.paused);
+  await b.keyboard.press('Space');
+  await a.waitForFunction(() => window.__ludusRoom.state.sides[1].stats.pieces === 2);
+
+  // A leaves: B wins, and sees why.
+  await a.click('#r-leave');
+  await a.waitForSelector('#view-menu:not([hidden])');
+  assert.doesNotMatch(a.url(), /room=/);
+  await b.waitForSelector('#room-dialog[open]');
+  assert.match(await b.textContent('#rr-title'), /You win!/);
+  assert.match(await b.textContent('#rr-note'), /Ana left the room/);
+  const end = await room(b);
+  assert.equal(end.winner, 2);
+  assert.equal(end.reason, 'left the room');
+  await c.waitForFunction(() => window.__ludusRoom.state.winner === 2);
+  assert.match(await c.textContent('#r-status'), /Player 2 wins/);
+  await shot(b, 'tetris-room-won');
+
+  for (const page of [a, b, c]) assert.deepEqual(page.errors, []);
+});

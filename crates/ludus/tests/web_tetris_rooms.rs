@@ -231,3 +231,30 @@ async fn bad_room_ids_and_a_room_full_of_spectators_are_refused() {
     }
     assert_eq!(role, "spectator");
 }
+
+#[tokio::test]
+async fn a_room_left_by_everyone_is_gone() {
+    let server = Server::start();
+    let mut a = tetris_socket(&server).await;
+    let created = a.ask(json!({"type": "room_create"}), "room").await;
+    let room = created["room"].as_str().unwrap().to_owned();
+    a.ask(json!({"type": "room_leave"}), "room_left").await;
+    let mut b = tetris_socket(&server).await;
+    let mut code = Value::Null;
+    for _ in 0..100 {
+        b.send(json!({"type": "room_join", "room": room})).await;
+        let reply = loop {
+            let reply = b.recv().await;
+            if reply["type"] != "room_state" {
+                break reply;
+            }
+        };
+        if reply["type"] == "error" {
+            code = reply["code"].clone();
+            break;
+        }
+        b.ask(json!({"type": "room_leave"}), "room_left").await;
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert_eq!(code, "not_found");
+}

@@ -3,13 +3,14 @@
 //! lets it watch, and while a connection is in a room its `input` requests go to its
 //! seat. Each room has a task that runs the room's clock and pushes its `room_state` to
 //! every page in it, at most [`PUSH_EVERY`] apart (sooner after a change, never more
-//! often), and drops the room once it has been over or empty for [`ROOM_IDLE`]. Requests
-//! and messages are in `docs/web-protocol.md`.
+//! often than [`MIN_PUSH_GAP`]), and drops the room as soon as nobody is in it (a
+//! seat's grace over) or once it has been over for [`ROOM_IDLE`]. Requests and messages
+//! are in `docs/web-protocol.md`.
 
 use std::collections::HashMap;
 use std::collections::hash_map::RandomState;
 use std::hash::{BuildHasher, Hasher};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -36,7 +37,7 @@ pub const ROOM_ID_LEN: usize = 32;
 pub const MIN_PUSH_GAP: Duration = Duration::from_millis(33);
 /// A room with nothing changing still pushes its state this often (countdown, grace).
 pub const PUSH_EVERY: Duration = Duration::from_millis(250);
-/// A room that is over, or has nobody in it, for this long is dropped.
+/// A room whose game is over is dropped after this long (an empty one at once).
 pub const ROOM_IDLE: Duration = Duration::from_secs(5 * 60);
 
 /// Makes room ids and seat tokens: 128 bits from the process's random hasher keys
@@ -112,6 +113,8 @@ pub struct RoomEntry {
     pages: Mutex<Vec<Page>>,
     /// Something changed: push soon.
     changed: Notify,
+    /// The room's task dropped it: nobody may join any more.
+    closed: AtomicBool,
 }
 
 /// A page to push a room's state to.
@@ -331,21 +334,24 @@ fn create(
             ghost: settings.tetris.ghost,
             pages: Mutex::new(Vec::new()),
             changed: Notify::new(),
+            closed: AtomicBool::new(false),
         });
         rooms.insert(id, Arc::clone(&entry));
         entry
     };
-    tokio::spawn(run(Arc::clone(app), Arc::clone(&entry)));
-    join_with(
+    let replies = join_with(
         app,
         member,
-        entry,
+        Arc::clone(&entry),
         None,
         name,
         &settings.tetris,
         sender,
         seq,
-    )
+    );
+    // After the first join: the task drops a room with nobody in it.
+    tokio::spawn(run(Arc::clone(app), entry));
+    replies
 }
 
 fn join(
@@ -382,7 +388,13 @@ fn join_with(
     seq: Option<u64>,
 ) -> Replies {
     let now = entry.now_ms();
-    let joined = lock(&entry.room).join(token, app.rooms.ids.next(), name, now);
+    let joined = {
+        let mut room = lock(&entry.room);
+        if entry.closed.load(Ordering::Relaxed) {
+            return refuse(ErrorCode::NotFound, "no such room: it has just closed", seq);
+        }
+        room.join(token, app.rooms.ids.next(), name, now)
+    };
     let joined = match joined {
         Ok(joined) => joined,
         Err(e) => return refused(e, seq),
@@ -442,35 +454,42 @@ fn link(id: &str) -> String {
 
 /// The room's task: runs its clock, pushes its state when it changed (at most every
 /// [`MIN_PUSH_GAP`], at least every [`PUSH_EVERY`] while anything runs), and drops the
-/// room after [`ROOM_IDLE`] over or empty.
+/// room once empty, or after [`ROOM_IDLE`] over.
 async fn run(app: Arc<App>, entry: Arc<RoomEntry>) {
     let mut last = String::new();
     let mut idle_since: Option<Instant> = None;
     loop {
         let pushed = Instant::now();
         let now = entry.now_ms();
-        let idle = {
+        let close = {
             let mut room = lock(&entry.room);
             room.tick(now);
-            room.is_empty() || room.phase() == Phase::Finished
+            if room.phase() == Phase::Finished {
+                idle_since.get_or_insert(pushed);
+            } else {
+                idle_since = None;
+            }
+            let close =
+                room.is_empty() || idle_since.is_some_and(|since| since.elapsed() >= ROOM_IDLE);
+            // Under the room's lock: a join that found the room before it left the list
+            // sees it closed.
+            if close {
+                entry.closed.store(true, Ordering::Relaxed);
+            }
+            close
         };
         let text = state(&entry);
         if text != last {
             lock(&entry.pages).retain(|page| page.sender.send(text.clone()).is_ok());
             last = text;
         }
-        if idle {
-            let since = *idle_since.get_or_insert(pushed);
-            if since.elapsed() >= ROOM_IDLE {
-                app.rooms.remove(&entry.id);
-                let closed = json!({"type": "room_closed", "room": entry.id}).to_string();
-                for page in lock(&entry.pages).drain(..) {
-                    let _ = page.sender.send(closed.clone());
-                }
-                return;
+        if close {
+            app.rooms.remove(&entry.id);
+            let closed = json!({"type": "room_closed", "room": entry.id}).to_string();
+            for page in lock(&entry.pages).drain(..) {
+                let _ = page.sender.send(closed.clone());
             }
-        } else {
-            idle_since = None;
+            return;
         }
         tokio::select! {
             () = entry.changed.notified() => {}

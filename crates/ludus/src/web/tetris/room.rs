@@ -313,6 +313,14 @@ fn create(
     sender: &mpsc::UnboundedSender<String>,
     seq: Option<u64>,
 ) -> Replies {
+    // The room's task needs the server's runtime (a harness calling handlers has none).
+    let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+        return refuse(
+            ErrorCode::Internal,
+            "rooms run only inside `ludus serve`",
+            seq,
+        );
+    };
     let (settings, _) = settings::load(&app.data);
     let entry = {
         let mut rooms = lock(&app.rooms.rooms);
@@ -350,7 +358,7 @@ fn create(
         seq,
     );
     // After the first join: the task drops a room with nobody in it.
-    tokio::spawn(run(Arc::clone(app), entry));
+    runtime.spawn(run(Arc::clone(app), entry));
     replies
 }
 
@@ -592,4 +600,49 @@ fn state(entry: &RoomEntry) -> String {
     serde_json::to_string(&text).unwrap_or_else(|e| {
         Refusal::new(ErrorCode::Internal, format!("room state: {e}"), None).to_json()
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::DataDir;
+
+    #[test]
+    fn ids_are_long_hex_and_never_repeat() {
+        let ids = Ids::new();
+        let a = ids.next();
+        let b = ids.next();
+        assert_eq!(a.len(), ROOM_ID_LEN);
+        assert!(a.bytes().all(|c| c.is_ascii_hexdigit()));
+        assert!(b.len() <= MAX_TOKEN_LEN);
+        assert_ne!(a, b);
+        // Another server's ids are another sequence.
+        assert_ne!(Ids::new().next(), a);
+    }
+
+    #[test]
+    fn outside_a_runtime_a_room_is_refused_not_a_panic() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let app = Arc::new(App::new(
+            DataDir::at(dir.path()),
+            std::net::Ipv4Addr::LOCALHOST.into(),
+            crate::web::Limits::default(),
+        ));
+        let (sender, _results) = mpsc::unbounded_channel();
+        let mut member = None;
+        let create = RoomRequest::Create {
+            name: None,
+            seed: None,
+        };
+        let replies = handle(&app, &mut member, create, &sender, Some(1));
+        assert!(replies[0].contains("internal"), "{replies:?}");
+        assert!(member.is_none());
+        assert!(app.rooms.is_empty());
+        let input = RoomRequest::Input {
+            action: Action::Left,
+            edge: Edge::Press,
+        };
+        let replies = handle(&app, &mut member, input, &sender, None);
+        assert!(replies[0].contains("no_game"), "{replies:?}");
+    }
 }

@@ -258,3 +258,44 @@ async fn a_room_left_by_everyone_is_gone() {
     }
     assert_eq!(code, "not_found");
 }
+
+#[tokio::test]
+async fn a_top_out_ends_the_game_and_a_rematch_needs_both() {
+    let server = Server::start();
+    let mut a = tetris_socket(&server).await;
+    let created = a
+        .ask(json!({"type": "room_create", "seed": 9}), "room")
+        .await;
+    let room = created["room"].as_str().unwrap().to_owned();
+    let mut b = tetris_socket(&server).await;
+    b.ask(json!({"type": "room_join", "room": room}), "room")
+        .await;
+    state_where(&mut a, |s| s["phase"] == "playing").await;
+    // A hard-drops until it tops out; B wins.
+    let mut over = Value::Null;
+    for _ in 0..200 {
+        hard_drop(&mut a).await;
+        let state = a.until("room_state").await;
+        if state["phase"] == "finished" {
+            over = state;
+            break;
+        }
+    }
+    if over.is_null() {
+        over = state_where(&mut a, |s| s["phase"] == "finished").await;
+    }
+    assert_eq!(over["winner"], 2);
+    assert_eq!(over["reason"], "topped out");
+    assert_eq!(over["games"], 1);
+    // A rematch starts only when both asked.
+    a.ask(json!({"type": "room_rematch", "seq": 4}), "room_rematch")
+        .await;
+    let asked = state_where(&mut b, |s| s["seats"][0]["rematch"] == true).await;
+    assert_eq!(asked["phase"], "finished");
+    b.ask(json!({"type": "room_rematch"}), "room_rematch").await;
+    let again = state_where(&mut a, |s| s["phase"] == "countdown").await;
+    assert_eq!(pieces(&again, 0), 0, "a fresh game");
+    assert_eq!(again["winner"], Value::Null);
+    let playing = state_where(&mut b, |s| s["phase"] == "playing").await;
+    assert_eq!(playing["games"], 2);
+}

@@ -38,8 +38,11 @@ test('two browsers play a room: link, countdown, live matrices, reload, spectato
 
   await b.goto(link);
   await b.waitForFunction(() => window.__ludusRoom.seat === 2);
+  // Both count down (3 s) with both matrices on screen.
   for (const page of [a, b]) {
-    await page.waitForFunction(() => ['countdown', 'playing'].includes(window.__ludusRoom.state?.phase));
+    await page.waitForFunction(() => window.__ludusRoom.state?.phase === 'countdown');
+    assert.match(await page.textContent('#r-overlay'), /^[123]$/);
+    assert.ok(await page.isVisible('#r-overlay'));
     assert.ok(await page.isVisible('#r-board-0'));
     assert.ok(await page.isVisible('#r-board-1'));
   }

@@ -99,3 +99,29 @@ test('two browsers play a room: link, countdown, live matrices, reload, spectato
 
   for (const page of [a, b, c]) assert.deepEqual(page.errors, []);
 });
+
+test('a phone joins a room and plays with the touch pad', async () => {
+  const a = await newPage(env.browser);
+  const context = await env.browser.newContext({ viewport: { width: 844, height: 390 }, hasTouch: true, isMobile: true });
+  const phone = await context.newPage();
+  phone.errors = [];
+  phone.on('console', (m) => { if (m.type() === 'error') phone.errors.push(m.text()); });
+  phone.on('pageerror', (e) => phone.errors.push(String(e)));
+
+  await a.goto(`${env.server.url}tetris.html`);
+  await a.click('#room-create');
+  await a.waitForSelector('#r-waiting:not([hidden])');
+  await phone.goto(await a.inputValue('#r-link'));
+  await phone.waitForFunction(() => window.__ludusRoom.seat === 2);
+  assert.ok(await phone.isVisible('#r-touch'), 'the touch pad shows for a seated player on a phone');
+  assert.ok(await a.isHidden('#r-touch'), 'no touch pad on a desktop');
+  await phone.waitForFunction(() => window.__ludusRoom.state?.phase === 'playing', null, { timeout: 10000 });
+  await phone.tap('#r-touch button[data-action="hard_drop"]');
+  await a.waitForFunction(() => window.__ludusRoom.state.sides[1].stats.pieces === 1);
+  await shot(phone, 'tetris-room-phone');
+  await phone.click('#r-leave');
+  await a.waitForSelector('#room-dialog[open]');
+  assert.match(await a.textContent('#rr-title'), /You win!/);
+  for (const page of [a, phone]) assert.deepEqual(page.errors, []);
+  await context.close();
+});

@@ -106,6 +106,7 @@ function joined(msg) {
   const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(location.hostname);
   $('r-reach').hidden = !loopback;
   $('r-spectating').hidden = rm.role !== 'spectator';
+  $('r-touch').hidden = rm.role !== 'player';
   showView();
 }
 
@@ -270,6 +271,24 @@ document.addEventListener('keyup', (e) => {
 });
 
 window.addEventListener('blur', () => releaseAll());
+
+// The touch pad (phones): a held button is a held key.
+for (const button of document.querySelectorAll('#r-touch button')) {
+  const action = button.dataset.action;
+  const code = `touch-${action}`;
+  button.addEventListener('pointerdown', (e) => {
+    e.preventDefault();
+    button.setPointerCapture(e.pointerId);
+    if (canPlay() && rm.held.press(code, action)) sendKey(action, 'press');
+  });
+  for (const end of ['pointerup', 'pointercancel', 'lostpointercapture']) {
+    button.addEventListener(end, () => {
+      const released = rm.held.release(code);
+      if (released && canPlay()) sendKey(released, 'release');
+    });
+  }
+  button.addEventListener('contextmenu', (e) => e.preventDefault());
+}
 
 // ---------- the result ----------
 

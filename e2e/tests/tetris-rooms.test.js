@@ -38,6 +38,10 @@ test('two browsers play a room: link, countdown, live matrices, reload, spectato
 
   await b.goto(link);
   await b.waitForFunction(() => window.__ludusRoom.seat === 2);
+  // B names itself; A sees it. Typing the name plays no keys.
+  await b.fill('#r-name', 'Bea');
+  await b.press('#r-name', 'Enter');
+  await a.waitForFunction(() => window.__ludusRoom.state?.seats[1]?.name === 'Bea');
   // Both count down (3 s) with both matrices on screen.
   for (const page of [a, b]) {
     await page.waitForFunction(() => window.__ludusRoom.state?.phase === 'countdown');
@@ -47,7 +51,7 @@ test('two browsers play a room: link, countdown, live matrices, reload, spectato
     assert.ok(await page.isVisible('#r-board-1'));
   }
   assert.ok(await a.isHidden('#r-waiting'));
-  assert.match(await b.textContent('#r-label-0'), /Player 2 \(you\)/);
+  assert.match(await b.textContent('#r-label-0'), /Bea \(you\)/);
   assert.match(await b.textContent('#r-label-1'), /Ana/);
   await shot(b, 'tetris-room-countdown');
 
@@ -94,7 +98,7 @@ test('two browsers play a room: link, countdown, live matrices, reload, spectato
   assert.equal(end.winner, 2);
   assert.equal(end.reason, 'left the room');
   await c.waitForFunction(() => window.__ludusRoom.state.winner === 2);
-  assert.match(await c.textContent('#r-status'), /Player 2 wins/);
+  assert.match(await c.textContent('#r-status'), /Bea wins/);
   await shot(b, 'tetris-room-won');
 
   for (const page of [a, b, c]) assert.deepEqual(page.errors, []);

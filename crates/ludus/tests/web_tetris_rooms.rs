@@ -108,6 +108,10 @@ async fn two_players_a_spectator_a_reload_and_a_leave() {
     assert_eq!(refused["code"], "not_seated");
     let refused = c.ask(json!({"type": "room_rematch"}), "error").await;
     assert_eq!(refused["code"], "not_seated");
+    let refused = c
+        .ask(json!({"type": "room_name", "name": "Mallory"}), "error")
+        .await;
+    assert_eq!(refused["code"], "not_seated");
     state_where(&mut a, |s| s["spectators"] == 1).await;
 
     // The game starts after the countdown; each player's keys reach their own matrix.
@@ -270,6 +274,15 @@ async fn a_top_out_ends_the_game_and_a_rematch_needs_both() {
     let mut b = tetris_socket(&server).await;
     b.ask(json!({"type": "room_join", "room": room}), "room")
         .await;
+    // B names itself; A sees the name.
+    let renamed = b
+        .ask(
+            json!({"type": "room_name", "name": "  Bea\u{7} ", "seq": 8}),
+            "room_renamed",
+        )
+        .await;
+    assert_eq!(renamed["seq"], 8);
+    state_where(&mut a, |s| s["seats"][1]["name"] == "Bea").await;
     state_where(&mut a, |s| s["phase"] == "playing").await;
     // A hard-drops until it tops out; B wins.
     let mut over = Value::Null;

@@ -160,6 +160,12 @@ pub enum Request {
         #[serde(default)]
         seq: Option<u64>,
     },
+    /// The seated player's name from now on (at most 20 characters kept).
+    RoomName {
+        #[serde(default)]
+        seq: Option<u64>,
+        name: String,
+    },
 }
 
 impl Request {
@@ -182,7 +188,8 @@ impl Request {
             | Request::RoomCreate { seq, .. }
             | Request::RoomJoin { seq, .. }
             | Request::RoomLeave { seq }
-            | Request::RoomRematch { seq } => *seq,
+            | Request::RoomRematch { seq }
+            | Request::RoomName { seq, .. } => *seq,
         }
     }
 }
@@ -632,6 +639,7 @@ impl GameConnection for Conn {
                 | Request::Ping { .. }
                 | Request::RoomLeave { .. }
                 | Request::RoomRematch { .. }
+                | Request::RoomName { .. }
         )
     }
 
@@ -723,6 +731,7 @@ fn handle_room(
         },
         Request::RoomLeave { .. } => RoomRequest::Leave,
         Request::RoomRematch { .. } => RoomRequest::Rematch,
+        Request::RoomName { name, .. } => RoomRequest::Rename { name },
         Request::Input { action, edge, .. } if in_room => RoomRequest::Input {
             action: *action,
             edge: *edge,
@@ -797,7 +806,8 @@ fn handle(
         Request::RoomCreate { .. }
         | Request::RoomJoin { .. }
         | Request::RoomLeave { .. }
-        | Request::RoomRematch { .. } => refuse(
+        | Request::RoomRematch { .. }
+        | Request::RoomName { .. } => refuse(
             ErrorCode::Internal,
             "room requests are answered by rooms",
             seq,

@@ -107,6 +107,8 @@ function joined(msg) {
   $('r-reach').hidden = !loopback;
   $('r-spectating').hidden = rm.role !== 'spectator';
   $('r-touch').hidden = rm.role !== 'player';
+  $('r-name-box').hidden = rm.role !== 'player';
+  $('r-name').value = playerName();
   showView();
 }
 
@@ -252,6 +254,7 @@ function releaseAll() {
 
 document.addEventListener('keydown', (e) => {
   if (!visible() || !rm.state || document.querySelector('dialog[open]')) return;
+  if (e.target.closest && e.target.closest('input')) return; // typing a name
   const name = keyName(e);
   const bind = name && lookup(rm.keymap, name);
   if (bind && GAME_ACTIONS.includes(bind)) {
@@ -355,6 +358,15 @@ $('room-create').onclick = () => create();
 $('room-name').value = playerName();
 $('room-name').addEventListener('keydown', (e) => { if (e.key === 'Enter') { e.preventDefault(); create(); } });
 $('r-leave').onclick = () => leave();
+// A new name is sent when typed (Enter or leaving the field) and kept for next time.
+function rename() {
+  const name = $('r-name').value.trim();
+  if (name === playerName()) return;
+  localStorage.setItem(NAME_KEY, name);
+  socket.send({ type: 'room_name', name });
+}
+$('r-name').addEventListener('change', () => rename());
+$('r-name').addEventListener('keydown', (e) => { if (e.key === 'Enter') { e.preventDefault(); $('r-name').blur(); } });
 $('r-copy').onclick = async () => {
   try {
     await navigator.clipboard.writeText(rm.link);

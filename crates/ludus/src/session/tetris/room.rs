@@ -371,6 +371,20 @@ impl Room {
         }
     }
 
+    /// The player holding `token` is called `name` from now on (cleaned as by
+    /// [`clean_name`]; a blank name gives back "Player 1" or "Player 2").
+    ///
+    /// # Errors
+    /// [`RoomError::NotSeated`]: the token holds no seat.
+    pub fn rename(&mut self, token: &str, name: &str) -> Result<Player, RoomError> {
+        let player = self.seat_of(token).ok_or(RoomError::NotSeated)?;
+        if let Some(seat) = self.seats[player.index()].as_mut() {
+            seat.name =
+                clean_name(name).unwrap_or_else(|| format!("Player {}", player.index() + 1));
+        }
+        Ok(player)
+    }
+
     /// One key edge of the player holding `token`, at room time `now_ms`. Keys while
     /// the game is not on (waiting, counting down, paused, over) are dropped.
     ///
@@ -845,6 +859,17 @@ mod tests {
             Some(MAX_NAME_CHARS)
         );
         assert_eq!(clean_name("a\u{7}b"), Some("ab".into()));
+        assert_eq!(room.rename("abcdef", " Cy\t"), Ok(Player::One));
+        assert_eq!(
+            room.view(0).seats[0].as_ref().map(|s| s.name.as_str()),
+            Some("Cy")
+        );
+        assert_eq!(room.rename("abcdef", "  "), Ok(Player::One));
+        assert_eq!(
+            room.view(0).seats[0].as_ref().map(|s| s.name.as_str()),
+            Some("Player 1")
+        );
+        assert_eq!(room.rename("other", "Eve"), Err(RoomError::NotSeated));
         let mut named = Room::new(1, Settings::default());
         let joined = named.join(None, "t".into(), Some("  Bo  "), 0);
         assert!(matches!(

@@ -193,6 +193,9 @@ pub enum RoomRequest<'a> {
     },
     Leave,
     Rematch,
+    Rename {
+        name: &'a str,
+    },
     Input {
         action: Action,
         edge: Edge,
@@ -270,6 +273,20 @@ pub fn handle(
             m.entry.changed.notify_one();
             match asked {
                 Ok(()) => vec![with_seq(json!({"type": "room_rematch"}), seq)],
+                Err(e) => refused(e, seq),
+            }
+        }
+        RoomRequest::Rename { name } => {
+            let Some(m) = member.as_ref() else {
+                return refuse(ErrorCode::NoGame, "not in a room", seq);
+            };
+            let Role::Seat { token, .. } = &m.role else {
+                return refused(RoomError::NotSeated, seq);
+            };
+            let renamed = lock(&m.entry.room).rename(token, name);
+            m.entry.changed.notify_one();
+            match renamed {
+                Ok(_) => vec![with_seq(json!({"type": "room_renamed"}), seq)],
                 Err(e) => refused(e, seq),
             }
         }

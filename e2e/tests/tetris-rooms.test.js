@@ -94,6 +94,7 @@ test('two browsers play a room: link, countdown, live matrices, reload, spectato
   await b.waitForSelector('#room-dialog[open]');
   assert.match(await b.textContent('#rr-title'), /You win!/);
   assert.match(await b.textContent('#rr-note'), /Ana left the room/);
+  assert.match(await b.textContent('#r-label-1'), /Ana · left/);
   const end = await room(b);
   assert.equal(end.winner, 2);
   assert.equal(end.reason, 'left the room');

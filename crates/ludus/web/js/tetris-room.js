@@ -143,7 +143,8 @@ function applyState(s) {
     const you = rm.role === 'player' && rm.seat === seat + 1;
     const seatState = s.seats[seat];
     let label = seatName(s, seat) + (you ? ' (you)' : '');
-    if (!seatState) label = `Player ${seat + 1}: waiting…`;
+    if (!seatState && s.phase === 'finished' && rm.names[seat]) label = `${rm.names[seat]} · left`;
+    else if (!seatState) label = `Player ${seat + 1}: waiting…`;
     else if (!seatState.connected) label += ' · away';
     $(`r-label-${i}`).textContent = label;
     showStats(i, s.sides[seat]);

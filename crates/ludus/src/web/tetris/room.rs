@@ -2,10 +2,11 @@
 //! that runs the game) and seats the asking page, `room_join` seats a second page or
 //! lets it watch, and while a connection is in a room its `input` requests go to its
 //! seat. Each room has a task that runs the room's clock and pushes its `room_state` to
-//! every page in it, at most [`PUSH_EVERY`] apart (sooner after a change, never more
-//! often than [`MIN_PUSH_GAP`]), and drops the room as soon as nobody is in it (a
-//! seat's grace over) or once it has been over for [`ROOM_IDLE`]. Requests and messages
-//! are in `docs/web-protocol.md`.
+//! every page in it when it changed. The clock ticks every [`MIN_PUSH_GAP`] (about 30
+//! times a second) while a game runs and every [`PUSH_EVERY`] otherwise; a change wakes
+//! it sooner, but never more often than [`MIN_PUSH_GAP`]. The task drops the room as soon
+//! as nobody is in it (a seat's grace over) or once it has been over for [`ROOM_IDLE`].
+//! Requests and messages are in `docs/web-protocol.md`.
 
 use std::collections::HashMap;
 use std::collections::hash_map::RandomState;
@@ -33,9 +34,9 @@ use crate::web::socket::{Replies, refuse};
 pub const MAX_ROOMS: usize = 32;
 /// A room id's length: 32 hex digits (128 random bits).
 pub const ROOM_ID_LEN: usize = 32;
-/// Pushes of a room's state are at least this far apart (about 30 a second).
+/// How often a running game ticks, and the least time between two pushes.
 pub const MIN_PUSH_GAP: Duration = Duration::from_millis(33);
-/// A room with nothing changing still pushes its state this often (countdown, grace).
+/// How often a room whose game does not run (waiting, paused, over) ticks.
 pub const PUSH_EVERY: Duration = Duration::from_millis(250);
 /// A room whose game is over is dropped after this long (an empty one at once).
 pub const ROOM_IDLE: Duration = Duration::from_secs(5 * 60);
@@ -477,18 +478,22 @@ fn link(id: &str) -> String {
     format!("/tetris.html?room={id}")
 }
 
-/// The room's task: runs its clock, pushes its state when it changed (at most every
-/// [`MIN_PUSH_GAP`], at least every [`PUSH_EVERY`] while anything runs), and drops the
-/// room once empty, or after [`ROOM_IDLE`] over.
+/// The room's task: runs its clock (every [`MIN_PUSH_GAP`] while a game runs, every
+/// [`PUSH_EVERY`] else, sooner after a change), pushes its state when it changed (never
+/// twice within [`MIN_PUSH_GAP`]), and drops the room once empty, or after [`ROOM_IDLE`]
+/// over.
 async fn run(app: Arc<App>, entry: Arc<RoomEntry>) {
     let mut last = String::new();
     let mut idle_since: Option<Instant> = None;
     loop {
         let pushed = Instant::now();
         let now = entry.now_ms();
-        let close = {
+        let (close, running) = {
             let mut room = lock(&entry.room);
             room.tick(now);
+            let view = room.view(now);
+            let running =
+                matches!(view.phase, Phase::Playing | Phase::Countdown { .. }) && !view.paused;
             if room.phase() == Phase::Finished {
                 idle_since.get_or_insert(pushed);
             } else {
@@ -501,7 +506,7 @@ async fn run(app: Arc<App>, entry: Arc<RoomEntry>) {
             if close {
                 entry.closed.store(true, Ordering::Relaxed);
             }
-            close
+            (close, running)
         };
         let text = state(&entry);
         if text != last {
@@ -518,7 +523,7 @@ async fn run(app: Arc<App>, entry: Arc<RoomEntry>) {
         }
         tokio::select! {
             () = entry.changed.notified() => {}
-            () = tokio::time::sleep(PUSH_EVERY) => {}
+            () = tokio::time::sleep(if running { MIN_PUSH_GAP } else { PUSH_EVERY }) => {}
         }
         let gap = pushed.elapsed();
         if gap < MIN_PUSH_GAP {

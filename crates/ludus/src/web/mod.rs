@@ -118,6 +118,8 @@ pub struct App {
     pub sokoban: Sessions<sokoban::SokobanGame>,
     pub xiangqi: Sessions<xiangqi::XiangqiGame>,
     pub tetris: Sessions<crate::session::tetris::TetrisSession>,
+    /// Tetris versus rooms for two people (and spectators).
+    pub rooms: tetris::room::Rooms,
     /// Which connection plays each kept game (a second tab takes it over).
     pub owners: Owners,
     /// One permit per core: solver runs beyond that are refused, not queued.
@@ -137,6 +139,7 @@ impl App {
             sokoban: Sessions::with_budget(limits.total_session_bytes),
             xiangqi: Sessions::default(),
             tetris: Sessions::default(),
+            rooms: tetris::room::Rooms::default(),
             owners: Owners::default(),
             solver_slots: Arc::new(tokio::sync::Semaphore::new(cores)),
             listen,

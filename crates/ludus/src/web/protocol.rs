@@ -41,6 +41,9 @@ pub enum ErrorCode {
     Illegal,
     /// Xiangqi: a FEN or PGN text that does not parse (the message says where).
     BadRecord,
+    /// Tetris rooms: a move from a connection that holds no seat (a spectator, or a
+    /// token that is not the room's).
+    NotSeated,
 }
 
 /// A refused message: what to send back.

@@ -23,7 +23,9 @@ use crate::session::tetris::{
 };
 use crate::store::settings::{self, TetrisSettings};
 
+pub mod room;
 mod versus;
+use room::{Member, RoomRequest};
 use versus::VersusGame;
 
 /// The most game time one message may add: a page claiming more (a stalled
@@ -136,6 +138,42 @@ pub enum Request {
         #[serde(default)]
         seq: Option<u64>,
     },
+    /// Open a versus room for two people and take its first seat; `name` is shown to
+    /// the other player (at most 20 characters kept); `seed` deals chosen pieces (tests).
+    RoomCreate {
+        #[serde(default)]
+        seq: Option<u64>,
+        #[serde(default)]
+        name: Option<String>,
+        #[serde(default)]
+        seed: Option<u64>,
+    },
+    /// Enter room `room`: the seat `token` holds (a reload), else a free seat, else watch.
+    RoomJoin {
+        #[serde(default)]
+        seq: Option<u64>,
+        room: String,
+        #[serde(default)]
+        token: Option<String>,
+        #[serde(default)]
+        name: Option<String>,
+    },
+    /// Leave the room for good (during a game the other player wins).
+    RoomLeave {
+        #[serde(default)]
+        seq: Option<u64>,
+    },
+    /// Ask for another game in the room (it starts when both players asked).
+    RoomRematch {
+        #[serde(default)]
+        seq: Option<u64>,
+    },
+    /// The seated player's name from now on (at most 20 characters kept).
+    RoomName {
+        #[serde(default)]
+        seq: Option<u64>,
+        name: String,
+    },
 }
 
 impl Request {
@@ -154,7 +192,13 @@ impl Request {
             | Request::Watch { seq, .. }
             | Request::WatchTo { seq, .. }
             | Request::Ping { seq } => *seq,
-            Request::Versus { seq, .. } | Request::VersusOptions { seq } => *seq,
+            Request::Versus { seq, .. }
+            | Request::VersusOptions { seq }
+            | Request::RoomCreate { seq, .. }
+            | Request::RoomJoin { seq, .. }
+            | Request::RoomLeave { seq }
+            | Request::RoomRematch { seq }
+            | Request::RoomName { seq, .. } => *seq,
         }
     }
 }
@@ -188,6 +232,8 @@ enum Current {
     Watch(Arc<Mutex<Watch>>),
     /// A versus game against the bot (not kept for a reload).
     Versus(Arc<Mutex<VersusGame>>),
+    /// A place in a versus room (a seat or a spectator's).
+    Room(Member),
 }
 
 /// One connection: what it shows, and what it last sent (replies carry only what changed).
@@ -500,6 +546,9 @@ impl Conn {
                 self.view(w.playback.game(), shown, seq)
             }
             Current::Versus(game) => versus::state(&lock(game), seq, full),
+            Current::Room(_) => {
+                Refusal::new(ErrorCode::BadRequest, "a room pushes its own state", seq).to_json()
+            }
         }
     }
 
@@ -562,6 +611,7 @@ impl Conn {
             }
             Current::Watch(_) => refuse(ErrorCode::NoGame, "a replay is being watched", seq),
             Current::Versus(_) => refuse(ErrorCode::NoGame, "a versus game is being played", seq),
+            Current::Room(_) => refuse(ErrorCode::BadRequest, ROOM_CLOCK, seq),
             Current::None => refuse(ErrorCode::NoGame, "start a game first", seq),
         }
     }
@@ -596,6 +646,9 @@ impl GameConnection for Conn {
                 | Request::WatchTo { .. }
                 | Request::Resume { .. }
                 | Request::Ping { .. }
+                | Request::RoomLeave { .. }
+                | Request::RoomRematch { .. }
+                | Request::RoomName { .. }
         )
     }
 
@@ -609,7 +662,7 @@ impl GameConnection for Conn {
         request: Request,
         sender: &mpsc::UnboundedSender<String>,
     ) -> Replies {
-        let replies = handle(app, self, request);
+        let replies = handle(app, self, request, sender);
         if let Current::Play { session, game } = &self.current {
             app.tetris.touch(session);
             record_end(app, game, sender);
@@ -626,6 +679,7 @@ impl GameConnection for Conn {
                 g.pause(now);
             }
             Current::Versus(game) => lock(game).pause_now(),
+            Current::Room(member) => member.detach(),
             Current::None | Current::Watch(_) => {}
         }
     }
@@ -658,9 +712,89 @@ fn record_end(
     });
 }
 
-/// Answers one request.
-fn handle(app: &Arc<App>, conn: &mut Conn, request: Request) -> Replies {
+/// What a room refuses of the solo requests.
+const ROOM_CLOCK: &str =
+    "a room runs on the server's clock: only keys (input), room_leave and room_rematch";
+
+/// Answers a request that concerns rooms, or one made while in a room; `None` for the
+/// others (a connection in a room that starts another game leaves its place first).
+fn handle_room(
+    app: &Arc<App>,
+    conn: &mut Conn,
+    request: &Request,
+    sender: &mpsc::UnboundedSender<String>,
+) -> Option<Replies> {
     let seq = request.seq();
+    let in_room = matches!(conn.current, Current::Room(_));
+    let room_request = match request {
+        Request::RoomCreate { name, seed, .. } => RoomRequest::Create {
+            name: name.as_deref(),
+            seed: *seed,
+        },
+        Request::RoomJoin {
+            room, token, name, ..
+        } => RoomRequest::Join {
+            room,
+            token: token.as_deref(),
+            name: name.as_deref(),
+        },
+        Request::RoomLeave { .. } => RoomRequest::Leave,
+        Request::RoomRematch { .. } => RoomRequest::Rematch,
+        Request::RoomName { name, .. } => RoomRequest::Rename { name },
+        Request::Input { action, edge, .. } if in_room => RoomRequest::Input {
+            action: *action,
+            edge: *edge,
+        },
+        Request::Tick { .. }
+        | Request::Pause { .. }
+        | Request::Hint { .. }
+        | Request::End { .. }
+        | Request::SaveReplay { .. }
+        | Request::WatchTo { .. }
+            if in_room =>
+        {
+            return Some(refuse(ErrorCode::BadRequest, ROOM_CLOCK, seq));
+        }
+        Request::New { .. }
+        | Request::Resume { .. }
+        | Request::Watch { .. }
+        | Request::Versus { .. } => {
+            if let Current::Room(member) = std::mem::take(&mut conn.current) {
+                member.detach();
+            }
+            return None;
+        }
+        _ => return None,
+    };
+    let mut member = match std::mem::take(&mut conn.current) {
+        Current::Room(member) => Some(member),
+        other => {
+            conn.current = other;
+            None
+        }
+    };
+    let was_outside = member.is_none();
+    let replies = room::handle(app, &mut member, room_request, sender, seq);
+    match member {
+        Some(member) => conn.current = Current::Room(member),
+        // Left the room: nothing shown. A refused create or join keeps the old game.
+        None if !was_outside => conn.current = Current::None,
+        None => {}
+    }
+    Some(replies)
+}
+
+/// Answers one request.
+fn handle(
+    app: &Arc<App>,
+    conn: &mut Conn,
+    request: Request,
+    sender: &mpsc::UnboundedSender<String>,
+) -> Replies {
+    let seq = request.seq();
+    if let Some(replies) = handle_room(app, conn, &request, sender) {
+        return replies;
+    }
     if let Current::Versus(game) = &conn.current
         && let Some(replies) = versus::handle(app, game, &request)
     {
@@ -692,6 +826,15 @@ fn handle(app: &Arc<App>, conn: &mut Conn, request: Request) -> Replies {
             let (settings, _) = settings::load(&app.data);
             vec![versus::options(&settings.tetris, seq)]
         }
+        Request::RoomCreate { .. }
+        | Request::RoomJoin { .. }
+        | Request::RoomLeave { .. }
+        | Request::RoomRematch { .. }
+        | Request::RoomName { .. } => refuse(
+            ErrorCode::Internal,
+            "room requests are answered by rooms",
+            seq,
+        ),
         Request::Input {
             action, edge, t, ..
         } => conn.play(seq, |g| {

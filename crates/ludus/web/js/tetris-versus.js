@@ -7,7 +7,9 @@
 // `versus` state each reply carries (see docs/web-protocol.md).
 
 import { GameSocket } from './net.js';
-import { scaledContext } from './canvas.js';
+import {
+  ROWS, GAME_ACTIONS, FULL_W, COMPACT_W, drawSide, keyName, keymapOf, lookup as lookupIn, HeldKeys, timeText,
+} from './tetris-board.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -18,22 +20,9 @@ const LEVELS = [
   { name: 'expert', title: 'Expert', text: '3 pieces a second' },
   { name: 'unlimited', title: 'Unlimited', text: 'as fast as it thinks' },
 ];
-const GAME_ACTIONS = ['left', 'right', 'soft_drop', 'hard_drop', 'rotate_cw', 'rotate_ccw', 'rotate_180', 'hold'];
-const NAMED = {
-  ArrowLeft: 'left', ArrowRight: 'right', ArrowUp: 'up', ArrowDown: 'down', ' ': 'space',
-  Enter: 'enter', Tab: 'tab', Backspace: 'backspace', Escape: 'esc', Shift: 'shift', Control: 'ctrl', Alt: 'alt',
-};
-const COLOURS = { I: '#2ad4e8', O: '#f0d030', T: '#a848e8', S: '#48d048', Z: '#e84848', J: '#4870f0', L: '#f09030', X: '#8a8f9a' };
-const SHAPES = {
-  I: [[0, 0], [1, 0], [2, 0], [3, 0]], O: [[0, 0], [1, 0], [0, 1], [1, 1]],
-  T: [[1, 0], [0, 1], [1, 1], [2, 1]], S: [[1, 0], [2, 0], [0, 1], [1, 1]],
-  Z: [[0, 0], [1, 0], [1, 1], [2, 1]], J: [[0, 0], [0, 1], [1, 1], [2, 1]],
-  L: [[2, 0], [0, 1], [1, 1], [2, 1]],
-};
-const ROWS = 22;
-// Widths in cells: yours (hold 5, meter 1, matrix 10, next 5, gaps), the bot's (meter, matrix, next 4).
-const MINE_W = 22;
-const BOT_W = 16;
+// Widths in cells: yours is a full side, the bot's a compact one.
+const MINE_W = FULL_W;
+const BOT_W = COMPACT_W;
 const BOT_SMALL = 0.65; // the bot's board when both do not fit at full size
 const MIN_CELL = 9;     // below this the boards are unreadable: say the window is too narrow
 
@@ -42,7 +31,7 @@ const vs = {
   setup: null,
   level: 'medium',
   keymap: new Map(),
-  held: new Map(),
+  held: new HeldKeys(),
   clock: { base: 0, since: null },
   lastT: 0,
   ticking: 0,
@@ -187,10 +176,6 @@ function showStats(i, side) {
   el.dataset.pieces = st.pieces;
 }
 
-function timeText(ms) {
-  const m = Math.floor(ms / 60000), s = Math.floor(ms / 1000) % 60, d = Math.floor(ms / 100) % 10;
-  return `${m}:${String(s).padStart(2, '0')}.${d}`;
-}
 
 function showTime() {
   if (!vs.state) return;
@@ -199,20 +184,7 @@ function showTime() {
 
 // ---------- drawing ----------
 
-function block(g, x, y, size, colour) {
-  g.fillStyle = colour;
-  g.fillRect(x + 1, y + 1, size - 2, size - 2);
-  g.fillStyle = '#ffffff55';
-  g.fillRect(x + 1, y + 1, size - 2, Math.max(2, size * 0.14));
-}
 
-function mini(g, kind, x, y, w, h, size, dim) {
-  const shape = SHAPES[kind];
-  if (!shape) return;
-  const cols = Math.max(...shape.map((c) => c[0])) + 1, rows = Math.max(...shape.map((c) => c[1])) + 1;
-  const x0 = x + (w - cols * size) / 2, y0 = y + (h - rows * size) / 2;
-  for (const [cx, cy] of shape) block(g, x0 + cx * size, y0 + cy * size, size, dim ? '#555b66' : COLOURS[kind]);
-}
 
 // Cell sizes for both boards in the space there is, or null when too narrow.
 function layout() {
@@ -236,66 +208,10 @@ function render() {
   $('v-narrow').hidden = !vs.narrow;
   for (const i of [0, 1]) $(`v-side-${i}`).hidden = vs.narrow;
   if (vs.narrow) return;
-  drawSide($('v-board-0'), s.sides[0], sizes.mine, true, s.paused);
-  drawSide($('v-board-1'), s.sides[1], sizes.bot, false, s.paused);
+  drawSide($('v-board-0'), s.sides[0], sizes.mine, { full: true, hidden: s.paused });
+  drawSide($('v-board-1'), s.sides[1], sizes.bot, { full: false, hidden: s.paused });
 }
 
-// One side: [hold] meter matrix next. The person's side has the hold box and a longer queue.
-function drawSide(canvas, side, cell, mine, paused) {
-  const holdW = mine ? 5.5 : 0, nextW = mine ? 5.5 : 4.5;
-  const w = Math.ceil(cell * (holdW + 1.2 + 10 + nextW)), h = cell * ROWS;
-  const g = scaledContext(canvas, [w, h]);
-  g.clearRect(0, 0, w, h);
-  const meterX = holdW * cell, mx = meterX + 1.2 * cell;
-  const rowY = (y) => (ROWS - 1 - y) * cell;
-  g.fillStyle = '#0b0f17';
-  g.fillRect(mx, 2 * cell, 10 * cell, 20 * cell);
-  if (!paused) {
-    for (let i = 20; i < side.board.length; i++) {
-      const ch = side.board[i];
-      if (ch !== '.') block(g, mx + (i % 10) * cell, Math.floor(i / 10) * cell, cell, COLOURS[ch] || COLOURS.X);
-    }
-    if (side.ghost && side.active) {
-      g.strokeStyle = COLOURS[side.active.kind];
-      g.globalAlpha = 0.6;
-      g.lineWidth = Math.max(1, cell / 10);
-      for (const [x, y] of side.ghost) if (y < ROWS) g.strokeRect(mx + x * cell + 2, rowY(y) + 2, cell - 4, cell - 4);
-      g.globalAlpha = 1;
-    }
-    if (side.active) for (const [x, y] of side.active.cells) if (y < ROWS) block(g, mx + x * cell, rowY(y), cell, COLOURS[side.active.kind]);
-  }
-  g.strokeStyle = '#9aa3b5';
-  g.lineWidth = 2;
-  g.beginPath();
-  g.moveTo(mx - 1, 2 * cell); g.lineTo(mx - 1, h - 1); g.lineTo(mx + 10 * cell + 1, h - 1); g.lineTo(mx + 10 * cell + 1, 2 * cell);
-  g.stroke();
-  // The garbage meter: ready lines (they rise at the next lock) red, delayed ones orange.
-  const ready = Math.min(20, side.meter.ready), pending = Math.min(20 - ready, side.meter.pending);
-  g.fillStyle = '#1f2636';
-  g.fillRect(meterX, 2 * cell, cell * 0.8, 20 * cell);
-  g.fillStyle = '#e84848';
-  g.fillRect(meterX, h - ready * cell, cell * 0.8, ready * cell);
-  g.fillStyle = '#f09030';
-  g.fillRect(meterX, h - (ready + pending) * cell, cell * 0.8, pending * cell);
-  const label = (text, x, y) => {
-    g.fillStyle = '#9aa3b5';
-    g.font = `600 ${Math.max(9, Math.floor(cell * 0.6))}px system-ui, sans-serif`;
-    g.textBaseline = 'top';
-    g.fillText(text, x, y);
-  };
-  if (mine) {
-    label('HOLD', 0, 2 * cell);
-    g.fillStyle = '#1f2636';
-    g.fillRect(0, 3 * cell, 5 * cell, 3 * cell);
-    if (side.hold && !paused) mini(g, side.hold, 0, 3 * cell, 5 * cell, 3 * cell, Math.floor(cell * 0.8), !side.can_hold);
-  }
-  const nx = mx + 10 * cell + 0.5 * cell, nw = (nextW - 0.5) * cell;
-  const next = paused ? '' : side.next.slice(0, mine ? 5 : 3);
-  label('NEXT', nx, 2 * cell);
-  g.fillStyle = '#1f2636';
-  g.fillRect(nx, 3 * cell, nw, Math.max(1, next.length) * 3 * cell);
-  for (let i = 0; i < next.length; i++) mini(g, next[i], nx, 3 * cell + i * 3 * cell, nw, 3 * cell, Math.floor(cell * (i === 0 ? 0.8 : 0.65)), false);
-}
 
 window.addEventListener('resize', () => render());
 new ResizeObserver(() => render()).observe($('v-boards'));
@@ -303,31 +219,20 @@ new ResizeObserver(() => render()).observe($('v-boards'));
 // ---------- keys (the player's bindings, as in solo) ----------
 
 function setKeys(keys) {
-  vs.keymap = new Map();
-  for (const bind of [...GAME_ACTIONS, 'pause', 'quit']) {
-    for (const name of keys[bind] || []) if (!vs.keymap.has(name)) vs.keymap.set(name, bind);
-  }
+  vs.keymap = keymapOf(keys, [...GAME_ACTIONS, 'pause', 'quit']);
 }
 
-function keyName(e) {
-  if (NAMED[e.key]) return NAMED[e.key];
-  return e.key.length === 1 ? e.key : null;
-}
 
-function lookup(name) { return vs.keymap.get(name) || vs.keymap.get(name.toLowerCase()); }
+function lookup(name) { return lookupIn(vs.keymap, name); }
 
 function pressAction(code, action, at) {
-  if (!running() || vs.held.has(code)) return;
-  const already = [...vs.held.values()].includes(action);
-  vs.held.set(code, action);
-  if (!already) socket.send({ type: 'input', action, edge: 'press', t: stamp(at) });
+  if (!running()) return;
+  if (vs.held.press(code, action)) socket.send({ type: 'input', action, edge: 'press', t: stamp(at) });
 }
 
 function releaseAction(code, at) {
-  const action = vs.held.get(code);
-  if (!action) return;
-  vs.held.delete(code);
-  if ([...vs.held.values()].includes(action) || !running()) return;
+  const action = vs.held.release(code);
+  if (!action || !running()) return;
   socket.send({ type: 'input', action, edge: 'release', t: stamp(at) });
 }
 

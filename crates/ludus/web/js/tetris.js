@@ -8,6 +8,9 @@ import { GameSocket } from './net.js';
 import { scaledContext } from './canvas.js';
 import { sound } from './sound.js';
 import { music } from './music.js';
+import {
+  ROWS, GAME_ACTIONS, COLOURS, block, mini, keyName, keymapOf, lookup as lookupIn, HeldKeys, timeText,
+} from './tetris-board.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -26,31 +29,17 @@ const DEFAULT_KEYS = {
   rotate_cw: ['up', 'x'], rotate_ccw: ['z'], rotate_180: ['a'], hold: ['c', 'shift'],
   pause: ['p'], hint: ['h'], quit: ['q'],
 };
-const GAME_ACTIONS = ['left', 'right', 'soft_drop', 'hard_drop', 'rotate_cw', 'rotate_ccw', 'rotate_180', 'hold'];
 const LABELS = {
   left: 'move left (hold: auto-shift)', right: 'move right (hold: auto-shift)', soft_drop: 'soft drop',
   hard_drop: 'hard drop', rotate_cw: 'rotate clockwise', rotate_ccw: 'rotate counter-clockwise',
   rotate_180: 'rotate 180°', hold: 'hold', pause: 'pause', hint: 'hint: the bot\'s placement (marks the score)',
   quit: 'back to the modes (Zen: end the game)',
 };
-const NAMED = {
-  ArrowLeft: 'left', ArrowRight: 'right', ArrowUp: 'up', ArrowDown: 'down', ' ': 'space',
-  Enter: 'enter', Tab: 'tab', Backspace: 'backspace', Escape: 'esc', Shift: 'shift', Control: 'ctrl', Alt: 'alt',
-};
 const SHOWN = { left: '←', right: '→', up: '↑', down: '↓' };
 
-const COLOURS = { I: '#2ad4e8', O: '#f0d030', T: '#a848e8', S: '#48d048', Z: '#e84848', J: '#4870f0', L: '#f09030', X: '#8a8f9a' };
-// Spawn shapes for the hold and next boxes, y down.
-const SHAPES = {
-  I: [[0, 0], [1, 0], [2, 0], [3, 0]], O: [[0, 0], [1, 0], [0, 1], [1, 1]],
-  T: [[1, 0], [0, 1], [1, 1], [2, 1]], S: [[1, 0], [2, 0], [0, 1], [1, 1]],
-  Z: [[0, 0], [1, 0], [1, 1], [2, 1]], J: [[0, 0], [0, 1], [1, 1], [2, 1]],
-  L: [[2, 0], [0, 1], [1, 1], [2, 1]],
-};
 const SPEEDS = [0.25, 0.5, 1, 2, 4, 8, 16];
 const SEEK_MS = 5000;
 const BANNER_MS = 1500;
-const ROWS = 22; // the board's rows: 20 visible and 2 above where pieces spawn
 
 const page = {
   view: 'menu',
@@ -58,7 +47,7 @@ const page = {
   board: '.'.repeat(ROWS * 10),
   setup: null,
   keymap: new Map(),
-  held: new Map(),       // physical key (or touch button) → game action
+  held: new HeldKeys(),  // physical key (or touch button) → game action
   clock: { base: 0, since: null },
   lastT: 0,
   ticking: 0,            // ticks waiting for their reply
@@ -79,7 +68,9 @@ const socket = new GameSocket('/ws/tetris', {
 function show(view) {
   for (const v of ['menu', 'play', 'replays']) $(`view-${v}`).hidden = v !== view;
   for (const v of ['menu', 'play', 'replays']) $(`nav-${v}`).classList.toggle('active', v === view);
-  $('view-versus').hidden = true; // versus (tetris-versus.js) shows itself over the menu
+  // Versus (tetris-versus.js) and rooms (tetris-room.js) show themselves over the menu.
+  $('view-versus').hidden = true;
+  $('view-room').hidden = true;
   page.view = view;
   if (view === 'menu') socket.send({ type: 'scores' });
   if (view === 'replays') socket.send({ type: 'replays' });
@@ -95,6 +86,8 @@ const WATCH_KEY = 'ludus.tetris.watch';
 
 async function reconnect() {
   page.held.clear();
+  // A room's link opens the room (tetris-room.js), not the game of this tab.
+  if (new URLSearchParams(location.search).has('room')) return;
   // A replay being watched comes back at the same moment, paused.
   const watching = JSON.parse(sessionStorage.getItem(WATCH_KEY) || 'null');
   if (watching && typeof watching.name === 'string') {
@@ -282,10 +275,6 @@ function flash(text) { banner(text); }
 
 // ---------- counters and overlays ----------
 
-function timeText(ms) {
-  const m = Math.floor(ms / 60000), s = Math.floor(ms / 1000) % 60, d = Math.floor(ms / 100) % 10;
-  return `${m}:${String(s).padStart(2, '0')}.${d}`;
-}
 
 function currentMs() {
   const s = page.state;
@@ -367,25 +356,7 @@ $('overlay').onclick = () => { if (page.state && page.state.paused && !page.watc
 const board = $('board');
 let cell = 20;
 
-function block(g, x, y, size, colour, alpha = 1) {
-  g.globalAlpha = alpha;
-  g.fillStyle = colour;
-  g.fillRect(x + 1, y + 1, size - 2, size - 2);
-  g.fillStyle = '#ffffff55';
-  g.fillRect(x + 1, y + 1, size - 2, Math.max(2, size * 0.14));
-  g.fillStyle = '#00000040';
-  g.fillRect(x + 1, y + size - 1 - Math.max(2, size * 0.14), size - 2, Math.max(2, size * 0.14));
-  g.globalAlpha = 1;
-}
 
-// A piece in a box (hold, next), centred.
-function mini(g, kind, x, y, w, h, size, dim) {
-  const shape = SHAPES[kind];
-  if (!shape) return;
-  const cols = Math.max(...shape.map((c) => c[0])) + 1, rows = Math.max(...shape.map((c) => c[1])) + 1;
-  const x0 = x + (w - cols * size) / 2, y0 = y + (h - rows * size) / 2;
-  for (const [cx, cy] of shape) block(g, x0 + cx * size, y0 + cy * size, size, dim ? '#555b66' : COLOURS[kind]);
-}
 
 function render() {
   const s = page.state;
@@ -472,11 +443,7 @@ new ResizeObserver(() => render()).observe($('field'));
 
 function setKeys(keys) {
   page.keys = keys;
-  page.keymap = new Map();
-  // The first action keeps a key bound twice, as in the terminal.
-  for (const bind of [...GAME_ACTIONS, 'pause', 'hint', 'quit']) {
-    for (const name of keys[bind] || []) if (!page.keymap.has(name)) page.keymap.set(name, bind);
-  }
+  page.keymap = keymapOf(keys, [...GAME_ACTIONS, 'pause', 'hint', 'quit']);
   showKeys($('menu-keys'));
   showKeys($('help-keys'));
 }
@@ -504,32 +471,22 @@ function showKeys(el) {
   row(['Space', '+', '−', '←', '→', 'r'], 'watching a replay: pause, speed, seek 5 s, from the start');
 }
 
-function keyName(e) {
-  if (NAMED[e.key]) return NAMED[e.key];
-  return e.key.length === 1 ? e.key : null;
-}
 
-function lookup(name) {
-  return page.keymap.get(name) || page.keymap.get(name.toLowerCase());
-}
+function lookup(name) { return lookupIn(page.keymap, name); }
 
 function pressAction(code, action, at) {
-  if (!running() || page.held.has(code)) return;
-  const already = [...page.held.values()].includes(action);
-  page.held.set(code, action);
-  if (!already) socket.send({ type: 'input', action, edge: 'press', t: stamp(at) });
+  if (!running()) return;
+  if (page.held.press(code, action)) socket.send({ type: 'input', action, edge: 'press', t: stamp(at) });
 }
 
 function releaseAction(code, at) {
-  const action = page.held.get(code);
-  if (!action) return;
-  page.held.delete(code);
-  if ([...page.held.values()].includes(action) || !running()) return;
+  const action = page.held.release(code);
+  if (!action || !running()) return;
   socket.send({ type: 'input', action, edge: 'release', t: stamp(at) });
 }
 
 function releaseAll() {
-  for (const code of [...page.held.keys()]) releaseAction(code);
+  for (const code of page.held.codes()) releaseAction(code);
   page.held.clear();
 }
 

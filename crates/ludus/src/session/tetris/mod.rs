@@ -7,6 +7,7 @@
 
 mod hint;
 mod modes;
+pub mod room;
 mod stats;
 mod tbp_seat;
 pub mod versus;

@@ -181,7 +181,7 @@ pub fn state(game: &VersusGame, seq: Option<u64>, full: bool) -> String {
         playing: !session.is_finished(),
         paused: session.is_paused(),
         outcome: outcome_name(session),
-        sides: [Player::One, Player::Two].map(|p| side_view(game, p)),
+        sides: [Player::One, Player::Two].map(|p| side_view_of(game, p)),
         replay: session.saved_replay(),
         setup: full.then(|| game.setup.clone()),
         seq,
@@ -203,20 +203,33 @@ fn outcome_name(session: &VersusSession) -> Option<&'static str> {
     }
 }
 
-fn side_view(game: &VersusGame, player: Player) -> SideView {
-    let session = &game.session;
+fn side_view_of(game: &VersusGame, player: Player) -> SideView {
+    let (who, label) = match player {
+        Player::One => ("you", "You".to_owned()),
+        Player::Two => ("bot", game.title.clone()),
+    };
+    side_view(
+        &game.session,
+        player,
+        who,
+        label,
+        player == Player::One && game.ghost,
+    )
+}
+
+/// One side of a versus game as the page draws it (rooms draw theirs the same way).
+pub(super) fn side_view(
+    session: &VersusSession,
+    player: Player,
+    who: &'static str,
+    label: String,
+    ghost: bool,
+) -> SideView {
     let g: &Game = session.game(player);
     let meter = session.versus().meter(player);
-    let ghost = player == Player::One && game.ghost;
     SideView {
-        who: match player {
-            Player::One => "you",
-            Player::Two => "bot",
-        },
-        label: match player {
-            Player::One => "You".to_owned(),
-            Player::Two => game.title.clone(),
-        },
+        who,
+        label,
         forfeit: session.forfeit(player).map(str::to_owned),
         board: board_text(g),
         active: g.active().map(|p| PieceView {
@@ -258,7 +271,7 @@ struct VersusView<'a> {
 
 /// One side of the `versus` reply.
 #[derive(Serialize)]
-struct SideView {
+pub(super) struct SideView {
     who: &'static str,
     label: String,
     /// Why this side lost outside the rules (its TBP bot failed).

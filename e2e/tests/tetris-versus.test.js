@@ -5,9 +5,9 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { newPage, useBrowser } from './helpers.js';
+import { ludusBin, newPage, useBrowser } from './helpers.js';
 
 const env = useBrowser();
 const { shot } = env;
@@ -103,4 +103,24 @@ test('a window too narrow for two boards says so', async () => {
   assert.ok(await page.isVisible('#v-board-1'));
   assert.deepEqual(page.errors, []);
   await page.close();
+});
+
+test('a configured TBP bot is offered as the opponent and plays', async () => {
+  // What `ludus tetris --tbp-bot CMD` keeps: here Ludus's own bot served over TBP.
+  const settings = { version: 1, tetris: { bots: [`'${ludusBin()}' tetris tbp`] } };
+  writeFileSync(path.join(env.server.dataDir, 'settings.json'), JSON.stringify(settings));
+  const page = await newPage(env.browser);
+  await page.goto(`${env.server.url}tetris`);
+  await page.waitForSelector('#versus-opponent-row:not([hidden])');
+  const names = await page.$$eval('#versus-opponent option', (os) => os.map((o) => o.textContent));
+  assert.deepEqual(names, ["Ludus's bot", 'ludus tetris tbp']);
+  await page.selectOption('#versus-opponent', '1');
+  await page.click('#versus-levels button[data-level="expert"]');
+  await page.waitForFunction(() => window.__ludusVersus.state && window.__ludusVersus.state.playing);
+  assert.match(await page.textContent('#v-label-1'), /ludus tetris tbp · Expert \(3 PPS\)/);
+  // It thinks on its own thread on the server: the page's clock runs on, and its pieces come.
+  await page.waitForFunction(() => window.__ludusVersus.state.sides[1].stats.pieces >= 3, null, { timeout: 15000 });
+  await shot(page, 'versus-tbp-bot');
+  await page.keyboard.press('q');
+  await page.waitForSelector('#view-menu:not([hidden])');
 });

@@ -1,5 +1,5 @@
-// Versus against Ludus's bot on the Tetris page: the level choice under the
-// modes, two matrices side by side (yours on the left, the bot's on the right,
+// Versus against a bot on the Tetris page: the opponent (Ludus's bot or a TBP
+// bot configured with `ludus tetris --tbp-bot`) and level choice under the modes, two matrices side by side (yours on the left, the bot's on the right,
 // smaller when space is short), the incoming-garbage meters, live stats and a
 // result dialog. The server plays both sides (the same VersusSession as the
 // terminal's "Versus bot"); this page keeps the clock, sends your key presses
@@ -13,13 +13,6 @@ import {
 
 const $ = (id) => document.getElementById(id);
 
-const LEVELS = [
-  { name: 'easy', title: 'Easy', text: '0.5 pieces a second' },
-  { name: 'medium', title: 'Medium', text: '1 piece a second' },
-  { name: 'hard', title: 'Hard', text: '2 pieces a second' },
-  { name: 'expert', title: 'Expert', text: '3 pieces a second' },
-  { name: 'unlimited', title: 'Unlimited', text: 'as fast as it thinks' },
-];
 // Widths in cells: yours is a full side, the bot's a compact one.
 const MINE_W = FULL_W;
 const BOT_W = COMPACT_W;
@@ -30,6 +23,9 @@ const vs = {
   state: null,
   setup: null,
   level: 'medium',
+  // The server's choices (versus_options): opponents by name, levels with their pace.
+  options: null,
+  opponent: 0,
   keymap: new Map(),
   held: new HeldKeys(),
   clock: { base: 0, since: null },
@@ -42,6 +38,7 @@ const vs = {
 const socket = new GameSocket('/ws/tetris', {
   onMessage: (msg) => onMessage(msg),
   onOpen: () => {
+    if (!vs.options) loadOptions();
     // The server forgets a versus game when its connection drops.
     if (vs.state && vs.state.playing) {
       vs.state = null;
@@ -52,18 +49,46 @@ const socket = new GameSocket('/ws/tetris', {
 
 // ---------- the level choice ----------
 
+async function loadOptions() {
+  const reply = await socket.send({ type: 'versus_options' });
+  if (reply.type !== 'versus_options') return;
+  vs.options = reply;
+  renderLevels();
+}
+
+// A level's words: its name, and its pace in pieces a second.
+function paceText(level) {
+  if (level.pps == null) return 'as fast as it thinks';
+  return `${level.pps} piece${level.pps === 1 ? '' : 's'} a second`;
+}
+
 function renderLevels() {
   const list = $('versus-levels');
   list.innerHTML = '';
-  for (const l of LEVELS) {
+  if (!vs.options) return;
+  const opponents = vs.options.opponents;
+  const pick = $('versus-opponent');
+  // The choice shows only when a TBP bot is configured besides Ludus's.
+  $('versus-opponent-row').hidden = opponents.length < 2;
+  pick.innerHTML = '';
+  opponents.forEach((name, i) => {
+    const o = document.createElement('option');
+    o.value = String(i);
+    o.textContent = name;
+    pick.append(o);
+  });
+  vs.opponent = Math.min(vs.opponent, opponents.length - 1);
+  pick.value = String(vs.opponent);
+  pick.onchange = () => { vs.opponent = Number(pick.value); };
+  for (const l of vs.options.levels) {
     const b = document.createElement('button');
     b.type = 'button';
     b.dataset.level = l.name;
     const title = document.createElement('b');
-    title.textContent = l.title;
+    title.textContent = l.name[0].toUpperCase() + l.name.slice(1);
     const text = document.createElement('span');
     text.className = 'muted';
-    text.textContent = l.text;
+    text.textContent = paceText(l);
     b.append(title, text);
     b.onclick = () => start(l.name);
     list.append(b);
@@ -74,7 +99,7 @@ function start(level) {
   if ($('versus-dialog').open) $('versus-dialog').close();
   vs.level = level;
   vs.shown = null;
-  socket.send({ type: 'versus', level });
+  socket.send({ type: 'versus', level, opponent: vs.opponent });
 }
 
 function visible() { return !$('view-versus').hidden; }
@@ -304,7 +329,10 @@ function showResult(s) {
     for (const c of r) { const td = document.createElement(i === 0 ? 'th' : 'td'); td.textContent = c; tr.append(td); }
     table.append(tr);
   });
-  $('vr-note').textContent = `${timeText(s.t)} against the bot (${vs.setup ? vs.setup.label : 'unknown level'})` + (s.replay ? ` · replay saved: ${s.replay}` : '');
+  const against = vs.setup ? `${vs.setup.opponent}, ${vs.setup.label}` : 'the bot';
+  // A side whose TBP bot failed lost by forfeit; the server says why.
+  const forfeits = s.sides.filter((x) => x.forfeit).map((x) => ` · ${x.who === 'you' ? 'you' : 'the bot'} forfeited: ${x.forfeit}`);
+  $('vr-note').textContent = `${timeText(s.t)} against ${against}` + forfeits.join('') + (s.replay ? ` · replay saved: ${s.replay}` : '');
   // Let the last lock be seen; the dialog takes the focus, so a Space still held does not rematch.
   setTimeout(() => {
     // Replies to ticks already sent may have replaced the state: any finished one will do.
@@ -324,8 +352,6 @@ $('versus-dialog').addEventListener('keydown', (e) => {
   if (keys[e.key]) { e.preventDefault(); $(keys[e.key]).click(); }
   else if (e.key === ' ' && e.target === $('versus-dialog')) e.preventDefault();
 });
-
-renderLevels();
 
 // For the browser tests.
 window.__ludusVersus = vs;

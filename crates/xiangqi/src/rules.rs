@@ -120,7 +120,9 @@ impl Position {
     ///
     /// A threat is a legal capture by a piece other than a general or soldier
     /// of a piece other than a general or an unadvanced soldier, where the
-    /// victim is unprotected, or is a chariot attacked by a horse or cannon.
+    /// victim is unprotected, or is worth more than its attacker (a chariot
+    /// attacked by a horse or cannon; a chariot, horse or cannon attacked by
+    /// an advisor or elephant).
     /// Offering an exchange (the victim, of the same kind, can take back) is
     /// not a threat.
     fn threats(&self, color: Color) -> Vec<Square> {
@@ -141,8 +143,15 @@ impl Position {
             if victim.role == attacker.role && self.can_capture(!color, c.to, c.from) {
                 continue;
             }
-            let strong_victim =
-                victim.role == Role::Chariot && matches!(attacker.role, Role::Horse | Role::Cannon);
+            // A victim worth more than its attacker is threatened even when
+            // protected: taking it and being taken back still wins material.
+            let strong_victim = match attacker.role {
+                Role::Horse | Role::Cannon => victim.role == Role::Chariot,
+                Role::Advisor | Role::Elephant => {
+                    matches!(victim.role, Role::Chariot | Role::Horse | Role::Cannon)
+                }
+                _ => false,
+            };
             if !strong_victim {
                 let mut taken = self.with_turn(color);
                 taken.make_move(c);

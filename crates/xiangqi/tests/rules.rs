@@ -234,3 +234,14 @@ fn taking_away_a_protection_is_a_chase() {
     // Stepping elsewhere leaves the protection and chases nothing.
     assert!(pos.chased_after(mv("e3c2")).is_empty());
 }
+
+#[test]
+fn an_elephant_attacking_a_protected_horse_chases() {
+    // The horse on e2 is protected by the chariot on e9, but an elephant
+    // taking it and being taken back still wins material: a threat.
+    let pos = Position::from_fen("4rk3/9/9/9/9/9/9/B3n4/9/4K4 w").unwrap();
+    assert_eq!(pos.chased_after(mv("a2c4")), [Square::parse("e2").unwrap()]);
+    // A chariot attacking the same protected horse does not chase it.
+    let pos = Position::from_fen("4rk3/9/9/9/9/9/R8/4n4/9/4K4 w").unwrap();
+    assert!(pos.chased_after(mv("a3a2")).is_empty());
+}

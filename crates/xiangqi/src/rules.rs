@@ -232,10 +232,11 @@ pub(crate) fn judge_cycle(cycle: impl IntoIterator<Item = (Color, bool, u128)>) 
     verdict(chases, EndReason::PerpetualChase).unwrap_or(draw)
 }
 
-/// Judges a repetition cycle given its first position and the moves that
-/// return to it, exactly as [`crate::Game::result`] does: checks and chases
-/// are worked out move by move, and chased pieces are followed by identity as
-/// they move. The search judges repetitions in its tree with this too.
+/// Judges a repetition cycle given its first position and the moves (legal,
+/// one after another) that return to it, exactly as [`crate::Game::result`]
+/// does: checks and chases are worked out move by move, and chased pieces are
+/// followed by identity as they move. The search judges repetitions in its
+/// tree with this too.
 pub fn judge_repetition(start: &Position, moves: &[Move]) -> GameResult {
     const NONE: u8 = u8::MAX;
     let mut pos = start.clone();

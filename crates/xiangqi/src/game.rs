@@ -322,9 +322,13 @@ mod tests {
         assert_eq!(judge(&check, &quiet).outcome, Outcome::Win(Color::Black));
         assert_eq!(judge(&check, &chase).reason, EndReason::PerpetualCheck);
         assert_eq!(judge(&quiet, &chase).outcome, Outcome::Win(Color::Red));
+        // One check and one chase is allowed (AXF rule 18): a check breaks a chase.
+        assert!(draw(judge(&check_chase, &quiet)));
+        assert_eq!(judge(&quiet, &check_chase).reason, EndReason::Repetition);
+        // ... but the other side's perpetual chase still loses.
         assert_eq!(
-            judge(&check_chase, &quiet).reason,
-            EndReason::PerpetualChase
+            judge(&chase, &check_chase).outcome,
+            Outcome::Win(Color::Black)
         );
     }
 }

@@ -57,7 +57,7 @@ pub use notation::NotationError;
 pub use perft::{MAX_PERFT_DEPTH, perft, perft_divide, perft_divide_until};
 pub use piece::{Color, Piece, Role};
 pub use position::{Position, START_FEN, Undo};
-pub use rules::{EndReason, GameResult, Outcome};
+pub use rules::{EndReason, GameResult, Outcome, judge_repetition};
 pub use square::{NUM_SQUARES, Square};
 
 use std::fmt;

@@ -115,58 +115,77 @@ impl Position {
             .any(|m| m.from == from && m.to == target)
     }
 
-    /// Squares of the opponent's pieces that the quiet move `m` (by the side to move)
-    /// newly chases, in the position after the move.
+    /// Squares of the opponent's pieces that `color` threatens here, in the
+    /// sense of the chase rules (whoever is to move).
     ///
-    /// A chase is a new, legal attack by a piece other than a general or soldier on
-    /// a piece other than a general or an unadvanced soldier, where the victim is
-    /// unprotected, or is a chariot attacked by a horse or cannon. Offering an
-    /// exchange (the victim, of the same kind, attacks back) is not a chase.
-    /// Captures are never chases (they are irreversible anyway).
-    pub fn chased_after(&self, m: Move) -> Vec<Square> {
-        let us = self.turn;
+    /// A threat is a legal capture by a piece other than a general or soldier
+    /// of a piece other than a general or an unadvanced soldier, where the
+    /// victim is unprotected, or is worth more than its attacker (a chariot
+    /// attacked by a horse or cannon; a chariot, horse or cannon attacked by
+    /// an advisor or elephant).
+    /// Offering an exchange (the victim, of the same kind, can take back) is
+    /// not a threat.
+    fn threats(&self, color: Color) -> Vec<Square> {
         let mut out = Vec::new();
-        if self.is_capture(m) || !self.is_legal(m) {
-            return out;
-        }
-        let mut after = self.clone();
-        after.make_move(m);
-        for c in after.captures_for(us) {
-            let (Some(attacker), Some(victim)) = (after.piece_at(c.from), after.piece_at(c.to))
+        for c in self.captures_for(color) {
+            let (Some(attacker), Some(victim)) = (self.piece_at(c.from), self.piece_at(c.to))
             else {
                 continue;
             };
             if matches!(attacker.role, Role::General | Role::Soldier)
                 || victim.role == Role::General
                 || (victim.role == Role::Soldier && !crossed_river(victim.color, c.to))
+                || out.contains(&c.to)
             {
                 continue;
             }
-            // Only new attacks count: the same attacker (tracked through the move)
-            // must not have been able to take the victim before.
-            let before_from = if c.from == m.to { m.from } else { c.from };
-            if self.can_capture(us, before_from, c.to) {
-                continue;
-            }
             // An exchange offer between pieces of the same kind is not a chase.
-            if victim.role == attacker.role && after.can_capture(!us, c.to, c.from) {
+            if victim.role == attacker.role && self.can_capture(!color, c.to, c.from) {
                 continue;
             }
-            let strong_victim =
-                victim.role == Role::Chariot && matches!(attacker.role, Role::Horse | Role::Cannon);
+            // A victim worth more than its attacker is threatened even when
+            // protected: taking it and being taken back still wins material.
+            let strong_victim = match attacker.role {
+                Role::Horse | Role::Cannon => victim.role == Role::Chariot,
+                Role::Advisor | Role::Elephant => {
+                    matches!(victim.role, Role::Chariot | Role::Horse | Role::Cannon)
+                }
+                _ => false,
+            };
             if !strong_victim {
-                let mut taken = after.with_turn(us);
+                let mut taken = self.with_turn(color);
                 taken.make_move(c);
-                let protected = taken.legal_captures().iter().any(|r| r.to == c.to);
-                if protected {
+                if taken.legal_captures().iter().any(|r| r.to == c.to) {
                     continue;
                 }
             }
-            if !out.contains(&c.to) {
-                out.push(c.to);
-            }
+            out.push(c.to);
         }
         out
+    }
+
+    /// Squares of the opponent's pieces that the quiet move `m` (by the side to
+    /// move) newly chases, in the position after the move.
+    ///
+    /// A chase is a threat (as `threats` defines it) that the move creates: a
+    /// piece threatened after the move that was not threatened before. So a
+    /// second attacker on a piece already threatened, or a move that keeps a
+    /// threat, chases nothing ("from chase to chase" is idle), while a move
+    /// that takes a piece's protection away chases it. Captures are never
+    /// chases (they are irreversible anyway).
+    pub fn chased_after(&self, m: Move) -> Vec<Square> {
+        let us = self.turn;
+        if self.is_capture(m) || !self.is_legal(m) {
+            return Vec::new();
+        }
+        let before = self.threats(us);
+        let mut after = self.clone();
+        after.make_move(m);
+        after
+            .threats(us)
+            .into_iter()
+            .filter(|s| !before.contains(s))
+            .collect()
     }
 }
 
@@ -174,9 +193,9 @@ impl Position {
 /// gave check, and the identities of the pieces it chased (bit per identity).
 ///
 /// A side that checked on every move loses (a draw if both did); otherwise a
-/// side that chased the same piece on every move loses (a draw if both did or
-/// neither). Check moves are neutral for chasing, since alternating check and
-/// chase is forbidden too.
+/// side that chased the same piece on every one of its moves loses (a draw if
+/// both did or neither). A check breaks a chase: one check and one chase is
+/// allowed under the Asian rules (AXF rule 18, see `docs/REPETITION.md`).
 pub(crate) fn judge_cycle(cycle: impl IntoIterator<Item = (Color, bool, u128)>) -> GameResult {
     let mut all_check = [true; 2];
     let mut chase = [u128::MAX; 2];
@@ -185,9 +204,7 @@ pub(crate) fn judge_cycle(cycle: impl IntoIterator<Item = (Color, bool, u128)>) 
         let c = color.index();
         moved[c] = true;
         all_check[c] &= check;
-        if !check {
-            chase[c] &= chased;
-        }
+        chase[c] &= if check { 0 } else { chased };
     }
     let verdict = |flags: [bool; 2], reason| match flags {
         [true, false] => Some(GameResult {
@@ -211,17 +228,16 @@ pub(crate) fn judge_cycle(cycle: impl IntoIterator<Item = (Color, bool, u128)>) 
     if checks == [true, true] {
         return draw;
     }
-    let chases = [
-        moved[0] && !all_check[0] && chase[0] != 0,
-        moved[1] && !all_check[1] && chase[1] != 0,
-    ];
+    let chases = [moved[0] && chase[0] != 0, moved[1] && chase[1] != 0];
     verdict(chases, EndReason::PerpetualChase).unwrap_or(draw)
 }
 
-/// Judges a repetition cycle given its first position and the moves that
-/// return to it: checks and chases are worked out move by move, and chased
-/// pieces are followed by identity as they move.
-pub(crate) fn judge_moves(start: &Position, moves: &[Move]) -> GameResult {
+/// Judges a repetition cycle given its first position and the moves (legal,
+/// one after another) that return to it, exactly as [`crate::Game::result`]
+/// does: checks and chases are worked out move by move, and chased pieces are
+/// followed by identity as they move. The search judges repetitions in its
+/// tree with this too.
+pub fn judge_repetition(start: &Position, moves: &[Move]) -> GameResult {
     const NONE: u8 = u8::MAX;
     let mut pos = start.clone();
     let mut ids = [NONE; crate::square::NUM_SQUARES];

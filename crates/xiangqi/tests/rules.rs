@@ -212,3 +212,36 @@ fn chase_details() {
     let pos = Position::from_fen("3k5/9/9/9/c6R1/9/9/9/9/4K4 w").unwrap();
     assert!(pos.chased_after(mv("h5a5")).is_empty());
 }
+
+#[test]
+fn a_second_attacker_on_a_threatened_piece_chases_nothing() {
+    // The chariot on a1 already threatens the unprotected cannon on a5; the
+    // other chariot joining it on rank 5 creates no new threat ("from chase to
+    // chase" is idle). Alone, the same move is a chase.
+    let pos = Position::from_fen("3k5/9/9/9/c8/9/9/7R1/R8/4K4 w").unwrap();
+    assert!(pos.chased_after(mv("h2h5")).is_empty());
+    let pos = Position::from_fen("3k5/9/9/9/c8/9/9/7R1/9/4K4 w").unwrap();
+    assert_eq!(pos.chased_after(mv("h2h5")), [Square::parse("a5").unwrap()]);
+}
+
+#[test]
+fn taking_away_a_protection_is_a_chase() {
+    // The chariot on a1 attacks the cannon on a5, which the chariot on i5
+    // protects along rank 5; the horse stepping into rank 5 cuts the protection,
+    // so the cannon is newly threatened: a chase (AXF rules, appendix example).
+    let pos = Position::from_fen("3k5/9/9/9/c7r/9/4N4/9/R8/4K4 w").unwrap();
+    assert_eq!(pos.chased_after(mv("e3d5")), [Square::parse("a5").unwrap()]);
+    // Stepping elsewhere leaves the protection and chases nothing.
+    assert!(pos.chased_after(mv("e3c2")).is_empty());
+}
+
+#[test]
+fn an_elephant_attacking_a_protected_horse_chases() {
+    // The horse on e2 is protected by the chariot on e9, but an elephant
+    // taking it and being taken back still wins material: a threat.
+    let pos = Position::from_fen("4rk3/9/9/9/9/9/9/B3n4/9/4K4 w").unwrap();
+    assert_eq!(pos.chased_after(mv("a2c4")), [Square::parse("e2").unwrap()]);
+    // A chariot attacking the same protected horse does not chase it.
+    let pos = Position::from_fen("4rk3/9/9/9/9/9/R8/4n4/9/4K4 w").unwrap();
+    assert!(pos.chased_after(mv("a3a2")).is_empty());
+}

@@ -581,7 +581,7 @@ impl Search<'_> {
             }
         }
         cycle.reverse();
-        let r = crate::rules::judge_moves(&p, &cycle);
+        let r = crate::rules::judge_repetition(&p, &cycle);
         // A game lost by the repetition rules is lost exactly like a game lost
         // by mate, so it gets a mate score at this ply. (A separate, smaller
         // "repetition win" constant made the engine prefer losing by perpetual

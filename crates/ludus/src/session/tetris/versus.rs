@@ -11,10 +11,15 @@
 //! reach the planned spot). [`BotLevel::Unlimited`] plays a piece every
 //! [`UNLIMITED_GAP_MS`] milliseconds, the fastest the session goes.
 //!
-//! **Styles.** A bot on [`Player::One`] plays for attack ([`Weights::attack`]) and one on
-//! [`Player::Two`] for survival ([`Weights::default`]): both sides are dealt the same
-//! pieces, so two identical bots would mirror each other to a draw. The bot has no
-//! look-ahead setting (it always weighs the next piece), so levels differ by pace only.
+//! **Look-ahead.** Beside its pace, a bot has a [`Lookahead`]: how many pieces of the next
+//! queue (and hold) its versus search ([`Bot::suggest_versus`]) looks at, or
+//! [`Lookahead::Classic`], the one-piece evaluator of the solo bot in its attack style.
+//! A [`BotStrength`] is both; a [`BotLevel`] is a pace with the best look-ahead.
+//!
+//! **No mirroring.** Both sides are dealt the same pieces, so two identical bots would
+//! mirror each other to a draw: each searching bot breaks ties with a small noise seeded
+//! by the game's seed and its side. A classic bot plays for attack ([`Weights::attack`]),
+//! except on [`Player::Two`] against another classic bot, where it plays for survival.
 //!
 //! **TBP bots.** A [`Side::Tbp`] side is any Tetris Bot Protocol bot run as a child
 //! process ([`crate::tbp_bot`]), paced like Ludus's bot: at each due time it is asked for
@@ -26,7 +31,7 @@
 use std::fmt;
 use std::time::Duration;
 
-use tetris::bot::{Bot, Weights};
+use tetris::bot::{Bot, Context, Plan, SearchLimits, Weights};
 use tetris::versus::{
     MAX_VERSUS_INPUTS, Outcome, Player, PlayerStats, Versus, VersusRecorder, VersusReplay,
     VersusSettings,
@@ -95,6 +100,14 @@ impl BotLevel {
         }
     }
 
+    /// The level's pace with the best look-ahead.
+    pub fn strength(self) -> BotStrength {
+        BotStrength {
+            pace: self.pace(),
+            lookahead: Lookahead::BEST,
+        }
+    }
+
     /// The pace this level plays at.
     pub fn pace(self) -> Pace {
         match self.pieces_per_second() {
@@ -150,6 +163,113 @@ impl Pace {
     }
 }
 
+/// How far ahead a bot looks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Lookahead {
+    /// The one-piece evaluator of the solo bot, in its attack style (no search).
+    Classic,
+    /// The versus search over the piece in play and this many pieces of the next queue
+    /// (0 to [`Lookahead::MAX`]) and hold.
+    Pieces(u8),
+}
+
+impl Lookahead {
+    /// The deepest look-ahead (the longest preview).
+    pub const MAX: u8 = tetris::bot::MAX_DEPTH as u8;
+
+    /// The strongest setting, the default: the whole default preview of five pieces.
+    pub const BEST: Lookahead = Lookahead::Pieces(5);
+
+    /// The settings menus offer, weakest first.
+    pub const ALL: [Lookahead; 5] = [
+        Lookahead::Classic,
+        Lookahead::Pieces(0),
+        Lookahead::Pieces(1),
+        Lookahead::Pieces(3),
+        Lookahead::Pieces(5),
+    ];
+
+    /// Beam width of the search: the boards kept from one piece to the next.
+    pub const BEAM: usize = SearchLimits::BEST.beam;
+
+    /// "classic" or the number of pieces, as the CLI takes it.
+    pub fn name(self) -> String {
+        match self {
+            Lookahead::Classic => String::from("classic"),
+            Lookahead::Pieces(n) => n.to_string(),
+        }
+    }
+
+    /// `classic` or a number from 0 to [`Lookahead::MAX`] (any case, spaces trimmed).
+    pub fn from_name(name: &str) -> Option<Lookahead> {
+        let name = name.trim();
+        if name.eq_ignore_ascii_case("classic") {
+            return Some(Lookahead::Classic);
+        }
+        name.parse::<u8>()
+            .ok()
+            .filter(|&n| n <= Lookahead::MAX)
+            .map(Lookahead::Pieces)
+    }
+
+    /// "Classic (one piece)", "Current piece only", "1 next piece", "5 next pieces".
+    pub fn label(self) -> String {
+        match self {
+            Lookahead::Classic => String::from("Classic (one piece)"),
+            Lookahead::Pieces(0) => String::from("Current piece only"),
+            Lookahead::Pieces(1) => String::from("1 next piece"),
+            Lookahead::Pieces(n) => format!("{n} next pieces"),
+        }
+    }
+
+    /// The search limits, `None` for the classic evaluator.
+    pub fn limits(self) -> Option<SearchLimits> {
+        match self {
+            Lookahead::Classic => None,
+            Lookahead::Pieces(n) => Some(SearchLimits {
+                depth: usize::from(n.min(Lookahead::MAX)),
+                beam: Lookahead::BEAM,
+            }),
+        }
+    }
+}
+
+impl fmt::Display for Lookahead {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.name())
+    }
+}
+
+/// How well a bot plays: its pace and its look-ahead.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct BotStrength {
+    pub pace: Pace,
+    pub lookahead: Lookahead,
+}
+
+impl BotStrength {
+    /// Ludus's bot for `player` of a game dealt from `seed`; `both_classic` when the
+    /// other side is a classic bot too (see "No mirroring").
+    fn bot(self, player: Player, seed: u64, both_classic: bool) -> Bot {
+        match self.lookahead.limits() {
+            None if both_classic && player == Player::Two => Bot::with_weights(Weights::default()),
+            None => Bot::with_weights(Weights::attack()),
+            Some(limits) => Bot::new()
+                .with_limits(limits)
+                .with_tie_break(seed.wrapping_mul(2).wrapping_add(player.index() as u64 + 1)),
+        }
+    }
+}
+
+/// Ludus's bot's plan for `game`: the versus search with the game's garbage and chains,
+/// or the classic evaluator.
+fn ludus_plan(bot: &mut Bot, lookahead: Lookahead, game: &Game) -> Option<Plan> {
+    match lookahead {
+        Lookahead::Classic => bot.suggest(game),
+        Lookahead::Pieces(_) => bot.suggest_versus(game, &Context::of(game)),
+    }
+}
+
 /// Room kept below [`MAX_VERSUS_INPUTS`]: the game stops (with no winner) before the
 /// recorder would refuse a bot's plan half-way.
 const INPUT_MARGIN: usize = 1_024;
@@ -159,8 +279,8 @@ const INPUT_MARGIN: usize = 1_024;
 pub enum Side {
     /// Keys from a front end.
     Person,
-    /// Ludus's bot at this pace.
-    Bot(Pace),
+    /// Ludus's bot at this pace and look-ahead.
+    Bot(BotStrength),
     /// A TBP bot run by this shell command, at this pace, given `think_ms` of real time
     /// on each position before it is asked for a move.
     Tbp {
@@ -185,6 +305,8 @@ struct SideBot {
     /// Ludus's bot: it plays the side, or finds the inputs for a TBP bot's moves.
     bot: Bot,
     brain: Brain,
+    /// How far Ludus's bot looks when it plays the side.
+    lookahead: Lookahead,
     pace: Pace,
     due_ms: u64,
 }
@@ -233,16 +355,16 @@ impl VersusSession {
             ..VersusSettings::default()
         };
         let mut forfeits = [None, None];
+        let classic = |side: &Side| matches!(side, Side::Bot(strength) if strength.lookahead == Lookahead::Classic);
+        let both_classic = sides.iter().all(classic);
         let bots = [Player::One, Player::Two].map(|player| match &sides[player.index()] {
             Side::Person => None,
-            Side::Bot(pace) => Some(SideBot {
-                bot: Bot::with_weights(match player {
-                    Player::One => Weights::attack(),
-                    Player::Two => Weights::default(),
-                }),
+            Side::Bot(strength) => Some(SideBot {
+                bot: strength.bot(player, seed, both_classic),
                 brain: Brain::Ludus,
-                pace: *pace,
-                due_ms: pace.gap_ms,
+                lookahead: strength.lookahead,
+                pace: strength.pace,
+                due_ms: strength.pace.gap_ms,
             }),
             Side::Tbp {
                 command,
@@ -258,6 +380,7 @@ impl VersusSession {
                 };
                 Some(SideBot {
                     bot: Bot::new(),
+                    lookahead: Lookahead::Classic,
                     brain: Brain::Tbp {
                         process,
                         told: None,
@@ -280,9 +403,15 @@ impl VersusSession {
         }
     }
 
-    /// The person (player one) against the bot at `level` (player two).
+    /// The person (player one) against the bot at `level` (player two), looking ahead
+    /// as far as it can.
     pub fn against_bot(level: BotLevel, handling: Settings, seed: u64) -> VersusSession {
-        VersusSession::new([Side::Person, Side::Bot(level.pace())], handling, seed)
+        VersusSession::against(level.strength(), handling, seed)
+    }
+
+    /// The person (player one) against the bot at `strength` (player two).
+    pub fn against(strength: BotStrength, handling: Settings, seed: u64) -> VersusSession {
+        VersusSession::new([Side::Person, Side::Bot(strength)], handling, seed)
     }
 
     /// Ends the game (with no winner) once either side has locked `pieces` pieces.
@@ -449,7 +578,7 @@ impl VersusSession {
         let time_ms = self.recorder.versus().time_ms().max(due_ms);
         let game = self.recorder.versus().game(player);
         let plan = match &mut side.brain {
-            Brain::Ludus => side.bot.suggest(game),
+            Brain::Ludus => ludus_plan(&mut side.bot, side.lookahead, game),
             Brain::Tbp { process, told } => {
                 let Some(process) = process.as_deref_mut() else {
                     return;
@@ -591,7 +720,7 @@ mod tests {
 
     fn bots(one: BotLevel, two: BotLevel, seed: u64) -> VersusSession {
         VersusSession::new(
-            [Side::Bot(one.pace()), Side::Bot(two.pace())],
+            [Side::Bot(one.strength()), Side::Bot(two.strength())],
             Settings::default(),
             seed,
         )
@@ -610,6 +739,47 @@ mod tests {
         assert_eq!(Pace::per_second(f64::NAN).gap_ms(), 60_000);
         assert_eq!(Pace::per_second(1e9).gap_ms(), UNLIMITED_GAP_MS);
         assert_eq!(BotLevel::Easy.label(), "Easy (0.5 PPS)");
+    }
+
+    #[test]
+    fn look_aheads_have_names_labels_and_limits() {
+        for lookahead in Lookahead::ALL {
+            assert_eq!(Lookahead::from_name(&lookahead.name()), Some(lookahead));
+            assert!(!lookahead.label().is_empty());
+        }
+        assert_eq!(Lookahead::from_name(" Classic"), Some(Lookahead::Classic));
+        assert_eq!(Lookahead::from_name("6"), Some(Lookahead::Pieces(6)));
+        assert_eq!(Lookahead::from_name("7"), None);
+        assert_eq!(Lookahead::from_name("-1"), None);
+        assert_eq!(Lookahead::Classic.limits(), None);
+        assert_eq!(Lookahead::Pieces(3).limits().map(|l| l.depth), Some(3));
+        assert_eq!(Lookahead::Pieces(1).label(), "1 next piece");
+        assert_eq!(BotLevel::Hard.strength().lookahead, Lookahead::BEST);
+        assert_eq!(Lookahead::ALL.last(), Some(&Lookahead::BEST));
+    }
+
+    #[test]
+    fn looking_ahead_beats_playing_the_piece_alone() {
+        let strength = |n| {
+            Side::Bot(BotStrength {
+                pace: BotLevel::Hard.pace(),
+                lookahead: Lookahead::Pieces(n),
+            })
+        };
+        for seed in [1, 2] {
+            for (ahead, sides) in [
+                (Player::One, [strength(1), strength(0)]),
+                (Player::Two, [strength(0), strength(1)]),
+            ] {
+                let mut session = VersusSession::new(sides, Settings::default(), seed);
+                session.update(3_600_000, &[]);
+                assert_eq!(
+                    session.outcome(),
+                    Some(Outcome::Winner(ahead)),
+                    "seed {seed}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -6,7 +6,8 @@
 //! end stops its clock while paused, as for solo games).
 //!
 //! **Bot pace.** A bot plays one piece every `1000 / PPS` milliseconds of game time: at
-//! each due time it plans the piece in play with [`Bot::suggest`] and plays the plan's
+//! each due time it plans the piece in play ([`Bot::suggest_versus`] with the game's
+//! incoming garbage and chains, or [`Bot::suggest`] for a classic bot) and plays the plan's
 //! inputs as taps at that millisecond (its handling uses instant soft drop, so the taps
 //! reach the planned spot). [`BotLevel::Unlimited`] plays a piece every
 //! [`UNLIMITED_GAP_MS`] milliseconds, the fastest the session goes.

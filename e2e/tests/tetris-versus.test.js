@@ -28,12 +28,16 @@ test('versus the bot in the browser: both boards, the bot plays, a result', asyn
   const levels = await page.$$eval('#versus-levels button', (bs) => bs.map((b) => b.dataset.level));
   assert.deepEqual(levels, ['easy', 'medium', 'hard', 'expert', 'unlimited']);
 
-  // Easy first: a slow bot, both boards on screen, pause stops the clock.
+  // Easy first, looking one piece ahead: a slow bot, both boards on screen, pause stops the clock.
+  const aheads = await page.$$eval('#versus-lookahead option', (os) => os.map((o) => o.value));
+  assert.deepEqual(aheads, ['classic', '0', '1', '3', '5']);
+  assert.equal(await page.inputValue('#versus-lookahead'), '5');
+  await page.selectOption('#versus-lookahead', '1');
   await page.click('#versus-levels button[data-level="easy"]');
   await page.waitForFunction(() => window.__ludusVersus.state && window.__ludusVersus.state.playing);
   assert.ok(await page.isVisible('#v-board-0'));
   assert.ok(await page.isVisible('#v-board-1'));
-  assert.match(await page.textContent('#v-label-1'), /Easy \(0\.5 PPS\)/);
+  assert.match(await page.textContent('#v-label-1'), /Easy \(0\.5 PPS\) · 1 next piece/);
   await page.waitForFunction(() => window.__ludusVersus.state.sides[1].stats.pieces >= 1, null, { timeout: 10000 });
   await page.keyboard.press('p');
   await page.waitForFunction(() => window.__ludusVersus.state.paused);

@@ -217,8 +217,22 @@ fn a_damaged_or_foreign_replay_is_refused_with_a_message() {
 fn versus_prints_one_line_per_game_then_the_wins() {
     let dir = tempfile::tempdir().unwrap();
     let args = [
-        "tetris", "versus", "--games", "3", "--seed", "4", "--bot1", "expert", "--bot2", "hard",
-        "--pieces", "400",
+        "tetris",
+        "versus",
+        "--games",
+        "3",
+        "--seed",
+        "4",
+        "--bot1",
+        "expert",
+        "--bot2",
+        "hard",
+        "--pieces",
+        "400",
+        "--bot1-lookahead",
+        "1",
+        "--bot2-lookahead",
+        "classic",
     ];
     let out = ludus(&args, dir.path());
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
@@ -263,6 +277,13 @@ fn versus_prints_one_line_per_game_then_the_wins() {
     );
     let out = ludus(&["tetris", "versus", "--pps", "0"], dir.path());
     assert_eq!(out.status.code(), Some(2));
+    let out = ludus(&["tetris", "versus", "--bot1-lookahead", "9"], dir.path());
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("unknown look-ahead \"9\": use classic or a number from 0 to 6"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]

@@ -797,12 +797,12 @@ fn draw_sized(screen: &dyn Screen, ctx: &Ctx, width: u16, height: u16) -> String
 
 #[test]
 fn versus_draws_two_boards_meters_and_stats() {
-    use ludus::session::tetris::versus::{BotLevel, Opponent};
-    use ludus::tui::tetris::versus::VersusScreen;
+    use ludus::session::tetris::versus::BotLevel;
+    use ludus::tui::tetris::versus::{VersusScreen, VersusSetup};
     use tetris::versus::Player;
     let dir = tempfile::tempdir().unwrap();
     let mut ctx = Ctx::new(DataDir::at(dir.path()));
-    let mut screen = VersusScreen::new(Opponent::Ludus, BotLevel::Expert, 7, &mut ctx);
+    let mut screen = VersusScreen::new(VersusSetup::ludus(BotLevel::Expert), 7, &mut ctx);
     let start = Instant::now();
     screen.tick(start, &mut ctx);
     let mut t = 0;
@@ -837,12 +837,12 @@ fn versus_draws_two_boards_meters_and_stats() {
 
 #[test]
 fn versus_ends_with_a_result_and_saves_its_replay() {
-    use ludus::session::tetris::versus::{BotLevel, Opponent, read_versus_replay};
-    use ludus::tui::tetris::versus::VersusScreen;
+    use ludus::session::tetris::versus::{BotLevel, read_versus_replay};
+    use ludus::tui::tetris::versus::{VersusScreen, VersusSetup};
     use tetris::versus::{Outcome, Player};
     let dir = tempfile::tempdir().unwrap();
     let mut ctx = Ctx::new(DataDir::at(dir.path()));
-    let mut screen = VersusScreen::new(Opponent::Ludus, BotLevel::Easy, 5, &mut ctx);
+    let mut screen = VersusScreen::new(VersusSetup::ludus(BotLevel::Easy), 5, &mut ctx);
     let start = Instant::now();
     screen.tick(start, &mut ctx);
     let mut t = 0;
@@ -884,6 +884,10 @@ fn versus_offers_a_configured_tbp_bot_and_plays_it_live() {
     app.on_key(key(KeyCode::Right));
     let shown = screen(&app);
     assert!(shown.contains("Opponent: ◀ ludus tetris tbp ▶"), "{shown}");
+    app.on_key(key(KeyCode::Char('-')));
+    app.on_key(key(KeyCode::Char('-')));
+    let shown = screen(&app);
+    assert!(shown.contains("Look-ahead: − 1 next piece +"), "{shown}");
     // Expert (3 PPS), the fourth speed.
     app.on_key(key(KeyCode::Char('4')));
     let t0 = Instant::now();

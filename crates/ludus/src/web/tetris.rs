@@ -130,6 +130,10 @@ pub enum Request {
         level: String,
         #[serde(default)]
         opponent: Option<usize>,
+        /// Ludus's bot's look-ahead: `classic` or 0 to 6 pieces (the level's own when
+        /// left out; unlimited looks no further than the piece in play).
+        #[serde(default)]
+        lookahead: Option<String>,
         #[serde(default)]
         seed: Option<u64>,
     },
@@ -804,11 +808,16 @@ fn handle(
         Request::Versus {
             level,
             opponent,
+            lookahead,
             seed,
             ..
         } => {
             let level = match versus::level(&level, seq) {
                 Ok(level) => level,
+                Err(refused) => return refused,
+            };
+            let lookahead = match versus::lookahead(lookahead.as_deref(), seq) {
+                Ok(lookahead) => lookahead,
                 Err(refused) => return refused,
             };
             let (settings, _) = settings::load(&app.data);
@@ -817,7 +826,7 @@ fn handle(
                 Err(refused) => return refused,
             };
             let seed = seed.unwrap_or_else(random_seed);
-            let game = VersusGame::new(&opponent, level, seed, &settings.tetris);
+            let game = VersusGame::new(&opponent, level, lookahead, seed, &settings.tetris);
             conn.current = Current::Versus(Arc::new(Mutex::new(game)));
             vec![conn.state(seq, true)]
         }

@@ -26,6 +26,7 @@ const vs = {
   // The server's choices (versus_options): opponents by name, levels with their pace.
   options: null,
   opponent: 0,
+  lookahead: null, // Ludus's bot's look-ahead by name (the server's default until chosen)
   keymap: new Map(),
   held: new HeldKeys(),
   clock: { base: 0, since: null },
@@ -79,7 +80,19 @@ function renderLevels() {
   });
   vs.opponent = Math.min(vs.opponent, opponents.length - 1);
   pick.value = String(vs.opponent);
-  pick.onchange = () => { vs.opponent = Number(pick.value); };
+  pick.onchange = () => { vs.opponent = Number(pick.value); showLookahead(); };
+  const ahead = $('versus-lookahead');
+  ahead.innerHTML = '';
+  for (const l of vs.options.lookaheads) {
+    const o = document.createElement('option');
+    o.value = l.name;
+    o.textContent = l.label;
+    ahead.append(o);
+  }
+  vs.lookahead = vs.lookahead || vs.options.lookahead;
+  ahead.value = vs.lookahead;
+  ahead.onchange = () => { vs.lookahead = ahead.value; };
+  showLookahead();
   for (const l of vs.options.levels) {
     const b = document.createElement('button');
     b.type = 'button';
@@ -95,11 +108,16 @@ function renderLevels() {
   }
 }
 
+// The look-ahead is Ludus's bot's: a TBP bot looks as far as it likes.
+function showLookahead() { $('versus-lookahead-row').hidden = vs.opponent !== 0; }
+
 function start(level) {
   if ($('versus-dialog').open) $('versus-dialog').close();
   vs.level = level;
   vs.shown = null;
-  socket.send({ type: 'versus', level, opponent: vs.opponent });
+  const request = { type: 'versus', level, opponent: vs.opponent };
+  if (vs.opponent === 0 && vs.lookahead) request.lookahead = vs.lookahead;
+  socket.send(request);
 }
 
 function visible() { return !$('view-versus').hidden; }

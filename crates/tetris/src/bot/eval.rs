@@ -76,6 +76,56 @@ impl Weights {
     }
 }
 
+/// What the versus search rewards beside the board: attack sent (by the real attack
+/// table), a back-to-back chain kept, and garbage left waiting. Two board styles are
+/// chosen by the state at the root: `calm` builds (Tetris well, T-slots, no burning) and
+/// `pressed` digs and clears when garbage is coming or the stack is high.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct VersusWeights {
+    /// Board weights while calm.
+    pub calm: Weights,
+    /// Board weights under pressure.
+    pub pressed: Weights,
+    /// The stack height (with incoming garbage counted as risen) above which the bot is
+    /// under pressure.
+    pub pressure_height: usize,
+    /// Per line of attack (cancelled or sent): the attack table's lines, B2B, combo, PC.
+    pub attack_line: f32,
+    /// For ending a line of play with a back-to-back chain alive.
+    pub back_to_back: f32,
+    /// Per line of garbage still waiting (not cancelled) at the end of a line of play.
+    pub incoming_line: f32,
+    /// Per line of garbage that rose during a line of play (a clear-less lock let it in).
+    pub risen_line: f32,
+}
+
+impl Default for VersusWeights {
+    fn default() -> Self {
+        VersusWeights {
+            calm: Weights {
+                burn: -12.0,
+                calm_height: 8,
+                tetris: 10.0,
+                tetris_ready: 8.0,
+                t_spin_lines: 4.0,
+                t_slot: 6.0,
+                spare_deepest_well: true,
+                ..Weights::default()
+            },
+            pressed: Weights {
+                tetris: 8.0,
+                t_slot: 2.0,
+                ..Weights::default()
+            },
+            pressure_height: 10,
+            attack_line: 12.0,
+            back_to_back: 6.0,
+            incoming_line: -4.0,
+            risen_line: -6.0,
+        }
+    }
+}
+
 /// What a placement did, alongside the board it left.
 #[derive(Clone, Copy, Debug)]
 pub struct Move {
@@ -86,6 +136,30 @@ pub struct Move {
 }
 
 pub fn evaluate(board: &BitBoard, placed: Move, weights: &Weights) -> f32 {
+    let height = board.height();
+    board_score(board, weights, 0) + move_score(placed, height, weights)
+}
+
+/// The terms of [`evaluate`] that belong to the placement itself (landing height, lines,
+/// T-spin, Tetris, burn), given the stack height after it. The look-ahead search adds these
+/// up along a line of play.
+pub fn move_score(placed: Move, height: usize, weights: &Weights) -> f32 {
+    let mut score =
+        weights.landing_height * placed.landing_height + weights.rows_cleared * placed.lines as f32;
+    if placed.t_spin != TSpin::None {
+        score += weights.t_spin_lines * placed.lines as f32;
+    }
+    if placed.lines >= 4 {
+        score += weights.tetris;
+    } else if placed.lines > 0 && placed.t_spin == TSpin::None && height <= weights.calm_height {
+        score += weights.burn * placed.lines as f32;
+    }
+    score
+}
+
+/// The terms of [`evaluate`] that belong to the board alone. `extra_height` is added to
+/// the stack height for the danger term: garbage on its way counts as if it had risen.
+pub fn board_score(board: &BitBoard, weights: &Weights, extra_height: usize) -> f32 {
     let rows = &board.rows;
     let height = board.height();
     let mut row_transitions = 2 * (SPAN.saturating_sub(height)) as u32;
@@ -135,22 +209,12 @@ pub fn evaluate(board: &BitBoard, placed: Move, weights: &Weights) -> f32 {
     }
     let bumpiness: usize = column_heights.windows(2).map(|w| w[0].abs_diff(w[1])).sum();
 
-    let mut score = weights.landing_height * placed.landing_height
-        + weights.rows_cleared * placed.lines as f32
-        + weights.row_transitions * row_transitions as f32
+    let mut score = weights.row_transitions * row_transitions as f32
         + weights.column_transitions * column_transitions as f32
         + weights.holes * holes as f32
         + weights.cumulative_wells * wells as f32
         + weights.bumpiness * bumpiness as f32
-        + weights.danger * height.saturating_sub(14) as f32;
-    if placed.t_spin != TSpin::None {
-        score += weights.t_spin_lines * placed.lines as f32;
-    }
-    if placed.lines >= 4 {
-        score += weights.tetris;
-    } else if placed.lines > 0 && placed.t_spin == TSpin::None && height <= weights.calm_height {
-        score += weights.burn * placed.lines as f32;
-    }
+        + weights.danger * (height + extra_height).saturating_sub(14) as f32;
     if has_t_slot(rows, &column_heights) {
         score += weights.t_slot;
     }

@@ -27,11 +27,13 @@
 mod board;
 mod eval;
 mod movegen;
+mod search;
 
 use serde::{Deserialize, Serialize};
 
 pub use board::BitBoard;
-pub use eval::Weights;
+pub use eval::{VersusWeights, Weights};
+pub use search::{Context, MAX_BEAM, MAX_DEPTH, SearchLimits, SearchStats};
 
 use crate::game::{Action, Game, InputEvent};
 use crate::matrix::VISIBLE_HEIGHT;
@@ -126,11 +128,18 @@ pub struct PlayedPiece {
 }
 
 /// The placement bot. Keeps its search buffers between calls.
+///
+/// [`Bot::suggest`] is the one-piece evaluator (hints, demos, the solo bot); for versus,
+/// [`Bot::suggest_versus`] runs the look-ahead search with [`VersusWeights`].
 pub struct Bot {
     shapes: Shapes,
     movegen: MoveGen,
     weights: Weights,
     placements: Vec<Placement>,
+    versus: VersusWeights,
+    limits: SearchLimits,
+    tie_seed: u64,
+    search: search::Search,
 }
 
 impl Default for Bot {
@@ -164,7 +173,85 @@ impl Bot {
             movegen: MoveGen::new(),
             weights,
             placements: Vec::with_capacity(256),
+            versus: VersusWeights::default(),
+            limits: SearchLimits::BEST,
+            tie_seed: 0,
+            search: search::Search::default(),
         }
+    }
+
+    /// The same bot with these versus search limits.
+    pub fn with_limits(mut self, limits: SearchLimits) -> Bot {
+        self.limits = limits.clamped();
+        self
+    }
+
+    /// The same bot with these versus weights.
+    pub fn with_versus_weights(mut self, weights: VersusWeights) -> Bot {
+        self.versus = weights;
+        self
+    }
+
+    /// The same bot breaking ties between equal boards by a small noise drawn from `seed`
+    /// (0 = none), so that two bots dealt the same pieces do not mirror each other.
+    pub fn with_tie_break(mut self, seed: u64) -> Bot {
+        self.tie_seed = seed;
+        self
+    }
+
+    /// The versus search limits.
+    pub fn limits(&self) -> SearchLimits {
+        self.limits
+    }
+
+    /// What the last versus search did (levels, boards expanded, placements, beam width).
+    pub fn last_search(&self) -> SearchStats {
+        self.search.stats
+    }
+
+    /// The versus plan for the game's current piece: a look-ahead search over the next
+    /// queue and hold that values attack and cancelling (see [`SearchLimits`]).
+    /// `context` says what the board does not (incoming garbage, chains): take it from the
+    /// game with [`Context::of`]. `None` when the game is over or nothing fits.
+    pub fn suggest_versus(&mut self, game: &Game, context: &Context) -> Option<Plan> {
+        if !game.is_playing() {
+            return None;
+        }
+        let board = BitBoard::from_matrix(game.matrix());
+        let active = *game.active()?;
+        let queue = game.next_queue();
+        self.plan_versus(
+            &board,
+            active,
+            game.hold_piece(),
+            game.can_hold(),
+            &queue,
+            context,
+        )
+    }
+
+    /// The versus plan from explicit inputs (as [`Bot::plan`], plus the context).
+    pub fn plan_versus(
+        &mut self,
+        board: &BitBoard,
+        active: ActivePiece,
+        hold: Option<PieceKind>,
+        can_hold: bool,
+        queue: &[PieceKind],
+        context: &Context,
+    ) -> Option<Plan> {
+        let request = search::Request {
+            board,
+            active,
+            hold,
+            can_hold,
+            queue,
+            context,
+            limits: self.limits,
+            weights: &self.versus,
+            tie_seed: self.tie_seed,
+        };
+        self.search.run(&request, &self.shapes, &mut self.movegen)
     }
 
     /// The best plan for the game's current piece, `None` when the game is over or no

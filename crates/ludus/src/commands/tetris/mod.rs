@@ -17,7 +17,7 @@ use clap::{Args, Subcommand, ValueEnum};
 use tetris::bot::{Bot, apply_move};
 use tetris::{Game, Mode, Settings, SoftDrop};
 
-use crate::session::tetris::versus::BotLevel;
+use crate::session::tetris::versus::{BotLevel, Lookahead};
 use crate::store::{DataDir, limits, tetris as store};
 use crate::tui::tetris::game::GameScreen;
 use crate::tui::tetris::menu::Menu;
@@ -69,7 +69,7 @@ pub enum TetrisCommand {
     },
     /// Let two of Ludus's bots play headless versus games; print one line per game
     /// (winner, pieces and attack per piece of each side), the draws, and a last line
-    /// `wins A-B, APP x / y`. Bot 1 plays for attack, bot 2 for survival. Either side can
+    /// `wins A-B, APP x / y`. Each bot looks ahead as --botN-lookahead says. Either side can
     /// be any Tetris Bot Protocol bot instead (`--bot1-command`, `--bot2-command`).
     Versus {
         /// How many games (seeds S, S+1, …).
@@ -84,6 +84,13 @@ pub enum TetrisCommand {
         /// Bot 2's level (as --bot1).
         #[arg(long, value_name = "LEVEL", default_value = "hard", value_parser = parse_level)]
         bot2: BotLevel,
+        /// How many next pieces bot 1 looks ahead: 0 (the piece in play only) to 6, or
+        /// `classic` (the one-piece evaluator without search).
+        #[arg(long, value_name = "N", default_value = "5", value_parser = parse_lookahead)]
+        bot1_lookahead: Lookahead,
+        /// Bot 2's look-ahead (as --bot1-lookahead).
+        #[arg(long, value_name = "N", default_value = "5", value_parser = parse_lookahead)]
+        bot2_lookahead: Lookahead,
         /// Pieces per second for both bots, instead of their levels' pace.
         #[arg(long, value_name = "P", value_parser = parse_pps)]
         pps: Option<f64>,
@@ -171,6 +178,8 @@ pub fn run(data: DataDir, args: TetrisArgs) -> Result<ExitCode> {
             seed,
             bot1,
             bot2,
+            bot1_lookahead,
+            bot2_lookahead,
             pps,
             pieces,
             bot1_command,
@@ -182,6 +191,7 @@ pub fn run(data: DataDir, args: TetrisArgs) -> Result<ExitCode> {
                 games,
                 seed,
                 levels: [bot1, bot2],
+                lookaheads: [bot1_lookahead, bot2_lookahead],
                 pps,
                 max_pieces: pieces,
                 commands: [bot1_command, bot2_command.or(bot_command)],
@@ -202,6 +212,15 @@ pub fn run(data: DataDir, args: TetrisArgs) -> Result<ExitCode> {
             tui::run(data, Start::Screen(open))
         }
     }
+}
+
+fn parse_lookahead(text: &str) -> Result<Lookahead, String> {
+    Lookahead::from_name(text).ok_or_else(|| {
+        format!(
+            "unknown look-ahead {text:?}: use classic or a number from 0 to {}",
+            Lookahead::MAX
+        )
+    })
 }
 
 fn parse_level(text: &str) -> Result<BotLevel, String> {

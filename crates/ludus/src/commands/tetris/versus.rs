@@ -9,7 +9,7 @@ use anyhow::Result;
 use tetris::Settings;
 use tetris::versus::{Outcome, Player};
 
-use crate::session::tetris::versus::{BotLevel, Pace, Side, VersusSession};
+use crate::session::tetris::versus::{BotLevel, BotStrength, Lookahead, Pace, Side, VersusSession};
 
 /// Game time each step of a headless game covers (the result does not depend on it).
 const STEP_MS: u64 = 10_000;
@@ -23,6 +23,8 @@ pub struct VersusRun {
     pub seed: u64,
     /// Each side's bot level.
     pub levels: [BotLevel; 2],
+    /// Each side's look-ahead (Ludus's bot only).
+    pub lookaheads: [Lookahead; 2],
     /// Pieces per second for both bots, instead of their levels' pace.
     pub pps: Option<f64>,
     /// A game stops, as a draw, when either side has locked this many pieces.
@@ -76,7 +78,10 @@ pub fn versus_game(run: &VersusRun, seed: u64) -> VersusGame {
                 think_ms: run.think_ms,
                 live: false,
             },
-            None => Side::Bot(pace),
+            None => Side::Bot(BotStrength {
+                pace,
+                lookahead: run.lookaheads[index],
+            }),
         }
     });
     let mut session =
@@ -161,6 +166,7 @@ mod tests {
             games: 2,
             seed: 3,
             levels: [BotLevel::Unlimited, BotLevel::Unlimited],
+            lookaheads: [Lookahead::BEST, Lookahead::Classic],
             pps: None,
             max_pieces: 200,
             commands: [None, None],

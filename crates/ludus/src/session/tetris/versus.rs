@@ -6,15 +6,23 @@
 //! end stops its clock while paused, as for solo games).
 //!
 //! **Bot pace.** A bot plays one piece every `1000 / PPS` milliseconds of game time: at
-//! each due time it plans the piece in play with [`Bot::suggest`] and plays the plan's
+//! each due time it plans the piece in play ([`Bot::suggest_versus`] with the game's
+//! incoming garbage and chains, or [`Bot::suggest`] for a classic bot) and plays the plan's
 //! inputs as taps at that millisecond (its handling uses instant soft drop, so the taps
 //! reach the planned spot). [`BotLevel::Unlimited`] plays a piece every
 //! [`UNLIMITED_GAP_MS`] milliseconds, the fastest the session goes.
 //!
-//! **Styles.** A bot on [`Player::One`] plays for attack ([`Weights::attack`]) and one on
-//! [`Player::Two`] for survival ([`Weights::default`]): both sides are dealt the same
-//! pieces, so two identical bots would mirror each other to a draw. The bot has no
-//! look-ahead setting (it always weighs the next piece), so levels differ by pace only.
+//! **Look-ahead.** Beside its pace, a bot has a [`Lookahead`]: how many pieces of the next
+//! queue (and hold) its versus search ([`Bot::suggest_versus`]) looks at, or
+//! [`Lookahead::Classic`], the one-piece evaluator of the solo bot in its attack style.
+//! A [`BotStrength`] is both; a [`BotLevel`] is a pace with the deepest look-ahead that
+//! keeps up with it in real time ([`BotLevel::strength`]: shallow for unlimited, whose
+//! 100 pieces a second leave 10 ms a piece).
+//!
+//! **No mirroring.** Both sides are dealt the same pieces, so two identical bots would
+//! mirror each other to a draw: each searching bot breaks ties with a small noise seeded
+//! by the game's seed and its side. A classic bot plays for attack ([`Weights::attack`]),
+//! except on [`Player::Two`] against another classic bot, where it plays for survival.
 //!
 //! **TBP bots.** A [`Side::Tbp`] side is any Tetris Bot Protocol bot run as a child
 //! process on its own thread ([`TbpSeat`]), paced like Ludus's bot: it is asked for a move
@@ -27,7 +35,7 @@
 use std::fmt;
 use std::time::Duration;
 
-use tetris::bot::{Bot, Weights};
+use tetris::bot::{Bot, Context, Plan, SearchLimits, Weights};
 use tetris::versus::{
     MAX_VERSUS_INPUTS, Outcome, Player, PlayerStats, Versus, VersusRecorder, VersusReplay,
     VersusSettings,
@@ -92,6 +100,37 @@ impl BotLevel {
             BotLevel::Hard => Some(2.0),
             BotLevel::Expert => Some(3.0),
             BotLevel::Unlimited => None,
+        }
+    }
+
+    /// The level's pace with the deepest look-ahead that keeps up with it in real time:
+    /// the best for 0.5 to 3 PPS, [`Lookahead::FAST`] for unlimited (a piece every 10 ms).
+    pub fn strength(self) -> BotStrength {
+        BotStrength {
+            pace: self.pace(),
+            lookahead: match self {
+                BotLevel::Unlimited => Lookahead::FAST,
+                _ => Lookahead::BEST,
+            },
+        }
+    }
+
+    /// The level's pace with `lookahead`, kept within what the pace allows in real time
+    /// (unlimited looks no further than [`Lookahead::FAST`]: the bot plans on the
+    /// front end's thread, and a deeper search at 100 pieces a second would freeze it).
+    pub fn with_lookahead(self, lookahead: Lookahead) -> BotStrength {
+        let fastest = self.strength().lookahead;
+        let deeper = |a: Lookahead, b: Lookahead| match (a, b) {
+            (Lookahead::Pieces(x), Lookahead::Pieces(y)) => x > y,
+            _ => false,
+        };
+        BotStrength {
+            pace: self.pace(),
+            lookahead: if deeper(lookahead, fastest) {
+                fastest
+            } else {
+                lookahead
+            },
         }
     }
 
@@ -189,20 +228,22 @@ impl Opponent {
         }
     }
 
-    /// The title above its board: "Bot · Hard (2 PPS)", "cold-clear-2 · Hard (2 PPS)".
-    pub fn title(&self, level: BotLevel) -> String {
+    /// The title above its board: "Bot · Hard (2 PPS) · 5 next pieces",
+    /// "cold-clear-2 · Hard (2 PPS)" (a TBP bot looks as far as it likes).
+    pub fn title(&self, level: BotLevel, lookahead: Lookahead) -> String {
         match self {
-            Opponent::Ludus => format!("Bot · {}", level.label()),
+            Opponent::Ludus => format!("Bot · {} · {}", level.label(), lookahead.label()),
             Opponent::Tbp { .. } => format!("{} · {}", self.name(), level.label()),
         }
     }
 
-    /// The side this opponent plays at `level`'s pace. A TBP bot thinks three fifths of
-    /// the gap between its pieces (at most [`MAX_TBP_THINK_MS`]) and plays live.
-    pub fn side(&self, level: BotLevel) -> Side {
-        let pace = level.pace();
+    /// The side this opponent plays at `strength` (a TBP bot takes its pace). A TBP bot
+    /// thinks three fifths of the gap between its pieces (at most [`MAX_TBP_THINK_MS`])
+    /// and plays live.
+    pub fn side(&self, strength: BotStrength) -> Side {
+        let pace = strength.pace;
         match self {
-            Opponent::Ludus => Side::Bot(pace),
+            Opponent::Ludus => Side::Bot(strength),
             Opponent::Tbp { command } => Side::Tbp {
                 command: command.clone(),
                 pace,
@@ -210,6 +251,117 @@ impl Opponent {
                 live: true,
             },
         }
+    }
+}
+
+/// How far ahead a bot looks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Lookahead {
+    /// The one-piece evaluator of the solo bot, in its attack style (no search).
+    Classic,
+    /// The versus search over the piece in play and this many pieces of the next queue
+    /// (0 to [`Lookahead::MAX`]) and hold.
+    Pieces(u8),
+}
+
+impl Lookahead {
+    /// The deepest look-ahead (the longest preview).
+    pub const MAX: u8 = tetris::bot::MAX_DEPTH as u8;
+
+    /// The strongest setting, the default: the whole default preview of five pieces.
+    pub const BEST: Lookahead = Lookahead::Pieces(5);
+
+    /// The deepest look-ahead that plans a piece well within [`UNLIMITED_GAP_MS`] on a
+    /// loaded machine (the piece in play and hold only: about 0.1 ms a piece).
+    pub const FAST: Lookahead = Lookahead::Pieces(0);
+
+    /// The settings menus offer, weakest first.
+    pub const ALL: [Lookahead; 5] = [
+        Lookahead::Classic,
+        Lookahead::Pieces(0),
+        Lookahead::Pieces(1),
+        Lookahead::Pieces(3),
+        Lookahead::Pieces(5),
+    ];
+
+    /// Beam width of the search: the boards kept from one piece to the next.
+    pub const BEAM: usize = SearchLimits::BEST.beam;
+
+    /// "classic" or the number of pieces, as the CLI takes it.
+    pub fn name(self) -> String {
+        match self {
+            Lookahead::Classic => String::from("classic"),
+            Lookahead::Pieces(n) => n.to_string(),
+        }
+    }
+
+    /// `classic` or a number from 0 to [`Lookahead::MAX`] (any case, spaces trimmed).
+    pub fn from_name(name: &str) -> Option<Lookahead> {
+        let name = name.trim();
+        if name.eq_ignore_ascii_case("classic") {
+            return Some(Lookahead::Classic);
+        }
+        name.parse::<u8>()
+            .ok()
+            .filter(|&n| n <= Lookahead::MAX)
+            .map(Lookahead::Pieces)
+    }
+
+    /// "Classic (one piece)", "Current piece only", "1 next piece", "5 next pieces".
+    pub fn label(self) -> String {
+        match self {
+            Lookahead::Classic => String::from("Classic (one piece)"),
+            Lookahead::Pieces(0) => String::from("Current piece only"),
+            Lookahead::Pieces(1) => String::from("1 next piece"),
+            Lookahead::Pieces(n) => format!("{n} next pieces"),
+        }
+    }
+
+    /// The search limits, `None` for the classic evaluator.
+    pub fn limits(self) -> Option<SearchLimits> {
+        match self {
+            Lookahead::Classic => None,
+            Lookahead::Pieces(n) => Some(SearchLimits {
+                depth: usize::from(n.min(Lookahead::MAX)),
+                beam: Lookahead::BEAM,
+            }),
+        }
+    }
+}
+
+impl fmt::Display for Lookahead {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.name())
+    }
+}
+
+/// How well a bot plays: its pace and its look-ahead.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct BotStrength {
+    pub pace: Pace,
+    pub lookahead: Lookahead,
+}
+
+impl BotStrength {
+    /// Ludus's bot for `player` of a game dealt from `seed`; `both_classic` when the
+    /// other side is a classic bot too (see "No mirroring").
+    fn bot(self, player: Player, seed: u64, both_classic: bool) -> Bot {
+        match self.lookahead.limits() {
+            None if both_classic && player == Player::Two => Bot::with_weights(Weights::default()),
+            None => Bot::with_weights(Weights::attack()),
+            Some(limits) => Bot::new()
+                .with_limits(limits)
+                .with_tie_break(seed.wrapping_mul(2).wrapping_add(player.index() as u64 + 1)),
+        }
+    }
+}
+
+/// Ludus's bot's plan for `game`: the versus search with the game's garbage and chains,
+/// or the classic evaluator.
+fn ludus_plan(bot: &mut Bot, lookahead: Lookahead, game: &Game) -> Option<Plan> {
+    match lookahead {
+        Lookahead::Classic => bot.suggest(game),
+        Lookahead::Pieces(_) => bot.suggest_versus(game, &Context::of(game)),
     }
 }
 
@@ -222,8 +374,8 @@ const INPUT_MARGIN: usize = 1_024;
 pub enum Side {
     /// Keys from a front end.
     Person,
-    /// Ludus's bot at this pace.
-    Bot(Pace),
+    /// Ludus's bot at this pace and look-ahead.
+    Bot(BotStrength),
     /// A TBP bot run by this shell command, at this pace, given `think_ms` of real time
     /// on each position before it is asked for a move. `live`: a front end drives the
     /// game in real time, so a late answer is played when it comes instead of waited for.
@@ -237,12 +389,10 @@ pub enum Side {
 
 /// What decides a bot side's pieces.
 enum Brain {
-    Ludus(Box<Bot>),
+    /// Ludus's bot and how far it looks.
+    Ludus { bot: Box<Bot>, lookahead: Lookahead },
     /// A TBP bot; `live` as in [`Side::Tbp`].
-    Tbp {
-        seat: Box<TbpSeat>,
-        live: bool,
-    },
+    Tbp { seat: Box<TbpSeat>, live: bool },
 }
 
 /// A bot playing one side, and when its next piece is due.
@@ -296,15 +446,17 @@ impl VersusSession {
             ..VersusSettings::default()
         };
         let mut forfeits = [None, None];
+        let classic = |side: &Side| matches!(side, Side::Bot(strength) if strength.lookahead == Lookahead::Classic);
+        let both_classic = sides.iter().all(classic);
         let bots = [Player::One, Player::Two].map(|player| match &sides[player.index()] {
             Side::Person => None,
-            Side::Bot(pace) => Some(SideBot {
-                brain: Brain::Ludus(Box::new(Bot::with_weights(match player {
-                    Player::One => Weights::attack(),
-                    Player::Two => Weights::default(),
-                }))),
-                pace: *pace,
-                due_ms: pace.gap_ms,
+            Side::Bot(strength) => Some(SideBot {
+                brain: Brain::Ludus {
+                    bot: Box::new(strength.bot(player, seed, both_classic)),
+                    lookahead: strength.lookahead,
+                },
+                pace: strength.pace,
+                due_ms: strength.pace.gap_ms,
             }),
             Side::Tbp {
                 command,
@@ -347,7 +499,7 @@ impl VersusSession {
     pub fn tbp_bot_name(&self, player: Player) -> Option<&str> {
         match &self.bots[player.index()].as_ref()?.brain {
             Brain::Tbp { seat, .. } => seat.name(),
-            Brain::Ludus(_) => None,
+            Brain::Ludus { .. } => None,
         }
     }
 
@@ -364,19 +516,21 @@ impl VersusSession {
         }
     }
 
-    /// The person (player one) against the bot at `level` (player two).
+    /// The person (player one) against the bot at `level` (player two), looking ahead
+    /// as far as it can.
     pub fn against_bot(level: BotLevel, handling: Settings, seed: u64) -> VersusSession {
-        VersusSession::against(&Opponent::Ludus, level, handling, seed)
+        VersusSession::against(&Opponent::Ludus, level.strength(), handling, seed)
     }
 
-    /// The person (player one) against `opponent` at `level`'s pace (player two).
+    /// The person (player one) against `opponent` at `strength` (player two; a TBP
+    /// bot takes its pace, the look-ahead is Ludus's).
     pub fn against(
         opponent: &Opponent,
-        level: BotLevel,
+        strength: BotStrength,
         handling: Settings,
         seed: u64,
     ) -> VersusSession {
-        VersusSession::new([Side::Person, opponent.side(level)], handling, seed)
+        VersusSession::new([Side::Person, opponent.side(strength)], handling, seed)
     }
 
     /// Ends the game (with no winner) once either side has locked `pieces` pieces.
@@ -552,7 +706,7 @@ impl VersusSession {
             return true;
         };
         let plan = match &mut side.brain {
-            Brain::Ludus(bot) => bot.suggest(game),
+            Brain::Ludus { bot, lookahead } => ludus_plan(bot, *lookahead, game),
             Brain::Tbp { seat, live } => match seat.poll(game, !*live) {
                 Turn::Play(plan) => Some(plan),
                 Turn::Thinking => return false,
@@ -626,7 +780,7 @@ mod tests {
 
     fn bots(one: BotLevel, two: BotLevel, seed: u64) -> VersusSession {
         VersusSession::new(
-            [Side::Bot(one.pace()), Side::Bot(two.pace())],
+            [Side::Bot(one.strength()), Side::Bot(two.strength())],
             Settings::default(),
             seed,
         )
@@ -654,25 +808,83 @@ mod tests {
         assert_eq!(Opponent::from_choice(0, &bots), Opponent::Ludus);
         let cc2 = Opponent::from_choice(1, &bots);
         assert_eq!(cc2.name(), "cold-clear-2");
-        assert_eq!(cc2.title(BotLevel::Hard), "cold-clear-2 · Hard (2 PPS)");
         assert_eq!(
-            Opponent::Ludus.title(BotLevel::Easy),
-            "Bot · Easy (0.5 PPS)"
+            cc2.title(BotLevel::Hard, Lookahead::BEST),
+            "cold-clear-2 · Hard (2 PPS)"
+        );
+        assert_eq!(
+            Opponent::Ludus.title(BotLevel::Easy, Lookahead::Pieces(1)),
+            "Bot · Easy (0.5 PPS) · 1 next piece"
         );
         // A removed bot's stored choice falls back to Ludus's bot.
         assert_eq!(Opponent::from_choice(7, &bots), Opponent::Ludus);
         assert_eq!(
-            Opponent::Ludus.side(BotLevel::Hard),
-            Side::Bot(Pace::per_second(2.0))
+            Opponent::Ludus.side(BotLevel::Hard.strength()),
+            Side::Bot(BotLevel::Hard.strength())
         );
-        let Side::Tbp { think_ms, live, .. } = cc2.side(BotLevel::Hard) else {
+        let Side::Tbp { think_ms, live, .. } = cc2.side(BotLevel::Hard.strength()) else {
             panic!("a TBP side");
         };
         assert_eq!((think_ms, live), (300, true));
-        let Side::Tbp { think_ms, .. } = cc2.side(BotLevel::Easy) else {
+        let Side::Tbp { think_ms, .. } = cc2.side(BotLevel::Easy.strength()) else {
             panic!("a TBP side");
         };
         assert_eq!(think_ms, 1_200);
+    }
+
+    #[test]
+    fn look_aheads_have_names_labels_and_limits() {
+        for lookahead in Lookahead::ALL {
+            assert_eq!(Lookahead::from_name(&lookahead.name()), Some(lookahead));
+            assert!(!lookahead.label().is_empty());
+        }
+        assert_eq!(Lookahead::from_name(" Classic"), Some(Lookahead::Classic));
+        assert_eq!(Lookahead::from_name("6"), Some(Lookahead::Pieces(6)));
+        assert_eq!(Lookahead::from_name("7"), None);
+        assert_eq!(Lookahead::from_name("-1"), None);
+        assert_eq!(Lookahead::Classic.limits(), None);
+        assert_eq!(Lookahead::Pieces(3).limits().map(|l| l.depth), Some(3));
+        assert_eq!(Lookahead::Pieces(1).label(), "1 next piece");
+        assert_eq!(BotLevel::Hard.strength().lookahead, Lookahead::BEST);
+        assert_eq!(BotLevel::Unlimited.strength().lookahead, Lookahead::FAST);
+        let lookahead = |level: BotLevel, l| level.with_lookahead(l).lookahead;
+        assert_eq!(
+            lookahead(BotLevel::Hard, Lookahead::Pieces(3)),
+            Lookahead::Pieces(3)
+        );
+        assert_eq!(
+            lookahead(BotLevel::Unlimited, Lookahead::BEST),
+            Lookahead::FAST
+        );
+        assert_eq!(
+            lookahead(BotLevel::Unlimited, Lookahead::Classic),
+            Lookahead::Classic
+        );
+        assert_eq!(Lookahead::ALL.last(), Some(&Lookahead::BEST));
+    }
+
+    #[test]
+    fn looking_ahead_beats_playing_the_piece_alone() {
+        let strength = |n| {
+            Side::Bot(BotStrength {
+                pace: BotLevel::Hard.pace(),
+                lookahead: Lookahead::Pieces(n),
+            })
+        };
+        for seed in [1, 2] {
+            for (ahead, sides) in [
+                (Player::One, [strength(1), strength(0)]),
+                (Player::Two, [strength(0), strength(1)]),
+            ] {
+                let mut session = VersusSession::new(sides, Settings::default(), seed);
+                session.update(3_600_000, &[]);
+                assert_eq!(
+                    session.outcome(),
+                    Some(Outcome::Winner(ahead)),
+                    "seed {seed}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -20,7 +20,7 @@ use super::game::Clock;
 use super::keys::{Bind, InputTracker, Keymap, physical};
 use crate::session::tetris::now_secs;
 use crate::session::tetris::random_seed;
-use crate::session::tetris::versus::{BotLevel, Opponent, SideStats, VersusSession};
+use crate::session::tetris::versus::{BotLevel, Lookahead, Opponent, SideStats, VersusSession};
 use crate::tui::app::{Action, Ctx, Screen};
 use crate::tui::widgets::{MenuKey, centered, key_hints, menu_key, popup};
 
@@ -35,11 +35,13 @@ pub const VERSUS_WIDTH: u16 = 2 * SIDE_WIDTH + 2;
 pub const VERSUS_HEIGHT: u16 = 1 + VISIBLE_HEIGHT as u16 + 1 + 1;
 
 /// The versus set-up, opened from the Tetris menu: the opponent (←→, when TBP bots are
-/// configured) and its speed.
+/// configured), Ludus's bot's look-ahead (+ −) and the speed.
 pub struct VersusMenu {
     selected: usize,
     /// An index into [`Opponent::from_choice`]'s choices.
     opponent: usize,
+    /// An index into [`Lookahead::ALL`].
+    lookahead: usize,
     seed: Option<u64>,
 }
 
@@ -49,8 +51,16 @@ impl VersusMenu {
         VersusMenu {
             selected: 1,
             opponent: 0,
+            lookahead: Lookahead::ALL.len() - 1,
             seed,
         }
+    }
+
+    fn lookahead(&self) -> Lookahead {
+        Lookahead::ALL
+            .get(self.lookahead)
+            .copied()
+            .unwrap_or(Lookahead::BEST)
     }
 }
 
@@ -66,6 +76,14 @@ impl Screen for VersusMenu {
                 self.opponent = (self.opponent + 1) % choices;
                 return Action::None;
             }
+            KeyCode::Char('+' | '=') => {
+                self.lookahead = (self.lookahead + 1).min(Lookahead::ALL.len() - 1);
+                return Action::None;
+            }
+            KeyCode::Char('-') => {
+                self.lookahead = self.lookahead.saturating_sub(1);
+                return Action::None;
+            }
             _ => {}
         }
         match menu_key(key, &mut self.selected, BotLevel::ALL.len()) {
@@ -76,7 +94,12 @@ impl Screen for VersusMenu {
                     .unwrap_or(BotLevel::Medium);
                 let opponent = Opponent::from_choice(self.opponent, &ctx.settings.tetris.bots);
                 let seed = self.seed.take().unwrap_or_else(random_seed);
-                Action::Push(Box::new(VersusScreen::new(opponent, level, seed, ctx)))
+                let setup = VersusSetup {
+                    opponent,
+                    level,
+                    lookahead: self.lookahead(),
+                };
+                Action::Push(Box::new(VersusScreen::new(setup, seed, ctx)))
             }
             MenuKey::Leave => Action::Pop,
             MenuKey::None => Action::None,
@@ -86,7 +109,7 @@ impl Screen for VersusMenu {
     fn draw(&self, frame: &mut Frame, area: Rect, ctx: &Ctx) {
         let bots = &ctx.settings.tetris.bots;
         let choices = Opponent::choices(bots);
-        let inner = centered(area, 44, BotLevel::ALL.len() as u16 + 8);
+        let inner = centered(area, 60, BotLevel::ALL.len() as u16 + 9);
         let bold = Style::default().add_modifier(Modifier::BOLD);
         let opponent = Opponent::from_choice(self.opponent, bots).name();
         let mut lines = vec![
@@ -98,6 +121,10 @@ impl Screen for VersusMenu {
                 } else {
                     format!("Opponent: {opponent}")
                 },
+                bold,
+            ),
+            Line::styled(
+                format!("Look-ahead: − {} +", self.lookahead().label()),
                 bold,
             ),
             Line::raw(""),
@@ -123,7 +150,12 @@ impl Screen for VersusMenu {
             ));
         }
         lines.push(Line::raw(""));
-        let mut hints = vec![("↑↓", "speed"), ("Enter", "play"), ("q", "back")];
+        let mut hints = vec![
+            ("↑↓", "speed"),
+            ("+−", "look-ahead"),
+            ("Enter", "play"),
+            ("q", "back"),
+        ];
         if choices > 1 {
             hints.insert(1, ("←→", "opponent"));
         }
@@ -140,10 +172,29 @@ struct Pending {
 }
 
 /// The versus game on screen.
+/// What a versus game is played against: the opponent, its speed and (Ludus's bot)
+/// its look-ahead.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VersusSetup {
+    pub opponent: Opponent,
+    pub level: BotLevel,
+    pub lookahead: Lookahead,
+}
+
+impl VersusSetup {
+    /// Ludus's bot at `level`, looking as far as the level allows.
+    pub fn ludus(level: BotLevel) -> VersusSetup {
+        VersusSetup {
+            opponent: Opponent::Ludus,
+            level,
+            lookahead: level.strength().lookahead,
+        }
+    }
+}
+
 pub struct VersusScreen {
     session: VersusSession,
-    opponent: Opponent,
-    level: BotLevel,
+    setup: VersusSetup,
     clock: Clock,
     keymap: Keymap,
     tracker: InputTracker,
@@ -154,13 +205,21 @@ pub struct VersusScreen {
 }
 
 impl VersusScreen {
-    /// A new game against `opponent` at `level`, with the player's handling and keys.
-    pub fn new(opponent: Opponent, level: BotLevel, seed: u64, ctx: &mut Ctx) -> VersusScreen {
-        let session = VersusSession::against(&opponent, level, ctx.settings.tetris.handling, seed);
+    /// A new game against `setup`, with the player's handling and keys.
+    pub fn new(setup: VersusSetup, seed: u64, ctx: &mut Ctx) -> VersusScreen {
+        let strength = setup.level.with_lookahead(setup.lookahead);
+        let session = VersusSession::against(
+            &setup.opponent,
+            strength,
+            ctx.settings.tetris.handling,
+            seed,
+        );
         VersusScreen {
             session,
-            opponent,
-            level,
+            setup: VersusSetup {
+                lookahead: strength.lookahead,
+                ..setup
+            },
             clock: Clock::new(),
             keymap: Keymap::new(&ctx.settings.tetris.keys),
             tracker: InputTracker::default(),
@@ -228,8 +287,7 @@ impl Screen for VersusScreen {
             }
             return match key.code {
                 KeyCode::Enter => Action::Replace(Box::new(VersusScreen::new(
-                    self.opponent.clone(),
-                    self.level,
+                    self.setup.clone(),
                     random_seed(),
                     ctx,
                 ))),
@@ -324,7 +382,12 @@ impl Screen for VersusScreen {
         frame.render_widget(Paragraph::new(Line::styled("  You", bold)), you);
         frame.render_widget(
             Paragraph::new(Line::styled(
-                format!("  {}", self.opponent.title(self.level)),
+                format!(
+                    "  {}",
+                    self.setup
+                        .opponent
+                        .title(self.setup.level, self.setup.lookahead)
+                ),
                 bold,
             )),
             bot,

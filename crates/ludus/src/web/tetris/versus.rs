@@ -14,7 +14,7 @@ use serde_json::{Value, json};
 
 use super::{PieceView, Request, board_text, cells, clamp_time};
 use crate::session::tetris::now_secs;
-use crate::session::tetris::versus::{BotLevel, Opponent, SideStats, VersusSession};
+use crate::session::tetris::versus::{BotLevel, Lookahead, Opponent, SideStats, VersusSession};
 use crate::store::settings::TetrisSettings;
 use crate::web::App;
 use crate::web::protocol::{ErrorCode, Refusal, with_seq};
@@ -33,21 +33,25 @@ pub struct VersusGame {
 
 impl VersusGame {
     /// The person (with their handling, keys and ghost setting) against `opponent` at
-    /// `level`'s pace.
+    /// `level`'s pace, Ludus's bot looking `lookahead` pieces ahead (kept within what the
+    /// level allows; the level's own when `None`).
     pub fn new(
         opponent: &Opponent,
         level: BotLevel,
+        lookahead: Option<Lookahead>,
         seed: u64,
         settings: &TetrisSettings,
     ) -> VersusGame {
+        let strength = level.with_lookahead(lookahead.unwrap_or(level.strength().lookahead));
         VersusGame {
-            session: VersusSession::against(opponent, level, settings.handling, seed),
-            title: opponent.title(level),
+            session: VersusSession::against(opponent, strength, settings.handling, seed),
+            title: opponent.title(level, strength.lookahead),
             ghost: settings.ghost,
             setup: json!({
                 "level": level.name(),
                 "label": level.label(),
                 "opponent": opponent.name(),
+                "lookahead": strength.lookahead.name(),
                 "bot_pps": level.pieces_per_second(),
                 "seed": seed,
                 "ghost": settings.ghost,
@@ -93,10 +97,41 @@ pub fn options(settings: &TetrisSettings, seq: Option<u64>) -> String {
         .iter()
         .map(|l| json!({"name": l.name(), "label": l.label(), "pps": l.pieces_per_second()}))
         .collect();
+    let lookaheads: Vec<Value> = Lookahead::ALL
+        .iter()
+        .map(|l| json!({"name": l.name(), "label": l.label()}))
+        .collect();
     with_seq(
-        json!({"type": "versus_options", "opponents": opponents, "levels": levels}),
+        json!({
+            "type": "versus_options",
+            "opponents": opponents,
+            "levels": levels,
+            "lookaheads": lookaheads,
+            "lookahead": Lookahead::BEST.name(),
+        }),
         seq,
     )
+}
+
+/// The look-ahead a `versus` request names (`None`: the level's own).
+///
+/// # Errors
+/// An unknown name: the refusal lists the look-aheads.
+pub fn lookahead(name: Option<&str>, seq: Option<u64>) -> Result<Option<Lookahead>, Replies> {
+    let Some(name) = name else {
+        return Ok(None);
+    };
+    Lookahead::from_name(name).map(Some).ok_or_else(|| {
+        let shown: String = name.chars().take(40).collect();
+        refuse(
+            ErrorCode::BadRequest,
+            format!(
+                "unknown look-ahead {shown:?}: classic or 0 to {}",
+                Lookahead::MAX
+            ),
+            seq,
+        )
+    })
 }
 
 /// The opponent a `versus` request names by index.
@@ -354,6 +389,14 @@ mod tests {
         let options: Value = serde_json::from_str(&options(&settings, Some(2))).unwrap_or_default();
         assert_eq!(options["opponents"], json!(["Ludus's bot", "cold-clear-2"]));
         assert_eq!(options["levels"][0]["label"], "Easy (0.5 PPS)");
+        assert_eq!(options["lookaheads"][0]["name"], "classic");
+        assert_eq!(options["lookahead"], "5");
+        assert_eq!(
+            lookahead(Some("3"), None).ok(),
+            Some(Some(Lookahead::Pieces(3)))
+        );
+        assert_eq!(lookahead(None, None).ok(), Some(None));
+        assert!(lookahead(Some("deep"), None).is_err());
         assert_eq!(options["seq"], 2);
         assert_eq!(opponent(None, &settings, None).ok(), Some(Opponent::Ludus));
         assert_eq!(
@@ -375,6 +418,7 @@ mod tests {
         let mut game = VersusGame::new(
             &Opponent::Ludus,
             BotLevel::Unlimited,
+            None,
             5,
             &TetrisSettings::default(),
         );
@@ -382,7 +426,11 @@ mod tests {
         assert_eq!(first["type"], "versus");
         assert_eq!(first["setup"]["level"], "unlimited");
         assert_eq!(first["setup"]["opponent"], "Ludus's bot");
-        assert_eq!(first["sides"][1]["label"], "Bot · Unlimited");
+        assert_eq!(
+            first["sides"][1]["label"],
+            "Bot · Unlimited · Current piece only"
+        );
+        assert_eq!(first["setup"]["lookahead"], "0");
         assert_eq!(first["sides"][0]["who"], "you");
         assert_eq!(first["sides"][1]["board"].as_str().map(str::len), Some(220));
         assert_eq!(first["outcome"], Value::Null);

@@ -222,6 +222,8 @@ fn worker(
     mut sink: impl FnMut(Event),
 ) {
     let mut engine = Engine::new(16);
+    // Endgame tables, if generated (read once per process, on this thread).
+    engine.set_tablebases(crate::store::tablebases::shared());
     while let Ok((job, stop)) = rx.recv() {
         let configure = matches!(job, Job::Configure(_));
         match job {

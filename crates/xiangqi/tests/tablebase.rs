@@ -276,7 +276,8 @@ fn material_names() {
     let standard = Material::standard(4);
     assert!(standard.iter().any(|m| m.to_string() == "KRH-K"));
     assert!(standard.iter().any(|m| m.to_string() == "KR-KA"));
-    assert!(standard.iter().all(|m| m.pieces() <= 4));
+    assert!(standard.iter().any(|m| m.to_string() == "KR-KAAEE"));
+    assert!(!standard.iter().any(|m| m.to_string() == "KRH-KA"));
 }
 
 #[test]
@@ -346,5 +347,74 @@ fn long_mates_agree_with_a_full_depth_search() {
             );
         }
         println!("{name}: {} positions agree at depth {depth}", samples.len());
+    }
+}
+
+mod engine {
+    use super::*;
+    use std::sync::Arc;
+    use xiangqi::engine::{Engine, Limits, Score};
+
+    fn engine_with(tb: Tablebases) -> Engine {
+        let mut e = Engine::new(1);
+        e.set_own_book(false);
+        e.set_tablebases(Some(Arc::new(tb)));
+        e
+    }
+
+    #[test]
+    fn plays_the_quickest_mate_and_the_longest_defence_from_the_table() {
+        let tb = tables(&["KR-K"]);
+        let mut e = engine_with(tb.clone());
+        let fen = "4k4/9/9/9/9/9/9/9/9/R2K5 w";
+        let pos = Position::from_fen(fen).unwrap();
+        let Some((Verdict::Win(d), best)) = tb.best_moves(&pos) else {
+            panic!()
+        };
+        let r = e.search_position(&pos, &Limits::depth(20));
+        assert!(best.contains(&r.best.unwrap()), "{:?}", r.best);
+        assert_eq!(r.score, Score::Mate(d.div_ceil(2) as i32));
+        assert_eq!(r.pv.len() as u32, d, "{:?}", r.pv);
+        // Black, lost, delays mate as long as it can.
+        let mut after = pos.clone();
+        after.make_move(r.best.unwrap());
+        let Some((Verdict::Loss(l), longest)) = tb.best_moves(&after) else {
+            panic!()
+        };
+        let r = e.search_position(&after, &Limits::depth(20));
+        assert!(longest.contains(&r.best.unwrap()));
+        assert_eq!(r.score, Score::Mate(-((l / 2) as i32)));
+    }
+
+    #[test]
+    fn probes_inside_the_search_after_a_capture() {
+        // Red takes the horse and is left in KR-K: not covered at the root
+        // (KR-KH has no table), a known mate after the capture.
+        let tb = tables(&["KR-K"]);
+        let fen = "3k5/9/9/9/9/3n4R/9/9/9/5K3 w";
+        let pos = Position::from_fen(fen).unwrap();
+        assert!(tb.probe(&pos).is_none());
+        let mut with = engine_with(tb);
+        let r = with.search_position(&pos, &Limits::depth(2));
+        assert_eq!(r.best.unwrap().to_string(), "i4d4");
+        assert!(matches!(r.score, Score::Mate(n) if n > 0), "{:?}", r.score);
+        let mut without = Engine::new(1);
+        without.set_own_book(false);
+        let r = without.search_position(&pos, &Limits::depth(2));
+        assert!(matches!(r.score, Score::Cp(_)), "{:?}", r.score);
+    }
+
+    #[test]
+    fn a_drawn_root_keeps_to_drawing_moves() {
+        // KH-KAA: most positions draw; the engine must not play into a loss.
+        let tb = tables(&["KH-KAA"]);
+        let fen = "3aka3/9/9/9/4N4/9/9/9/9/3K5 b";
+        let pos = Position::from_fen(fen).unwrap();
+        let ranked = tb.rank_moves(&pos).unwrap();
+        assert_eq!(tb.probe(&pos), Some(Verdict::Draw));
+        let mut e = engine_with(tb);
+        let r = e.search_position(&pos, &Limits::depth(4));
+        let m = r.best.unwrap();
+        assert!(ranked.contains(&(m, Verdict::Draw)), "{m}");
     }
 }

@@ -390,7 +390,10 @@ impl<W: Write + Send + 'static> Session<W> {
                     self.error(&e);
                 }
                 if let Some(g) = game {
-                    self.say(&ucci::probe_line(&g));
+                    let tables = crate::session::xiangqi::tablebase::shared();
+                    for line in ucci::probe_lines(&g, tables.as_deref()) {
+                        self.say(&line);
+                    }
                 }
             }
             "d" => {
@@ -445,6 +448,12 @@ impl<W: Write + Send + 'static> Session<W> {
         }
         let mut limits = go.limits;
         limits.ban_moves.extend(self.banned.iter().copied());
+        if let Some(tables) = crate::session::xiangqi::tablebase::shared()
+            && let Some(text) =
+                crate::session::xiangqi::tablebase::info_string(&tables, self.game.position())
+        {
+            self.say(&format!("info string {text}"));
+        }
         if go.ponder {
             // Think without a clock (and hold the answer) until the opponent
             // plays the expected move (`ponderhit`) or another (`stop`).

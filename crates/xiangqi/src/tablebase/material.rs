@@ -206,10 +206,12 @@ impl Material {
         out
     }
 
-    /// The standard set: a general with one or two of chariot, horse, cannon
-    /// and soldier against a general with any of its advisors and elephants,
-    /// limited to `max_pieces` pieces in all (generals included), with every
-    /// signature they convert into, smallest first (the generation order).
+    /// The standard set: a general with one of chariot, horse, cannon and
+    /// soldier against a general with any of its advisors and elephants (all
+    /// of them, up to seven pieces), and with two of them against any
+    /// defenders as long as the board holds at most `max_pieces` pieces
+    /// (generals included); with every signature they convert into,
+    /// smallest first (the generation order).
     pub fn standard(max_pieces: u32) -> Vec<Material> {
         let mut targets = Vec::new();
         for a in 0..4 {
@@ -224,7 +226,7 @@ impl Material {
                         let m = Material {
                             counts: [strong, [0, 0, 0, 0, advisors, elephants]],
                         };
-                        if m.pieces() <= max_pieces {
+                        if b == 4 || m.pieces() <= max_pieces {
                             targets.push(m);
                         }
                     }

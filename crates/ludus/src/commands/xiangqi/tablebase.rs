@@ -13,7 +13,7 @@ use crate::store::DataDir;
 use crate::store::tablebases::{Step, generate_set, load_dir};
 
 /// Default `--max-pieces`: endings with two attacking pieces and one
-/// defender (about two minutes on one core, see BENCHMARKS.md).
+/// defender (94 MB, about a minute and a half on one core, see BENCHMARKS.md).
 pub const DEFAULT_MAX_PIECES: u32 = 5;
 /// Largest `--max-pieces` accepted (eight: two attackers against a full set of
 /// defenders, some 400 million positions per attacking pair).

@@ -418,3 +418,37 @@ mod engine {
         assert!(ranked.contains(&(m, Verdict::Draw)), "{m}");
     }
 }
+
+mod history {
+    use super::*;
+    use std::sync::Arc;
+    use xiangqi::Game;
+    use xiangqi::engine::{Engine, Limits, Score};
+
+    #[test]
+    fn the_repetition_rules_come_before_the_table() {
+        // Red checks on every move of a cycle (chariot a8-a9-a8, Black's
+        // general e9-e8-e9). At the cycle's last position Black, lost by the
+        // table, repeats the start a third time and wins by the rules.
+        let tb = tables(&["KR-K"]);
+        let start = Position::from_fen("4k4/R8/9/9/9/9/9/9/9/3K5 w").unwrap();
+        let mut game = Game::from_position(start);
+        for m in ["a8a9", "e9e8", "a9a8", "e8e9", "a8a9", "e9e8", "a9a8"] {
+            game.play_text(m).unwrap();
+        }
+        assert!(game.result().is_none());
+        assert!(matches!(tb.probe(game.position()), Some(Verdict::Loss(_))));
+        let mut e = Engine::new(1);
+        e.set_own_book(false);
+        e.set_tablebases(Some(Arc::new(tb)));
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let r = e.search(&game, &Limits::depth(6), &stop, &|| 0, &mut |_| {});
+        assert_eq!(r.best.unwrap().to_string(), "e8e9");
+        assert_eq!(r.score, Score::Mate(1));
+        game.play_text("e8e9").unwrap();
+        assert_eq!(
+            game.result().unwrap().outcome,
+            xiangqi::Outcome::Win(xiangqi::Color::Black)
+        );
+    }
+}

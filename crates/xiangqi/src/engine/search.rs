@@ -20,10 +20,12 @@
 //! repetition and move-limit rules are applied before, so the game's history
 //! still decides first. At the root a won or lost position is played from
 //! the table (the quickest mate, the longest defence) without a search,
-//! skipping moves the repetition rules would lose; a drawn one is searched
-//! among the drawing moves only, with the tables probed below it only once a
-//! piece has been taken (otherwise every line would score 0 and the engine
-//! would stop trying).
+//! except that a move ending the game by the rules (a repetition verdict
+//! from the game's history) gets the rules' result, and a win that would go
+//! back to a position already played yields to one that does not; a drawn
+//! one is searched among the drawing moves only, with the tables probed
+//! below it only once a piece has been taken (otherwise every line would
+//! score 0 and the engine would stop trying).
 //!
 //! MultiPV (as Stockfish does it): with k lines, each iteration searches line
 //! 1 over every root move, then line i over the root moves lines 1..i-1 do
@@ -40,7 +42,7 @@ use super::tt::{Bound, TranspositionTable};
 use crate::game::Game;
 use crate::moves::{MAX_MOVES, Move, MoveList};
 use crate::position::{Position, Undo};
-use crate::rules::{EndReason, Outcome};
+use crate::rules::Outcome;
 use crate::tablebase::{Tablebases, Verdict};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -351,18 +353,37 @@ impl Engine {
             && self.multi_pv == 1
             && let Some(ranked) = tb.rank_moves(&root)
         {
-            // Moves the repetition rules would not let stand are left out.
-            let allowed = |m: Move| {
-                let mut g = game.clone();
-                g.play(m).is_ok()
-                    && !g
-                        .result()
-                        .is_some_and(|r| r.reason == EndReason::Repetition)
-            };
-            let ranked: Vec<(Move, Verdict)> = ranked
-                .into_iter()
-                .filter(|&(m, _)| legal.contains(m) && allowed(m))
+            // The game's history comes first: a move that ends the game (by
+            // the repetition rules, the move limit or mate) gets the rules'
+            // verdict, and a win that
+            // goes back to a position already played (which could let the
+            // opponent claim a repetition) yields to one that does not.
+            let us = root.turn();
+            let seen: Vec<u64> = std::iter::once(game.start_position().key())
+                .chain(game.plies().iter().map(|p| p.key))
                 .collect();
+            let mut ranked: Vec<(Move, Verdict, bool)> = ranked
+                .into_iter()
+                .filter(|&(m, _)| legal.contains(m))
+                .filter_map(|(m, v)| {
+                    let mut g = game.clone();
+                    g.play(m).ok()?;
+                    let v = match g.result() {
+                        Some(r) => match r.outcome {
+                            Outcome::Win(c) if c == us => Verdict::Win(1),
+                            Outcome::Win(_) => Verdict::Loss(0),
+                            Outcome::Draw => Verdict::Draw,
+                        },
+                        None => v,
+                    };
+                    let fresh = !seen.contains(&g.position().key());
+                    Some((m, v, fresh))
+                })
+                .collect();
+            ranked.sort_by_key(|&(_, v, fresh)| {
+                std::cmp::Reverse((matches!(v, Verdict::Win(_)) && fresh, v.rank()))
+            });
+            let ranked: Vec<(Move, Verdict)> = ranked.into_iter().map(|(m, v, _)| (m, v)).collect();
             match ranked.first() {
                 Some(&(m, v @ (Verdict::Win(_) | Verdict::Loss(_)))) => {
                     let score = match v {

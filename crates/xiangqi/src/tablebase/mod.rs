@@ -94,7 +94,7 @@ impl Verdict {
     }
 
     /// The verdict one ply earlier, for the side that played into this one.
-    fn parent(self) -> Verdict {
+    pub fn parent(self) -> Verdict {
         match self {
             Verdict::Win(d) => Verdict::Loss(d + 1),
             Verdict::Loss(d) => Verdict::Win(d + 1),
@@ -104,7 +104,7 @@ impl Verdict {
 
     /// How good the verdict is for its side (higher is better): quicker wins,
     /// then draws, then longer defences.
-    fn rank(self) -> i64 {
+    pub fn rank(self) -> i64 {
         match self {
             Verdict::Win(d) => 1_000_000 - d as i64,
             Verdict::Draw => 0,

@@ -293,15 +293,16 @@ fn generation_needs_its_smaller_tables_first() {
     assert!(cancelled.is_err());
 }
 
-/// The standard set up to five pieces, timed (release: `cargo test --release
-/// -p xiangqi --test tablebase -- --ignored --nocapture`).
+/// The standard set up to `TB_MAX_PIECES` pieces (default 4), timed
+/// (release: `TB_MAX_PIECES=5 cargo test --release -p xiangqi --test
+/// tablebase standard_set -- --ignored --nocapture`).
 #[test]
 #[ignore]
 fn standard_set_generates() {
     let max: u32 = std::env::var("TB_MAX_PIECES")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(5);
+        .unwrap_or(4);
     let mut tb = Tablebases::new();
     let all = std::time::Instant::now();
     for m in Material::standard(max) {
@@ -450,5 +451,39 @@ mod history {
             game.result().unwrap().outcome,
             xiangqi::Outcome::Win(xiangqi::Color::Black)
         );
+    }
+}
+
+mod robustness {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+
+        /// Any bytes are refused with a reason or read; never a panic.
+        #[test]
+        fn any_bytes_are_a_table_or_an_error(bytes in proptest::collection::vec(any::<u8>(), 0..200)) {
+            let _ = Table::from_bytes(&bytes);
+        }
+
+        /// A real header with damage anywhere is refused.
+        #[test]
+        fn a_damaged_file_is_refused(at in 0usize..200, flip in 1u8..=255) {
+            let tb = tables(&["KP-K"]);
+            let bytes = tb.get(&Material::parse("KP-K").unwrap()).unwrap().to_bytes();
+            let mut bad = bytes.clone();
+            let i = at % bytes.len();
+            bad[i] ^= flip;
+            prop_assert!(Table::from_bytes(&bad).is_err(), "byte {} changed", i);
+        }
+
+        /// Any text is a signature or an error; a signature prints back to itself.
+        #[test]
+        fn any_text_is_a_signature_or_an_error(text in "[KRHCPAE-]{0,12}|\\PC{0,20}") {
+            if let Ok(m) = Material::parse(&text) {
+                prop_assert_eq!(Material::parse(&m.to_string()).unwrap(), m);
+            }
+        }
     }
 }

@@ -1004,6 +1004,10 @@ impl Search<'_> {
         if ply >= MAX_PLY - 2 {
             return self.eval(pos);
         }
+        // A capture into a covered ending is scored exactly.
+        if let Some(v) = self.probe(pos, ply) {
+            return v;
+        }
         debug_assert_eq!(in_check, pos.in_check());
         let mut best;
         let mut moves;

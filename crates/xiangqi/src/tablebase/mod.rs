@@ -323,7 +323,8 @@ impl Table {
         let len = take(10, 1)?[0] as usize;
         let name = String::from_utf8_lossy(take(11, len)?).into_owned();
         let material = Material::parse(&name).map_err(|_| TableError::BadMaterial(name.clone()))?;
-        if !material.is_canonical() {
+        // Exactly as written: canonical, in upper case.
+        if !material.is_canonical() || material.to_string() != name {
             return Err(TableError::BadMaterial(name));
         }
         let mut at = 11 + len;

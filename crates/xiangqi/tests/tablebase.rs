@@ -388,6 +388,17 @@ mod engine {
     }
 
     #[test]
+    fn weaker_levels_do_not_use_the_tables() {
+        let tb = tables(&["KR-K"]);
+        let pos = Position::from_fen("4k4/9/9/9/9/9/9/9/9/R2K5 w").unwrap();
+        let mut e = engine_with(tb);
+        // Played from the table: no node searched.
+        assert_eq!(e.search_position(&pos, &Limits::depth(3)).nodes, 0);
+        e.set_skill_level(5);
+        assert!(e.search_position(&pos, &Limits::depth(3)).nodes > 0);
+    }
+
+    #[test]
     fn probes_inside_the_search_after_a_capture() {
         // Red takes the horse and is left in KR-K: not covered at the root
         // (KR-KH has no table), a known mate after the capture.

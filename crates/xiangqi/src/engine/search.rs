@@ -14,18 +14,18 @@
 //! found, which is rare. The 60-move rule draws too. Checkmate and stalemate
 //! both lose for the side to move.
 //!
-//! Endgame tablebases (when given, [`Engine::set_tablebases`]): a position
-//! below the root whose material a table covers gets the table's exact score
-//! (mate distances counted from the root) and is not searched further; the
-//! repetition and move-limit rules are applied before, so the game's history
-//! still decides first. At the root a won or lost position is played from
-//! the table (the quickest mate, the longest defence) without a search,
-//! except that a move ending the game by the rules (a repetition verdict
-//! from the game's history) gets the rules' result, and a win that would go
-//! back to a position already played yields to one that does not; a drawn
-//! one is searched among the drawing moves only, with the tables probed
-//! below it only once a piece has been taken (otherwise every line would
-//! score 0 and the engine would stop trying).
+//! Endgame tablebases (when given, [`Engine::set_tablebases`], and at full
+//! skill): a position below the root whose material a table covers gets the
+//! table's exact score (mate distances counted from the root) and is not
+//! searched further; the repetition and move-limit rules are applied before,
+//! so the game's history still decides first. At the root a won or lost
+//! position is played from the table (the quickest mate, the longest defence)
+//! without a search, except that a move ending the game by the rules (a
+//! repetition verdict from the game's history) gets the rules' result, and a
+//! win that would go back to a position already played yields to one that
+//! does not; a drawn one is searched among the drawing moves only, with the
+//! tables probed below it only once a piece has been taken (otherwise every
+//! line would score 0 and the engine would stop trying).
 //!
 //! MultiPV (as Stockfish does it): with k lines, each iteration searches line
 //! 1 over every root move, then line i over the root moves lines 1..i-1 do
@@ -347,17 +347,22 @@ impl Engine {
             result.from_book = true;
             return result;
         }
-        // Endgame tables decide won and lost positions at the root.
-        let mut probe_pieces = self.tablebases.as_ref().map_or(0, |t| t.max_pieces());
-        if let Some(tb) = self.tablebases.as_deref()
+        // Endgame tables decide won and lost positions at the root (at full
+        // strength only: weaker levels keep their weakness in endings too).
+        let tables = self
+            .tablebases
+            .as_deref()
+            .filter(|_| self.skill == MAX_SKILL);
+        let mut probe_pieces = tables.map_or(0, |t| t.max_pieces());
+        if let Some(tb) = tables
             && self.multi_pv == 1
             && let Some(ranked) = tb.rank_moves(&root)
         {
             // The game's history comes first: a move that ends the game (by
             // the repetition rules, the move limit or mate) gets the rules'
-            // verdict, and a win that
-            // goes back to a position already played (which could let the
-            // opponent claim a repetition) yields to one that does not.
+            // verdict, and a win that goes back to a position already played
+            // (which could let the opponent claim a repetition) yields to one
+            // that does not.
             let us = root.turn();
             let seen: Vec<u64> = std::iter::once(game.start_position().key())
                 .chain(game.plies().iter().map(|p| p.key))
@@ -454,7 +459,7 @@ impl Engine {
             root_hint: None,
             pv: vec![Vec::new(); MAX_PLY + 1],
             evals: vec![-INF; MAX_PLY + 1],
-            tablebases: self.tablebases.as_deref(),
+            tablebases: tables,
             probe_pieces,
         };
         let mut max_depth = limits

@@ -498,3 +498,66 @@ mod robustness {
         }
     }
 }
+
+/// What the tables add to play: won positions with long mates played out by
+/// the engine without tables (50,000 nodes a move, the game's rules in force)
+/// against the tables' longest defence; how many it mates within 120 plies
+/// and how many plies it takes against the tables' distance (release: `cargo
+/// test --release -p xiangqi --test tablebase without_tables -- --ignored
+/// --nocapture`).
+#[test]
+#[ignore]
+fn won_endings_played_without_tables() {
+    use xiangqi::engine::{Engine, Limits};
+    use xiangqi::{Color, Game, Outcome};
+    for (name, min_plies) in [("KH-KA", 15), ("KR-KAEE", 9), ("KHP-K", 9), ("KCP-KA", 15)] {
+        let tb = tables(&[name]);
+        let table = tb.get(&Material::parse(name).unwrap()).unwrap();
+        let mut positions = Vec::new();
+        for i in (0..table.len()).step_by(101) {
+            if let Some(pos) = table.position(i as u64)
+                && pos.turn() == Color::Red
+                && let Ok(pos) = Position::from_fen(&pos.to_fen())
+                && matches!(tb.probe(&pos), Some(Verdict::Win(d)) if d >= min_plies)
+            {
+                positions.push(pos);
+            }
+            if positions.len() == 20 {
+                break;
+            }
+        }
+        let (mut mated, mut plies, mut optimal) = (0, 0, 0);
+        for pos in &positions {
+            let mut e = Engine::new(16);
+            e.set_own_book(false);
+            let mut game = Game::from_position(pos.clone());
+            let stop = std::sync::atomic::AtomicBool::new(false);
+            let limits = Limits {
+                nodes: Some(50_000),
+                ..Limits::default()
+            };
+            while game.result().is_none() && game.plies().len() < 120 {
+                let m = if game.position().turn() == Color::Red {
+                    e.search(&game, &limits, &stop, &|| 0, &mut |_| {})
+                        .best
+                        .unwrap()
+                } else {
+                    tb.best_moves(game.position()).unwrap().1[0]
+                };
+                game.play(m).unwrap();
+            }
+            if game
+                .result()
+                .is_some_and(|r| r.outcome == Outcome::Win(Color::Red))
+            {
+                mated += 1;
+                plies += game.plies().len();
+                optimal += tb.probe(pos).unwrap().plies().unwrap() as usize;
+            }
+        }
+        println!(
+            "{name} (mate in {min_plies}+ plies): {} won positions played without tables: mated {mated} in {plies} plies (tables: {optimal})",
+            positions.len()
+        );
+    }
+}

@@ -38,6 +38,8 @@ pub enum Setting {
     /// Lines each search reports (UCI `MultiPV`).
     MultiPv(usize),
     OwnBook(bool),
+    /// Use the endgame tables of the data dir, if generated.
+    Tablebases(bool),
     /// Seeds book choices and skill noise.
     Seed(u64),
     /// Forget the previous game (transposition table, history).
@@ -279,6 +281,9 @@ fn worker(
                 Setting::Skill(level) => engine.set_skill_level(level),
                 Setting::MultiPv(lines) => engine.set_multi_pv(lines),
                 Setting::OwnBook(on) => engine.set_own_book(on),
+                Setting::Tablebases(on) => {
+                    engine.set_tablebases(on.then(crate::store::tablebases::shared).flatten())
+                }
                 Setting::Seed(seed) => engine.set_book_seed(seed),
                 Setting::NewGame => engine.clear(),
             },

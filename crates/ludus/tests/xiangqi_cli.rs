@@ -483,6 +483,15 @@ fn tablebases_are_generated_reused_probed_and_used_by_the_engine() {
     );
     assert!(text.contains("info string tablebase win in 2\n"), "{text}");
     assert!(text.contains("score mate 2"), "{text}");
+    assert!(text.contains("option name UseTablebases type check default true"));
+    // Switched off: no verdict, a search.
+    let text = session(
+        &["xiangqi", "uci"],
+        "uci\nsetoption name UseTablebases value false\n\
+         position fen 4k4/9/9/9/9/9/9/9/9/R2K5 w - - 0 1\ngo depth 5\n",
+    );
+    assert!(!text.contains("tablebase"), "{text}");
+    assert!(text.contains("info depth 2 "), "{text}");
     let text = session(
         &["xiangqi", "ucci"],
         "ucci\nprobe fen 4k4/9/9/9/9/9/9/9/9/R2K5 w - - 0 1\n",

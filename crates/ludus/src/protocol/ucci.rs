@@ -20,6 +20,8 @@ pub fn hello(max_hash_mb: usize) -> Vec<String> {
         "option threads type spin min 1 max 1 default 1".to_string(),
         "option ponder type check default false".to_string(),
         "option usebook type check default true".to_string(),
+        // A Ludus extension: the endgame tables of the data dir, if generated.
+        "option usetablebases type check default true".to_string(),
         "option newgame type button".to_string(),
         // Not in UCCI 3.0 (nor ElephantEye): a Ludus extension, as UCI's MultiPV.
         format!("option multipv type spin min 1 max {MAX_MULTI_PV} default 1"),

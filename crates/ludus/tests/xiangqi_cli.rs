@@ -458,6 +458,15 @@ fn tablebases_are_generated_reused_probed_and_used_by_the_engine() {
         dir.path(),
     );
     assert!(!out.status.success());
+    let out = ludus(
+        &["xiangqi", "tablebase", "generate", "--only", "KAA-K"],
+        dir.path(),
+    );
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("always a draw"),
+        "{out:?}"
+    );
 
     // The engine shells: UCI says the verdict and plays the quickest mate;
     // UCCI answers `probe` from the tables.

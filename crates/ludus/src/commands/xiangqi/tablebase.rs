@@ -84,6 +84,9 @@ pub fn chosen_set(max_pieces: u32, only: &[String]) -> Result<Vec<Material>> {
         .map(|s| Material::parse(s).with_context(|| format!("bad signature {s:?}")))
         .collect::<Result<Vec<_>>>()?;
     for t in &targets {
+        if !t.has_attackers(xiangqi::Color::Red) && !t.has_attackers(xiangqi::Color::Black) {
+            bail!("{t} has no piece that can mate: it is always a draw, no table is needed");
+        }
         if t.pieces() > MAX_PIECES_LIMIT + 1 {
             bail!("{t} has more than {} pieces", MAX_PIECES_LIMIT + 1);
         }

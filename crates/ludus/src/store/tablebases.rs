@@ -4,16 +4,19 @@
 //! atomically. A file that does not read back is moved aside to
 //! `<name>.corrupt-<unix seconds>` and reported, as the other stores do.
 //!
-//! The process shares one loaded set ([`shared`]): the data dir is named once
-//! at start ([`register`]) and the tables are read on first use, so commands
-//! that never probe never pay for it.
+//! The process shares one set ([`shared`]): the data dir is named once at
+//! start ([`register`]), its folder is listed when first needed, and each
+//! table is read the first time a position needs it, so a process pays only
+//! for the endings it meets.
 
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use anyhow::{Context, Result};
-use xiangqi::tablebase::{GenerateError, Material, Progress, Table, Tablebases, generate};
+use xiangqi::tablebase::{
+    GenerateError, Material, Progress, Table, TableSource, Tablebases, generate,
+};
 
 use super::DataDir;
 use super::atomic::write_atomic;
@@ -158,7 +161,7 @@ pub fn generate_set(
 
 /// Where the process reads its tables from, set by [`register`].
 static DIR: Mutex<Option<PathBuf>> = Mutex::new(None);
-/// The tables, read on first use.
+/// The tables, listed on first use.
 static SHARED: OnceLock<Option<Arc<Tablebases>>> = OnceLock::new();
 
 /// Names the data dir whose tables [`shared`] reads (the first call wins;
@@ -170,18 +173,64 @@ pub fn register(data: &DataDir) {
     }
 }
 
-/// The process's tables, read from the registered folder the first time
-/// (corrupt files moved aside and reported on standard error); `None` if no
-/// folder was registered or it holds no table.
+/// Table files of a folder, read when first probed; a file that turns out
+/// not to be valid is moved aside and reported on standard error, and its
+/// ending is then not covered.
+struct FileSource {
+    dir: PathBuf,
+}
+
+impl TableSource for FileSource {
+    fn load(&self, material: &Material) -> Option<Table> {
+        match load_table(&table_path(&self.dir, material)) {
+            Ok(Some(t)) if t.material() == *material => Some(t),
+            Ok(_) => None,
+            Err(e) => {
+                eprintln!("ludus: tablebase {e:#}");
+                None
+            }
+        }
+    }
+}
+
+/// The signatures a folder has files for (at most [`MAX_TABLE_FILES`]), by
+/// their names; a name that is not a canonical signature is left alone.
+pub fn list_dir(dir: &Path) -> Vec<Material> {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut out: Vec<Material> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == EXTENSION))
+        .filter_map(|p| {
+            let stem = p.file_stem()?.to_str()?;
+            Material::parse(stem)
+                .ok()
+                .filter(|m| m.is_canonical() && m.to_string() == stem)
+        })
+        .take(MAX_TABLE_FILES)
+        .collect();
+    out.sort();
+    out
+}
+
+/// The tables of a folder, each read when a position first needs it.
+pub fn lazy_dir(dir: &Path) -> Tablebases {
+    let source = Arc::new(FileSource {
+        dir: dir.to_path_buf(),
+    });
+    Tablebases::lazy(&list_dir(dir), source)
+}
+
+/// The process's tables, listed from the registered folder the first time
+/// and each read on first probe; `None` if no folder was registered or it
+/// holds no table.
 pub fn shared() -> Option<Arc<Tablebases>> {
     SHARED
         .get_or_init(|| {
             let dir = DIR.lock().unwrap_or_else(PoisonError::into_inner).clone()?;
-            let loaded = load_dir(&dir);
-            for w in &loaded.warnings {
-                eprintln!("ludus: tablebase {w}");
-            }
-            (!loaded.tables.is_empty()).then(|| Arc::new(loaded.tables))
+            let tables = lazy_dir(&dir);
+            (!tables.is_empty()).then(|| Arc::new(tables))
         })
         .clone()
 }
@@ -212,6 +261,31 @@ mod tests {
         .unwrap();
         assert_eq!(again, [true, true]);
         assert_eq!(load_dir(dir.path()).tables.len(), 2);
+        // Read lazily: listed now, each file read when first probed.
+        let lazy = lazy_dir(dir.path());
+        assert_eq!(lazy.len(), 2);
+        let pos = xiangqi::Position::from_fen("4k4/9/9/9/9/9/9/9/9/R2K5 w").unwrap();
+        assert!(matches!(
+            lazy.probe(&pos),
+            Some(xiangqi::tablebase::Verdict::Win(_))
+        ));
+        // A file whose name is no canonical signature is not listed.
+        fs::write(dir.path().join("KA-KR.xtb"), b"x").unwrap();
+        fs::write(dir.path().join("notes.xtb"), b"x").unwrap();
+        assert_eq!(list_dir(dir.path()).len(), 2);
+    }
+
+    #[test]
+    fn a_lazy_table_that_turns_out_corrupt_covers_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        generate_set(dir.path(), &small_set(), &mut |_| true, &mut |_, _| {}).unwrap();
+        let lazy = lazy_dir(dir.path());
+        fs::write(dir.path().join("KR-K.xtb"), b"LUDUSXTB garbage").unwrap();
+        let pos = xiangqi::Position::from_fen("4k4/9/9/9/9/9/9/9/9/R2K5 w").unwrap();
+        assert_eq!(lazy.probe(&pos), None);
+        // KR-KA is still read and used.
+        let with_advisor = xiangqi::Position::from_fen("3ak4/9/9/9/9/9/9/9/9/R2K5 w").unwrap();
+        assert!(lazy.probe(&with_advisor).is_some());
     }
 
     #[test]

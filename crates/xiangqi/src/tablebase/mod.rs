@@ -11,7 +11,8 @@
 //!   [`Table::from_bytes`] give a versioned, checksummed file image, so the
 //!   front end decides where files live and the crate does no IO.
 //! - [`Tablebases`]: a set of tables, probed by any position whose material
-//!   one covers (colours swapped when Black is the stronger side).
+//!   one covers (colours swapped when Black is the stronger side); held from
+//!   the start or read on first use through a [`TableSource`].
 //!
 //! The rules the values follow are Ludus's: checkmate and stalemate lose for
 //! the side to move, the generals may not face each other, and a position
@@ -40,6 +41,7 @@ use crate::square::Square;
 use index::Layout;
 use std::collections::HashMap;
 use std::fmt;
+use std::sync::{Arc, OnceLock};
 
 /// Longest distance to mate a table can store, in plies.
 pub const MAX_DTM: u32 = 253;
@@ -381,12 +383,29 @@ pub struct TableStats {
     pub longest: u32,
 }
 
-/// A set of tables, probed by position.
-#[derive(Clone, Debug, Default)]
+/// Where the tables of a [`Tablebases`] made with [`Tablebases::lazy`] come
+/// from when first probed: the front end reads its files, the crate does no
+/// IO.
+pub trait TableSource: Send + Sync {
+    /// The table of a canonical signature, or `None` if it cannot be had.
+    fn load(&self, material: &Material) -> Option<Table>;
+}
+
+/// A set of tables, probed by position. Tables are held from the start
+/// ([`Tablebases::insert`]) or read on first probe ([`Tablebases::lazy`]),
+/// so a process pays only for the endings it meets.
+#[derive(Clone, Default)]
 pub struct Tablebases {
-    tables: HashMap<Material, Table>,
+    tables: HashMap<Material, OnceLock<Option<Table>>>,
+    source: Option<Arc<dyn TableSource>>,
     /// Most pieces (generals included) of any table held.
     max_pieces: u32,
+}
+
+impl fmt::Debug for Tablebases {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Tablebases({} signatures)", self.tables.len())
+    }
 }
 
 /// A position with the stronger side as Red: colours swapped and the board
@@ -411,18 +430,36 @@ impl Tablebases {
         Tablebases::default()
     }
 
+    /// Tables of these signatures, each read from `source` the first time a
+    /// position needs it (a table that cannot be had then covers nothing).
+    pub fn lazy(materials: &[Material], source: Arc<dyn TableSource>) -> Tablebases {
+        let mut tb = Tablebases {
+            source: Some(source),
+            ..Tablebases::default()
+        };
+        for m in materials {
+            tb.max_pieces = tb.max_pieces.max(m.pieces());
+            tb.tables.insert(*m, OnceLock::new());
+        }
+        tb
+    }
+
     /// Adds (or replaces) a table.
     pub fn insert(&mut self, table: Table) {
         self.max_pieces = self.max_pieces.max(table.material.pieces());
-        self.tables.insert(table.material, table);
+        self.tables
+            .insert(table.material, OnceLock::from(Some(table)));
     }
 
-    /// The table of a canonical signature.
+    /// The table of a canonical signature (read now if it is lazy).
     pub fn get(&self, material: &Material) -> Option<&Table> {
-        self.tables.get(material)
+        self.tables
+            .get(material)?
+            .get_or_init(|| self.source.as_ref()?.load(material))
+            .as_ref()
     }
 
-    /// Number of tables.
+    /// Number of tables (signatures, read or not).
     pub fn len(&self) -> usize {
         self.tables.len()
     }
@@ -461,8 +498,8 @@ impl Tablebases {
             return None;
         }
         match oriented(pos, material) {
-            Some((p, m)) => self.tables.get(&m)?.probe_exact(&p),
-            None => self.tables.get(&material)?.probe_exact(pos),
+            Some((p, m)) => self.get(&m)?.probe_exact(&p),
+            None => self.get(&material)?.probe_exact(pos),
         }
     }
 

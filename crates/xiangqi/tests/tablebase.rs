@@ -159,6 +159,9 @@ fn known_endgame_theory() {
     // palace... (here on its seventh rank, the general helping).
     let p = probe(&tb, "3k5/9/4P4/9/9/9/9/9/9/4K4 w");
     assert!(matches!(p, Verdict::Win(_)), "{p:?}");
+    // Even a soldier that has not crossed the river gets there and wins.
+    let home = probe(&tb, "4k4/9/9/9/9/9/P8/9/9/3K5 w");
+    assert!(matches!(home, Verdict::Win(d) if d > 9), "{home:?}");
     // ...but a soldier that has reached the last rank (the "old soldier")
     // against a general on its back rank cannot mate.
     let old = probe(&tb, "P2k5/9/9/9/9/9/9/9/9/5K3 w");

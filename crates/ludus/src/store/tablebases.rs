@@ -9,6 +9,7 @@
 //! table is read the first time a position needs it, so a process pays only
 //! for the endings it meets.
 
+use std::collections::HashMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
@@ -114,10 +115,21 @@ pub enum Step {
     },
 }
 
+/// What [`generate_set`] made sure of.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SetSummary {
+    /// Signatures with a valid file now.
+    pub tables: usize,
+    /// Their positions (= bytes of values) in all.
+    pub positions: u64,
+}
+
 /// Makes sure every signature of `set` (in generation order, dependencies
-/// first) has a valid file in `dir`: existing files are reused, the others
-/// generated and saved. `progress` follows each generation and may stop it;
-/// `step` hears about each signature when it is done. Returns the tables.
+/// first) has a valid file in `dir`: existing files are checked and reused,
+/// the others generated and saved. A table is held in memory only while a
+/// later one of the set still converts into it. `progress` follows each
+/// generation and may stop it; `step` hears about each signature when it is
+/// done.
 ///
 /// # Errors
 ///
@@ -127,36 +139,61 @@ pub fn generate_set(
     set: &[Material],
     progress: &mut dyn FnMut(Progress) -> bool,
     step: &mut dyn FnMut(&Step, &[String]),
-) -> Result<Tablebases> {
+) -> Result<SetSummary> {
+    // The last position in `set` of a table that converts into each one.
+    let mut last_use: HashMap<Material, usize> = HashMap::new();
+    for (i, m) in set.iter().enumerate() {
+        for d in m.dependencies() {
+            last_use.insert(d, i);
+        }
+    }
     let mut tables = Tablebases::new();
-    for &m in set {
+    let mut summary = SetSummary {
+        tables: 0,
+        positions: 0,
+    };
+    for (i, &m) in set.iter().enumerate() {
         let path = table_path(dir, &m);
         let mut warnings = Vec::new();
-        match load_table(&path) {
-            Ok(Some(t)) if t.material() == m => {
-                tables.insert(t);
-                step(&Step::Reused(m), &warnings);
-                continue;
+        let reused = match load_table(&path) {
+            Ok(Some(t)) if t.material() == m => Some(t),
+            Ok(_) => None,
+            Err(e) => {
+                warnings.push(format!("{e:#}"));
+                None
             }
-            Ok(_) => {}
-            Err(e) => warnings.push(format!("{e:#}")),
-        }
-        let started = std::time::Instant::now();
-        let table =
-            generate(m, &tables, progress).map_err(|e: GenerateError| anyhow::anyhow!(e))?;
-        save_table(dir, &table)?;
-        let positions = table.len();
+        };
+        let (table, done) = match reused {
+            Some(t) => (t, Step::Reused(m)),
+            None => {
+                let started = std::time::Instant::now();
+                let table = generate(m, &tables, progress)
+                    .map_err(|e: GenerateError| anyhow::anyhow!(e))?;
+                save_table(dir, &table)?;
+                let positions = table.len();
+                let ms = started.elapsed().as_millis();
+                (
+                    table,
+                    Step::Generated {
+                        material: m,
+                        positions,
+                        ms,
+                    },
+                )
+            }
+        };
+        summary.tables += 1;
+        summary.positions += table.len() as u64;
         tables.insert(table);
-        step(
-            &Step::Generated {
-                material: m,
-                positions,
-                ms: started.elapsed().as_millis(),
-            },
-            &warnings,
-        );
+        // Tables no later one converts into are done with.
+        for held in tables.materials() {
+            if last_use.get(&held).is_none_or(|&j| j <= i) {
+                tables.remove(&held);
+            }
+        }
+        step(&done, &warnings);
     }
-    Ok(tables)
+    Ok(summary)
 }
 
 /// Where the process reads its tables from, set by [`register`].
@@ -247,12 +284,18 @@ mod tests {
     fn generates_saves_and_reuses() {
         let dir = tempfile::tempdir().unwrap();
         let mut steps = Vec::new();
-        let tb = generate_set(dir.path(), &small_set(), &mut |_| true, &mut |s, _| {
+        let summary = generate_set(dir.path(), &small_set(), &mut |_| true, &mut |s, _| {
             steps.push(matches!(s, Step::Generated { .. }))
         })
         .unwrap();
         assert_eq!(steps, [true, true]);
-        assert_eq!(tb.len(), 2);
+        assert_eq!(
+            summary,
+            SetSummary {
+                tables: 2,
+                positions: 9720 + 48600
+            }
+        );
         assert!(dir.path().join("KR-KA.xtb").is_file());
         let mut again = Vec::new();
         generate_set(dir.path(), &small_set(), &mut |_| true, &mut |s, _| {

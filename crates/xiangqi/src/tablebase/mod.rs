@@ -451,6 +451,12 @@ impl Tablebases {
             .insert(table.material, OnceLock::from(Some(table)));
     }
 
+    /// Forgets a signature's table (its memory goes once no probe holds it).
+    pub fn remove(&mut self, material: &Material) {
+        self.tables.remove(material);
+        self.max_pieces = self.tables.keys().map(Material::pieces).max().unwrap_or(0);
+    }
+
     /// The table of a canonical signature (read now if it is lazy).
     pub fn get(&self, material: &Material) -> Option<&Table> {
         self.tables

@@ -114,7 +114,7 @@ fn generate_command(
     let bar = bar();
     let started = std::time::Instant::now();
     let mut lines = Vec::new();
-    let tables = generate_set(
+    let summary = generate_set(
         dir,
         set,
         &mut |p| {
@@ -149,17 +149,11 @@ fn generate_command(
     for line in &lines {
         writeln!(out, "{line}")?;
     }
-    let bytes: usize = tables
-        .materials()
-        .iter()
-        .filter_map(|m| tables.get(m))
-        .map(|t| t.len())
-        .sum();
     writeln!(
         out,
         "{} tables, {:.1} MB, in {:.1} s",
-        tables.len(),
-        bytes as f64 / 1e6,
+        summary.tables,
+        summary.positions as f64 / 1e6,
         started.elapsed().as_secs_f64()
     )?;
     Ok(ExitCode::SUCCESS)

@@ -10,7 +10,7 @@ use xiangqi::Position;
 use xiangqi::tablebase::{Material, Phase, Report, Tablebases, Verdict};
 
 use crate::store::DataDir;
-use crate::store::tablebases::{Step, generate_set, load_dir};
+use crate::store::tablebases::{Step, generate_set, lazy_dir};
 
 /// Default `--max-pieces`: endings with two attacking pieces and one
 /// defender (94 MB, about a minute and a half on one core, see BENCHMARKS.md).
@@ -58,11 +58,8 @@ pub fn run(data: &DataDir, args: TablebaseArgs) -> Result<ExitCode> {
         }
         TablebaseCommand::Probe { fen } => {
             let pos = Position::from_fen(&fen).with_context(|| format!("bad FEN {fen:?}"))?;
-            let loaded = load_dir(&dir);
-            for w in &loaded.warnings {
-                eprintln!("ludus: tablebase {w}");
-            }
-            probe_command(&loaded.tables, &pos, &mut out)
+            // Only the tables this position and its moves need are read.
+            probe_command(&lazy_dir(&dir), &pos, &mut out)
         }
     }
 }

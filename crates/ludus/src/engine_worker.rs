@@ -38,6 +38,8 @@ pub enum Setting {
     /// Lines each search reports (UCI `MultiPV`).
     MultiPv(usize),
     OwnBook(bool),
+    /// Use the endgame tables of the data dir, if generated.
+    Tablebases(bool),
     /// Seeds book choices and skill noise.
     Seed(u64),
     /// Forget the previous game (transposition table, history).
@@ -222,6 +224,8 @@ fn worker(
     mut sink: impl FnMut(Event),
 ) {
     let mut engine = Engine::new(16);
+    // Endgame tables, if generated (read once per process, on this thread).
+    engine.set_tablebases(crate::store::tablebases::shared());
     while let Ok((job, stop)) = rx.recv() {
         let configure = matches!(job, Job::Configure(_));
         match job {
@@ -277,6 +281,9 @@ fn worker(
                 Setting::Skill(level) => engine.set_skill_level(level),
                 Setting::MultiPv(lines) => engine.set_multi_pv(lines),
                 Setting::OwnBook(on) => engine.set_own_book(on),
+                Setting::Tablebases(on) => {
+                    engine.set_tablebases(on.then(crate::store::tablebases::shared).flatten())
+                }
                 Setting::Seed(seed) => engine.set_book_seed(seed),
                 Setting::NewGame => engine.clear(),
             },

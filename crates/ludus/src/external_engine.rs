@@ -963,7 +963,8 @@ impl<S: FnMut(Event)> Runner<S> {
                 }
             }
             Setting::OwnBook(on) => self.set_option(&["OwnBook", "usebook"], on.to_string()),
-            Setting::Seed(_) => {}
+            // Ludus's own tables; another engine has its own, if any.
+            Setting::Seed(_) | Setting::Tablebases(_) => {}
             Setting::NewGame => {
                 let line = self.process.new_game_line();
                 match self.process.send(line) {

@@ -9,6 +9,8 @@ fn main() -> ExitCode {
     let result = DataDir::resolve(cli.data_dir.as_deref(), None).and_then(|data| {
         // Temp files of writers killed mid-write hold no acknowledged data.
         ludus::store::atomic::sweep_stale_temps(data.root(), 3);
+        // Read on first use by an engine or a board that shows the verdict.
+        ludus::store::tablebases::register(&data);
         match cli.command {
             None => ludus::tui::run(data, ludus::tui::Start::Launcher),
             Some(Command::Sokoban(args)) => ludus::commands::sokoban::run(data, args),

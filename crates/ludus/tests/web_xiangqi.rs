@@ -598,3 +598,37 @@ async fn the_state_carries_the_ecco_opening_per_notation() {
     assert_eq!(opening["wxf"], "B05 Central Cannon vs. Left Horse");
     assert_eq!(opening["iccs"], opening["wxf"]);
 }
+
+#[tokio::test]
+async fn a_tablebase_ending_shows_its_verdict_in_the_state_and_the_editor() {
+    let server = Server::start();
+    // Tables generated before the page first asks (they are read on first use).
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ludus"))
+        .args(["xiangqi", "tablebase", "generate", "--only", "KR-K"])
+        .env("LUDUS_DATA_DIR", server.data.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let mut client = socket(&server).await;
+    let fen = "4k4/9/9/9/9/9/9/9/9/R2K5 w";
+    let v = client
+        .ask(json!({"type": "validate", "fen": fen}), "validation")
+        .await;
+    assert_eq!(v["ok"], true);
+    assert_eq!(v["tablebase"], "Tablebase: Red wins in 2", "{v}");
+    let state = client
+        .ask(
+            json!({"type": "new", "mode": "humans", "fen": fen, "seq": 1}),
+            "state",
+        )
+        .await;
+    assert_eq!(state["tablebase"], "Tablebase: Red wins in 2", "{state}");
+    // Not covered: null.
+    let start = client
+        .ask(
+            json!({"type": "validate", "fen": xiangqi::START_FEN}),
+            "validation",
+        )
+        .await;
+    assert!(start["tablebase"].is_null(), "{start}");
+}

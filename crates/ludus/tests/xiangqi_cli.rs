@@ -383,3 +383,144 @@ fn convert_refuses_binary_xqf_to_a_terminal() {
     assert!(text.contains("status=1"), "{text}");
     assert!(!text.contains("XQ\n"), "{text}");
 }
+
+#[test]
+fn tablebases_are_generated_reused_probed_and_used_by_the_engine() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = ludus(
+        &["xiangqi", "tablebase", "generate", "--only", "KR-KA"],
+        dir.path(),
+    );
+    assert!(out.status.success(), "{out:?}");
+    let text = stdout(&out);
+    assert!(text.contains("KR-K: 9720 positions in"), "{text}");
+    assert!(text.contains("KR-KA: 48600 positions in"), "{text}");
+    let tables = dir.path().join("xiangqi").join("tablebases");
+    assert!(tables.join("KR-KA.xtb").is_file());
+    // A second run reuses the files.
+    let again = stdout(&ludus(
+        &["xiangqi", "tablebase", "generate", "--only", "KR-KA"],
+        dir.path(),
+    ));
+    assert!(again.contains("KR-K: reused\nKR-KA: reused\n"), "{again}");
+    // Probing: the verdict and the best moves; Black as the stronger side.
+    let out = ludus(
+        &[
+            "xiangqi",
+            "tablebase",
+            "probe",
+            "4k4/9/9/9/9/9/9/9/9/R2K5 w",
+        ],
+        dir.path(),
+    );
+    assert!(out.status.success());
+    let text = stdout(&out);
+    assert!(
+        text.starts_with("KR-K\nRed wins in 2 (3 plies)\nbest: "),
+        "{text}"
+    );
+    let out = ludus(
+        &[
+            "xiangqi",
+            "tablebase",
+            "probe",
+            "3k4r/9/9/9/9/9/9/9/9/4K4 w",
+        ],
+        dir.path(),
+    );
+    assert!(stdout(&out).contains("Black wins in "), "{}", stdout(&out));
+    // Not covered: said, and a failure.
+    let out = ludus(&["xiangqi", "tablebase", "probe", "startpos"], dir.path());
+    assert!(!out.status.success());
+    let out = ludus(
+        &[
+            "xiangqi",
+            "tablebase",
+            "probe",
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w",
+        ],
+        dir.path(),
+    );
+    assert!(!out.status.success());
+    assert!(stdout(&out).starts_with("no tablebase covers"), "{out:?}");
+    // Bad signatures and sizes are refused with the reason.
+    let out = ludus(
+        &["xiangqi", "tablebase", "generate", "--only", "KX-K"],
+        dir.path(),
+    );
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("\"KX-K\""),
+        "{out:?}"
+    );
+    let out = ludus(
+        &["xiangqi", "tablebase", "generate", "--max-pieces", "12"],
+        dir.path(),
+    );
+    assert!(!out.status.success());
+    let out = ludus(
+        &["xiangqi", "tablebase", "generate", "--only", "KAA-K"],
+        dir.path(),
+    );
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("always a draw"),
+        "{out:?}"
+    );
+
+    // The engine shells: UCI says the verdict and plays the quickest mate;
+    // UCCI answers `probe` from the tables.
+    let session = |args: &[&str], script: &str| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_ludus"))
+            .args(args)
+            .env("LUDUS_DATA_DIR", dir.path())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(script.as_bytes())
+            .unwrap();
+        stdout(&child.wait_with_output().unwrap())
+    };
+    let text = session(
+        &["xiangqi", "uci"],
+        "uci\nposition fen 4k4/9/9/9/9/9/9/9/9/R2K5 w - - 0 1\ngo depth 5\n",
+    );
+    assert!(text.contains("info string tablebase win in 2\n"), "{text}");
+    assert!(text.contains("score mate 2"), "{text}");
+    assert!(text.contains("option name UseTablebases type check default true"));
+    // Switched off: no verdict, a search.
+    let text = session(
+        &["xiangqi", "uci"],
+        "uci\nsetoption name UseTablebases value false\n\
+         position fen 4k4/9/9/9/9/9/9/9/9/R2K5 w - - 0 1\ngo depth 5\n",
+    );
+    assert!(!text.contains("tablebase"), "{text}");
+    assert!(text.contains("info depth 2 "), "{text}");
+    let text = session(
+        &["xiangqi", "ucci"],
+        "ucci\nprobe fen 4k4/9/9/9/9/9/9/9/9/R2K5 w - - 0 1\n",
+    );
+    assert!(text.contains("info string tablebase win in 2\n"), "{text}");
+    assert!(text.contains("pophash bestmove "), "{text}");
+
+    // A damaged file is moved aside, reported, and made again.
+    let path = tables.join("KR-K.xtb");
+    let mut bytes = std::fs::read(&path).unwrap();
+    let n = bytes.len();
+    bytes[n - 1] ^= 0x55;
+    std::fs::write(&path, bytes).unwrap();
+    let out = ludus(
+        &["xiangqi", "tablebase", "generate", "--only", "KR-K"],
+        dir.path(),
+    );
+    assert!(out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("checksum does not match"), "{err}");
+    assert!(err.contains("moved aside"), "{err}");
+    assert!(stdout(&out).contains("KR-K: 9720 positions in"));
+}

@@ -664,3 +664,34 @@ fn a_paused_game_between_engines_steps_back_and_says_who_plays() {
     let text = screen_sized(&app, 120, 30);
     assert!(text.contains("After Red's move 1 of 1"), "{text}");
 }
+
+#[test]
+fn a_tablebase_ending_shows_its_verdict() {
+    use ludus::session::xiangqi::XiangqiSession;
+    use std::sync::Arc;
+    use xiangqi::tablebase::{Material, Tablebases, generate};
+    let mut tables = Tablebases::new();
+    let kr_k = generate(Material::parse("KR-K").unwrap(), &tables, &mut |_| true).unwrap();
+    tables.insert(kr_k);
+    let tables = Arc::new(tables);
+    let dir = tempfile::tempdir().unwrap();
+    let pos = Position::from_fen("4k4/9/9/9/9/9/9/9/9/R2K5 w").unwrap();
+    let expected = format!(
+        "Tablebase: Red wins in {}",
+        tables.probe(&pos).unwrap().plies().unwrap().div_ceil(2)
+    );
+    let shared = tables.clone();
+    let start = Start::Screen(Box::new(move |ctx| {
+        let mut session = XiangqiSession::new(Game::from_position(pos), Opponent::Humans, None);
+        session.set_tablebases(Some(shared));
+        Box::new(ludus::tui::xiangqi::play::Play::with_session(session, ctx))
+    }));
+    let mut app = App::new(DataDir::at(dir.path()), start).unwrap();
+    let text = screen(&app);
+    assert_snapshot!("tablebase_verdict", text);
+    assert!(text.contains(&expected), "{text}");
+    // After a move the verdict is Black's side of the same story.
+    type_move(&mut app, "a0a9");
+    let text = screen(&app);
+    assert!(text.contains("Tablebase: Red "), "{text}");
+}

@@ -16,6 +16,7 @@
 //! - [`perft()`], [`perft_divide`] and the stoppable [`perft_divide_until`] for
 //!   move-generator testing.
 //! - [`engine`]: iterative-deepening search with the caller's clock and cancel flag.
+//! - [`tablebase`]: endgame tables by retrograde analysis, and their probing.
 //!
 //! ```
 //! use xiangqi::{Game, Position};
@@ -47,6 +48,7 @@ mod piece;
 mod position;
 mod rules;
 mod square;
+pub mod tablebase;
 pub mod xqf;
 mod zobrist;
 

@@ -221,6 +221,8 @@ struct Session<W: Write + Send + 'static> {
     pondering: Option<Limits>,
     next_id: u64,
     options: SessionOptions,
+    /// Endgame tables in use (`UseTablebases`), when generated.
+    tablebases: bool,
 }
 
 enum Flow {
@@ -278,6 +280,7 @@ pub fn run_session_with<R: BufRead, W: Write + Send + 'static>(
         pondering: None,
         next_id: 0,
         options,
+        tablebases: true,
     };
     for line in input.lines() {
         let line = match line {
@@ -390,7 +393,11 @@ impl<W: Write + Send + 'static> Session<W> {
                     self.error(&e);
                 }
                 if let Some(g) = game {
-                    self.say(&ucci::probe_line(&g));
+                    let tables =
+                        crate::session::xiangqi::tablebase::shared().filter(|_| self.tablebases);
+                    for line in ucci::probe_lines(&g, tables.as_deref()) {
+                        self.say(&line);
+                    }
                 }
             }
             "d" => {
@@ -445,6 +452,13 @@ impl<W: Write + Send + 'static> Session<W> {
         }
         let mut limits = go.limits;
         limits.ban_moves.extend(self.banned.iter().copied());
+        if let Some(tables) = crate::session::xiangqi::tablebase::shared()
+            && self.tablebases
+            && let Some(text) =
+                crate::session::xiangqi::tablebase::info_string(&tables, self.game.position())
+        {
+            self.say(&format!("info string {text}"));
+        }
         if go.ponder {
             // Think without a clock (and hold the answer) until the opponent
             // plays the expected move (`ponderhit`) or another (`stop`).
@@ -536,6 +550,10 @@ impl<W: Write + Send + 'static> Session<W> {
             }),
             "ownbook" | "usebook" => flag(value).map(|on| {
                 self.engine.send(Job::Configure(Setting::OwnBook(on)));
+            }),
+            "usetablebases" => flag(value).map(|on| {
+                self.tablebases = on;
+                self.engine.send(Job::Configure(Setting::Tablebases(on)));
             }),
             "usemillisec" => flag(value).map(|on| self.millis = on),
             "clear hash" | "newgame" => {

@@ -20,6 +20,8 @@ pub fn hello(max_hash_mb: usize) -> Vec<String> {
         "option threads type spin min 1 max 1 default 1".to_string(),
         "option ponder type check default false".to_string(),
         "option usebook type check default true".to_string(),
+        // A Ludus extension: the endgame tables of the data dir, if generated.
+        "option usetablebases type check default true".to_string(),
         "option newgame type button".to_string(),
         // Not in UCCI 3.0 (nor ElephantEye): a Ludus extension, as UCI's MultiPV.
         format!("option multipv type spin min 1 max {MAX_MULTI_PV} default 1"),
@@ -162,6 +164,37 @@ pub fn probe_line(game: &Game) -> String {
     }
 }
 
+/// The answer to `probe` with endgame tables: for a covered position,
+/// `info string tablebase win in N` and `pophash bestmove X lowerbound V
+/// depth 255 upperbound V depth 255` (V the exact score, mates as
+/// [`info_lines`] scores them); otherwise [`probe_line`].
+pub fn probe_lines(game: &Game, tables: Option<&xiangqi::tablebase::Tablebases>) -> Vec<String> {
+    use xiangqi::tablebase::Verdict;
+    let pos = game.position();
+    let Some((tables, (v, moves))) = tables.and_then(|t| Some((t, t.best_moves(pos)?))) else {
+        return vec![probe_line(game)];
+    };
+    let verdict = crate::session::xiangqi::tablebase::info_string(tables, pos);
+    let value = match v {
+        Verdict::Win(d) => 10_000 - d as i32,
+        Verdict::Loss(d) => -10_000 + d as i32,
+        Verdict::Draw => 0,
+    };
+    let mut answer = "pophash".to_string();
+    if let Some(m) = moves.first() {
+        answer.push_str(&format!(" bestmove {}", m.to_uci()));
+    }
+    answer.push_str(&format!(
+        " lowerbound {value} depth 255 upperbound {value} depth 255"
+    ));
+    let mut lines: Vec<String> = verdict
+        .map(|t| format!("info string {t}"))
+        .into_iter()
+        .collect();
+    lines.push(answer);
+    lines
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -193,6 +226,29 @@ mod tests {
             ("usebook".to_string(), "false".to_string())
         );
         assert!(parse_setoption(&[]).is_err());
+    }
+
+    #[test]
+    fn probe_reports_the_tablebase_verdict() {
+        use xiangqi::tablebase::{Material, Tablebases, generate};
+        let mut tb = Tablebases::new();
+        tb.insert(generate(Material::parse("KR-K").unwrap(), &tb, &mut |_| true).unwrap());
+        let game =
+            Game::from_position(xiangqi::Position::from_fen("4k4/9/9/9/9/9/9/9/9/R2K5 w").unwrap());
+        let lines = probe_lines(&game, Some(&tb));
+        assert_eq!(lines.len(), 2, "{lines:?}");
+        assert!(
+            lines[0].starts_with("info string tablebase win in "),
+            "{lines:?}"
+        );
+        assert!(lines[1].starts_with("pophash bestmove "), "{lines:?}");
+        assert!(lines[1].ends_with("depth 255"), "{lines:?}");
+        // Not covered: the book's answer as before.
+        assert_eq!(
+            probe_lines(&Game::new(), Some(&tb)),
+            vec![probe_line(&Game::new())]
+        );
+        assert_eq!(probe_lines(&game, None), vec!["pophash".to_string()]);
     }
 
     #[test]

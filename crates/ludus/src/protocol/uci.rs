@@ -17,6 +17,7 @@ pub fn hello(max_hash_mb: usize) -> Vec<String> {
         format!("option name Skill Level type spin default {MAX_SKILL} min 0 max {MAX_SKILL}"),
         format!("option name MultiPV type spin default 1 min 1 max {MAX_MULTI_PV}"),
         "option name OwnBook type check default true".to_string(),
+        "option name UseTablebases type check default true".to_string(),
         "option name Clear Hash type button".to_string(),
         "uciok".to_string(),
     ]

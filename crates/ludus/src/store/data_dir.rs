@@ -98,6 +98,11 @@ impl DataDir {
         self.root.join("xiangqi").join("games")
     }
 
+    /// `xiangqi/tablebases/`: endgame tables, one `<SIGNATURE>.xtb` file each.
+    pub fn xiangqi_tablebases(&self) -> PathBuf {
+        self.root.join("xiangqi").join("tablebases")
+    }
+
     /// `rel` inside the data directory. Refuses anything that could point outside it:
     /// absolute paths, drive or root prefixes, and `..` components (`.` components are
     /// dropped). An empty path is refused too. Symbolic links inside the data directory

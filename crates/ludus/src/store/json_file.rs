@@ -223,7 +223,7 @@ fn read_or_move_aside<T: Document>(path: &Path) -> (Option<T>, Option<Warning>) 
 
 /// Renames `path` to `<name>.corrupt-<unix seconds>`, or `…-<seconds>-<n>` if that exists.
 /// Called under the file's lock, so the existence check cannot race with another mover.
-fn move_aside(path: &Path) -> Result<PathBuf> {
+pub(crate) fn move_aside(path: &Path) -> Result<PathBuf> {
     let (dir, name) = atomic::split(path)?;
     let now = SystemTime::now()
         .duration_since(UNIX_EPOCH)

@@ -16,6 +16,9 @@ pub const MAX_REPLAY_BYTES: u64 = 16 << 20;
 /// A versus replay (compact JSON): both players' inputs, at most
 /// `tetris::versus::MAX_VERSUS_INPUTS` of them at some 70 bytes each.
 pub const MAX_VERSUS_REPLAY_BYTES: u64 = 64 << 20;
+/// An endgame tablebase file: the largest `tablebase generate --max-pieces 8`
+/// makes (KRH-KAAEE) holds some 184 million positions at one byte each.
+pub const MAX_TABLEBASE_BYTES: u64 = 512 << 20;
 /// A saved-data document (progress, settings, snapshots, scores).
 pub const MAX_DOCUMENT_BYTES: u64 = 64 << 20;
 

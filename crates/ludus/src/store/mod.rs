@@ -14,6 +14,7 @@ pub mod limits;
 pub mod progress;
 pub mod settings;
 pub mod snapshots;
+pub mod tablebases;
 pub mod tetris;
 pub mod xiangqi;
 

@@ -506,6 +506,7 @@ impl XiangqiGame {
             }),
             moves,
             evals: s.evals(),
+            tablebase: s.tablebase(),
             over: s.over().map(|o| OverView {
                 text: &o.text,
                 result: o.result,
@@ -555,6 +556,9 @@ struct StateView<'a> {
     opening: Option<OpeningView>,
     moves: Vec<MoveView>,
     evals: &'a [Option<i32>],
+    /// What the endgame tables say about the position shown ("Tablebase:
+    /// Red wins in 7"), if one covers it.
+    tablebase: Option<String>,
     over: Option<OverView<'a>>,
     recorded: Option<&'a str>,
     thinking: Option<Purpose>,
@@ -725,6 +729,8 @@ fn handle(
                     "type": "validation", "ok": true, "fen": pos.to_fen(),
                     "message": "A legal position.",
                     "mate": pos.is_checkmate() || pos.is_stalemate(),
+                    // What the endgame tables say, shown at once in the editor.
+                    "tablebase": crate::session::xiangqi::tablebase::shared_label(&pos),
                 }),
                 Err(e) => json!({
                     "type": "validation", "ok": false, "message": fen_message(&fen, &e),

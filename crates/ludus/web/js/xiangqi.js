@@ -311,8 +311,24 @@ function renderThinking() {
   el.append(head, pv, foot);
 }
 
+// What the endgame tables say about the position shown (the server's
+// `tablebase` text), under the engine's thinking; hidden when not covered.
+function renderTablebase() {
+  let el = $('tablebase');
+  if (!el) {
+    el = document.createElement('div');
+    el.id = 'tablebase';
+    el.className = 'xq-tablebase';
+    $('thinking').after(el);
+  }
+  const text = app.state && app.state.tablebase;
+  el.textContent = text || '';
+  el.hidden = !text;
+}
+
 function render() {
   const s = app.state;
+  renderTablebase();
   if (s) {
     const watching = s.mode === 'engines';
     $('xq-title').textContent = s.title || (s.mode === 'engine' ? 'You vs Ludus' : watching ? 'Engines play each other' : 'Two players');
@@ -891,7 +907,8 @@ async function editorChanged() {
   const reply = await socket.send({ type: 'validate', fen });
   if (reply.type !== 'validation' || editorFen() !== fen) return;
   const ok = reply.ok && !reply.mate;
-  $('editor-message').textContent = reply.ok ? (reply.mate ? 'Legal, but the side to move has no legal move.' : 'A legal position: ready to play.') : reply.message;
+  $('editor-message').textContent = (reply.ok ? (reply.mate ? 'Legal, but the side to move has no legal move.' : 'A legal position: ready to play.') : reply.message)
+    + (reply.ok && reply.tablebase ? ` ${reply.tablebase}.` : '');
   app.editor.marked = reply.ok ? [] : reply.squares || [];
   renderEditor();
   $('editor-message').className = `message ${ok ? 'info' : 'warn'}`;

@@ -14,6 +14,19 @@
 //! found, which is rare. The 60-move rule draws too. Checkmate and stalemate
 //! both lose for the side to move.
 //!
+//! Endgame tablebases (when given, [`Engine::set_tablebases`], and at full
+//! skill): a position below the root whose material a table covers gets the
+//! table's exact score (mate distances counted from the root) and is not
+//! searched further; the repetition and move-limit rules are applied before,
+//! so the game's history still decides first. At the root a won or lost
+//! position is played from the table (the quickest mate, the longest defence)
+//! without a search, except that a move ending the game by the rules (a
+//! repetition verdict from the game's history) gets the rules' result, and a
+//! win that would go back to a position already played yields to one that
+//! does not; a drawn one is searched among the drawing moves only, with the
+//! tables probed below it only once a piece has been taken (otherwise every
+//! line would score 0 and the engine would stop trying).
+//!
 //! MultiPV (as Stockfish does it): with k lines, each iteration searches line
 //! 1 over every root move, then line i over the root moves lines 1..i-1 do
 //! not start with, each in an aspiration window around its own last score;
@@ -30,6 +43,8 @@ use crate::game::Game;
 use crate::moves::{MAX_MOVES, Move, MoveList};
 use crate::position::{Position, Undo};
 use crate::rules::Outcome;
+use crate::tablebase::{Tablebases, Verdict};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Score of being mated right now; mate in n plies scores `MATE - n`.
@@ -127,6 +142,7 @@ pub struct Engine {
     /// Lines searched and reported (UCI `MultiPV`), at least 1.
     multi_pv: usize,
     eval_cache: Vec<(u64, i32)>,
+    tablebases: Option<Arc<Tablebases>>,
 }
 
 impl Default for Engine {
@@ -170,6 +186,10 @@ struct Search<'a> {
     pv: Vec<Vec<Move>>,
     /// Static evaluation at each ply of the current line (-INF in check).
     evals: Vec<i32>,
+    /// Tables to probe below the root, and the most pieces a probed position
+    /// may have.
+    tablebases: Option<&'a Tablebases>,
+    probe_pieces: u32,
 }
 
 impl Engine {
@@ -184,7 +204,18 @@ impl Engine {
             skill: MAX_SKILL,
             multi_pv: 1,
             eval_cache: vec![(0, 0); EVAL_CACHE],
+            tablebases: None,
         }
+    }
+
+    /// Uses these endgame tables (or none) in the searches that follow.
+    pub fn set_tablebases(&mut self, tablebases: Option<Arc<Tablebases>>) {
+        self.tablebases = tablebases;
+    }
+
+    /// The endgame tables in use.
+    pub fn tablebases(&self) -> Option<&Arc<Tablebases>> {
+        self.tablebases.as_ref()
     }
 
     /// Resizes (and clears) the transposition table, clamped to
@@ -316,6 +347,82 @@ impl Engine {
             result.from_book = true;
             return result;
         }
+        // Endgame tables decide won and lost positions at the root (at full
+        // strength only: weaker levels keep their weakness in endings too).
+        let tables = self
+            .tablebases
+            .as_deref()
+            .filter(|_| self.skill == MAX_SKILL);
+        let mut probe_pieces = tables.map_or(0, |t| t.max_pieces());
+        if let Some(tb) = tables
+            && self.multi_pv == 1
+            && let Some(ranked) = tb.rank_moves(&root)
+        {
+            // The game's history comes first: a move that ends the game (by
+            // the repetition rules, the move limit or mate) gets the rules'
+            // verdict, and a win that goes back to a position already played
+            // (which could let the opponent claim a repetition) yields to one
+            // that does not.
+            let us = root.turn();
+            let seen: Vec<u64> = std::iter::once(game.start_position().key())
+                .chain(game.plies().iter().map(|p| p.key))
+                .collect();
+            let mut ranked: Vec<(Move, Verdict, bool)> = ranked
+                .into_iter()
+                .filter(|&(m, _)| legal.contains(m))
+                .filter_map(|(m, v)| {
+                    let mut g = game.clone();
+                    g.play(m).ok()?;
+                    let v = match g.result() {
+                        Some(r) => match r.outcome {
+                            Outcome::Win(c) if c == us => Verdict::Win(1),
+                            Outcome::Win(_) => Verdict::Loss(0),
+                            Outcome::Draw => Verdict::Draw,
+                        },
+                        None => v,
+                    };
+                    let fresh = !seen.contains(&g.position().key());
+                    Some((m, v, fresh))
+                })
+                .collect();
+            ranked.sort_by_key(|&(_, v, fresh)| {
+                std::cmp::Reverse((matches!(v, Verdict::Win(_)) && fresh, v.rank()))
+            });
+            let ranked: Vec<(Move, Verdict)> = ranked.into_iter().map(|(m, v, _)| (m, v)).collect();
+            match ranked.first() {
+                Some(&(m, v @ (Verdict::Win(_) | Verdict::Loss(_)))) => {
+                    let score = match v {
+                        Verdict::Win(d) => MATE - d as i32,
+                        Verdict::Loss(d) => -MATE + d as i32,
+                        Verdict::Draw => 0,
+                    };
+                    result.best = Some(m);
+                    result.pv = table_line(tb, &root, m);
+                    result.ponder = result.pv.get(1).copied();
+                    result.score = Score::from_internal(score);
+                    result.depth = 1;
+                    on_info(&SearchInfo {
+                        multipv: 1,
+                        depth: 1,
+                        seldepth: result.pv.len() as u32,
+                        score: result.score,
+                        nodes: 0,
+                        elapsed_ms: elapsed_ms(),
+                        pv: result.pv.clone(),
+                    });
+                    return result;
+                }
+                Some(&(_, Verdict::Draw)) => {
+                    legal.retain(|m| ranked.contains(&(m, Verdict::Draw)));
+                    // Searched with the evaluation until a piece is taken.
+                    probe_pieces = (root.occupied[0] | root.occupied[1])
+                        .count_ones()
+                        .saturating_sub(1);
+                    result.best = legal.first().copied();
+                }
+                None => {}
+            }
+        }
         self.tt.new_search();
         self.heur.age();
         // History since the last capture, for repetition detection.
@@ -352,6 +459,8 @@ impl Engine {
             root_hint: None,
             pv: vec![Vec::new(); MAX_PLY + 1],
             evals: vec![-INF; MAX_PLY + 1],
+            tablebases: tables,
+            probe_pieces,
         };
         let mut max_depth = limits
             .depth
@@ -469,6 +578,24 @@ impl Engine {
     }
 }
 
+/// The line the tables give after `first`: best moves for both sides until
+/// mate (at most [`MAX_PLY`] plies).
+fn table_line(tb: &Tablebases, root: &Position, first: Move) -> Vec<Move> {
+    let mut pos = root.clone();
+    let mut line = vec![first];
+    pos.make_move(first);
+    while line.len() < MAX_PLY {
+        match tb.best_moves(&pos) {
+            Some((_, moves)) if !moves.is_empty() => {
+                pos.make_move(moves[0]);
+                line.push(moves[0]);
+            }
+            _ => break,
+        }
+    }
+    line
+}
+
 /// Late-move reduction for a move searched `i`-th at `depth`.
 fn lmr(depth: i32, i: usize) -> i32 {
     let r = 0.5 + (depth as f64).ln() * (i as f64).ln() / 2.0;
@@ -531,6 +658,21 @@ impl Search<'_> {
         }
         let r = mix(pos.key() ^ self.noise_seed) % (2 * self.noise as u64 + 1);
         v + r as i32 - self.noise
+    }
+
+    /// The tables' exact score of a position `ply` plies below the root, if
+    /// they cover it.
+    fn probe(&self, pos: &Position, ply: usize) -> Option<i32> {
+        let tb = self.tablebases?;
+        let pieces = (pos.occupied[0] | pos.occupied[1]).count_ones();
+        if pieces > self.probe_pieces {
+            return None;
+        }
+        Some(match tb.probe(pos)? {
+            Verdict::Win(d) => MATE - ply as i32 - d as i32,
+            Verdict::Loss(d) => -MATE + ply as i32 + d as i32,
+            Verdict::Draw => 0,
+        })
     }
 
     fn check_stop(&mut self) {
@@ -658,6 +800,9 @@ impl Search<'_> {
             }
             if ply >= MAX_PLY - 2 {
                 return self.eval(pos);
+            }
+            if let Some(v) = self.probe(pos, ply) {
+                return v;
             }
         }
         self.seldepth = self.seldepth.max(ply);
@@ -863,6 +1008,10 @@ impl Search<'_> {
         self.pv[ply].clear();
         if ply >= MAX_PLY - 2 {
             return self.eval(pos);
+        }
+        // A capture into a covered ending is scored exactly.
+        if let Some(v) = self.probe(pos, ply) {
+            return v;
         }
         debug_assert_eq!(in_check, pos.in_check());
         let mut best;

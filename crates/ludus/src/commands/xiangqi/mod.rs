@@ -1,8 +1,10 @@
 //! `ludus xiangqi …`: play, speak UCI/UCCI, count perft, run engine matches,
-//! convert records between PGN and XQF, import records into the database.
+//! convert records between PGN and XQF, import records into the database,
+//! generate and probe endgame tablebases.
 
 pub mod convert;
 pub mod import;
+pub mod tablebase;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -66,6 +68,9 @@ pub enum XiangqiCommand {
     /// Import record files (PGN with one or many games, or XQF) into the
     /// games database (xiangqi/collections/ in the data dir).
     Import(import::ImportArgs),
+    /// Endgame tablebases: generate them into xiangqi/tablebases/ in the
+    /// data dir, or probe a position.
+    Tablebase(tablebase::TablebaseArgs),
 }
 
 #[derive(Debug, Args)]
@@ -121,6 +126,7 @@ pub fn run(data: DataDir, args: XiangqiArgs) -> Result<ExitCode> {
         Some(XiangqiCommand::Match(m)) => match_command(&data, *m),
         Some(XiangqiCommand::Convert(c)) => convert::run(c),
         Some(XiangqiCommand::Import(i)) => import::run(&data, &i),
+        Some(XiangqiCommand::Tablebase(t)) => tablebase::run(&data, t),
     }
 }
 

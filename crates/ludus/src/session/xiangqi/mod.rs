@@ -11,6 +11,7 @@
 pub mod analysis;
 pub mod database;
 pub mod flow;
+pub mod tablebase;
 pub mod watch;
 
 use std::fmt;
@@ -246,6 +247,8 @@ pub struct XiangqiSession {
     orders: Vec<EngineOrder>,
     /// Changed since it was opened or last saved.
     unsaved: bool,
+    /// Endgame tables, for the verdict beside the evaluation.
+    tablebases: Option<std::sync::Arc<xiangqi::tablebase::Tablebases>>,
 }
 
 impl XiangqiSession {
@@ -287,6 +290,7 @@ impl XiangqiSession {
             hint: None,
             orders: Vec::new(),
             unsaved: false,
+            tablebases: tablebase::shared(),
         };
         session.after_change();
         session
@@ -369,6 +373,20 @@ impl XiangqiSession {
             session = fresh;
         }
         session
+    }
+
+    /// Uses these endgame tables (or none) for [`XiangqiSession::tablebase`].
+    pub fn set_tablebases(
+        &mut self,
+        tables: Option<std::sync::Arc<xiangqi::tablebase::Tablebases>>,
+    ) {
+        self.tablebases = tables;
+    }
+
+    /// What the endgame tables say about the position shown: "Tablebase:
+    /// Red wins in 7", "Tablebase: draw"; `None` if no table covers it.
+    pub fn tablebase(&self) -> Option<String> {
+        tablebase::label(self.tablebases.as_deref()?, &self.shown().0)
     }
 
     pub fn game(&self) -> &Game {

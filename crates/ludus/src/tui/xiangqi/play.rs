@@ -1045,6 +1045,9 @@ impl Screen for Play {
         }
         lines.push(Line::styled(info, Style::default().fg(Tint::Gray)));
         lines.extend(self.thinking_lines(panel.width as usize));
+        if let Some(text) = self.session.tablebase() {
+            lines.push(Line::styled(text, Style::default().fg(Tint::Green)));
+        }
         lines.push(Line::raw(""));
         lines.push(Line::styled(
             format!("Moves ({}; n switches)", self.notation.label()),

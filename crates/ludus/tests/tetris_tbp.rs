@@ -288,3 +288,35 @@ fn a_live_tbp_side_that_cannot_start_forfeits_when_it_says_so() {
     let why = session.forfeit(Player::Two).unwrap();
     assert!(why.contains("TBP bot"), "{why}");
 }
+
+#[test]
+fn the_bot_served_over_tbp_is_the_versus_search() {
+    // Ludus's bot looking one piece ahead against `ludus tetris tbp`: the served bot
+    // searches the whole preview and hold, and wins every game (the one-piece
+    // evaluator it served before lost them all).
+    let data = tempfile::tempdir().unwrap();
+    let bin = env!("CARGO_BIN_EXE_ludus");
+    let output = Command::new(bin)
+        .args([
+            "tetris",
+            "versus",
+            "--games",
+            "2",
+            "--seed",
+            "1",
+            "--pps",
+            "2",
+            "--bot1-lookahead",
+            "1",
+            "--bot2-command",
+            &format!("'{bin}' tetris tbp"),
+        ])
+        .env("LUDUS_DATA_DIR", data.path())
+        .output()
+        .unwrap();
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(output.status.success(), "{text}");
+    assert!(text.lines().any(|l| l == "draws 0"), "{text}");
+    let last = text.lines().last().unwrap();
+    assert!(last.starts_with("wins 0-2"), "{text}");
+}

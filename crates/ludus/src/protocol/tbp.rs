@@ -15,7 +15,7 @@ use std::collections::VecDeque;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
-use tetris::bot::{BitBoard, Bot};
+use tetris::bot::{BitBoard, Bot, Context};
 use tetris::matrix::{HEIGHT, WIDTH};
 use tetris::scoring::TSpin;
 use tetris::{ActivePiece, Block, Game, Matrix, PieceKind, Rotation};
@@ -612,9 +612,16 @@ impl TbpServer {
         };
         let board = BitBoard::from_matrix(&position.matrix);
         let rest: Vec<PieceKind> = position.queue.iter().skip(1).copied().collect();
+        // The versus search: TBP's combo counts clears in a row, Ludus's the ones after
+        // the first (a first clear is combo 0), and nothing says what garbage is coming.
+        let context = Context {
+            incoming: 0,
+            back_to_back: position.back_to_back,
+            combo: position.combo.checked_sub(1),
+        };
         let plan = self
             .bot
-            .plan_new_piece(&board, current, position.hold, &rest);
+            .plan_new_piece_versus(&board, current, position.hold, &rest, &context);
         BotMessage::Suggestion {
             moves: plan
                 .map(|plan| TbpMove {

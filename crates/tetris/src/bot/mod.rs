@@ -332,6 +332,20 @@ impl Bot {
         self.plan(board, active, hold, true, queue)
     }
 
+    /// As [`Bot::plan_new_piece`], with the versus search ([`Bot::plan_versus`]) over the
+    /// queue and hold in `context`: what a TBP front end asks of Ludus's bot.
+    pub fn plan_new_piece_versus(
+        &mut self,
+        board: &BitBoard,
+        current: PieceKind,
+        hold: Option<PieceKind>,
+        queue: &[PieceKind],
+        context: &Context,
+    ) -> Option<Plan> {
+        let active = spawn_on(board, &self.shapes, current)?;
+        self.plan_versus(board, active, hold, true, queue, context)
+    }
+
     /// The inputs that bring a `kind` piece to rest on exactly `cells` (in any rotation
     /// state that covers them) from the game's piece in play, holding first when `kind`
     /// is the piece hold would give: how a front end plays a placement another program

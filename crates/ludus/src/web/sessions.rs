@@ -26,11 +26,41 @@ struct Entry<T> {
     bytes: usize,
 }
 
+/// Makes unguessable ids (sessions, rooms, seat tokens): 128 bits, as 32 hex
+/// digits, from the process's random hasher keys (seeded by the OS's random
+/// source) and a counter, so one id tells nothing of another.
+pub struct RandomIds {
+    seed: RandomState,
+    counter: AtomicU64,
+}
+
+impl Default for RandomIds {
+    fn default() -> Self {
+        RandomIds {
+            seed: RandomState::new(),
+            counter: AtomicU64::new(0),
+        }
+    }
+}
+
+impl RandomIds {
+    /// The next id.
+    pub fn next(&self) -> String {
+        let n = self.counter.fetch_add(1, Ordering::Relaxed);
+        let half = |salt: u64| {
+            let mut h = self.seed.build_hasher();
+            h.write_u64(n);
+            h.write_u64(salt);
+            h.finish()
+        };
+        format!("{:016x}{:016x}", half(1), half(2))
+    }
+}
+
 /// Sessions of one kind of game, by id.
 pub struct Sessions<T> {
     map: Mutex<Kept<T>>,
-    counter: AtomicU64,
-    seed: RandomState,
+    ids: RandomIds,
     /// Most estimated bytes kept at once.
     budget: usize,
 }
@@ -83,8 +113,7 @@ impl<T> Sessions<T> {
                 games: HashMap::new(),
                 bytes: 0,
             }),
-            counter: AtomicU64::new(0),
-            seed: RandomState::new(),
+            ids: RandomIds::default(),
             budget,
         }
     }
@@ -179,17 +208,8 @@ impl<T> Sessions<T> {
         self.len() == 0
     }
 
-    /// 128 bits from the process's random hasher keys and a counter: not
-    /// guessable from another session's id.
     fn new_id(&self) -> String {
-        let n = self.counter.fetch_add(1, Ordering::Relaxed);
-        let half = |salt: u64| {
-            let mut h = self.seed.build_hasher();
-            h.write_u64(n);
-            h.write_u64(salt);
-            h.finish()
-        };
-        format!("{:016x}{:016x}", half(1), half(2))
+        self.ids.next()
     }
 }
 

@@ -9,8 +9,6 @@
 //! Requests and messages are in `docs/web-protocol.md`.
 
 use std::collections::HashMap;
-use std::collections::hash_map::RandomState;
-use std::hash::{BuildHasher, Hasher};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -27,7 +25,7 @@ use crate::session::tetris::room::{Finish, Joined, MAX_TOKEN_LEN, Phase, Room, R
 use crate::store::settings::{self, TetrisSettings};
 use crate::web::App;
 use crate::web::protocol::{ErrorCode, Refusal, with_seq};
-use crate::web::sessions::lock;
+use crate::web::sessions::{RandomIds, lock};
 use crate::web::socket::{Replies, refuse};
 
 /// Most rooms open at once on a server.
@@ -41,37 +39,10 @@ pub const PUSH_EVERY: Duration = Duration::from_millis(250);
 /// A room whose game is over is dropped after this long (an empty one at once).
 pub const ROOM_IDLE: Duration = Duration::from_secs(5 * 60);
 
-/// Makes room ids and seat tokens: 128 bits from the process's random hasher keys
-/// (seeded by the OS's random source) and a counter, as session ids are made.
-struct Ids {
-    seed: RandomState,
-    counter: AtomicU64,
-}
-
-impl Ids {
-    fn new() -> Ids {
-        Ids {
-            seed: RandomState::new(),
-            counter: AtomicU64::new(0),
-        }
-    }
-
-    fn next(&self) -> String {
-        let n = self.counter.fetch_add(1, Ordering::Relaxed);
-        let half = |salt: u64| {
-            let mut h = self.seed.build_hasher();
-            h.write_u64(n);
-            h.write_u64(salt);
-            h.finish()
-        };
-        format!("{:016x}{:016x}", half(3), half(4))
-    }
-}
-
 /// The rooms of a server.
 pub struct Rooms {
     rooms: Mutex<HashMap<String, Arc<RoomEntry>>>,
-    ids: Ids,
+    ids: RandomIds,
     subscribers: AtomicU64,
 }
 
@@ -79,7 +50,7 @@ impl Default for Rooms {
     fn default() -> Self {
         Rooms {
             rooms: Mutex::new(HashMap::new()),
-            ids: Ids::new(),
+            ids: RandomIds::default(),
             subscribers: AtomicU64::new(0),
         }
     }
@@ -631,7 +602,7 @@ mod tests {
 
     #[test]
     fn ids_are_long_hex_and_never_repeat() {
-        let ids = Ids::new();
+        let ids = RandomIds::default();
         let a = ids.next();
         let b = ids.next();
         assert_eq!(a.len(), ROOM_ID_LEN);
@@ -639,7 +610,7 @@ mod tests {
         assert!(b.len() <= MAX_TOKEN_LEN);
         assert_ne!(a, b);
         // Another server's ids are another sequence.
-        assert_ne!(Ids::new().next(), a);
+        assert_ne!(RandomIds::default().next(), a);
     }
 
     #[test]

@@ -45,6 +45,39 @@ export function mini(g, kind, x, y, w, h, size, dim) {
 // gaps) and a compact one (meter, matrix, next 4).
 export const FULL_W = 22;
 export const COMPACT_W = 16;
+const COMPACT_SMALL = 0.65; // the compact board when both do not fit at full size
+const MIN_CELL = 9;         // below this the boards are unreadable: the window is too narrow
+
+// Cell sizes of a full board beside a compact one in `wrap`, or null when too narrow.
+export function sideBySide(wrap) {
+  const availW = wrap.clientWidth - 30, availH = Math.max(200, wrap.clientHeight - 70);
+  let cell = Math.min(30, Math.floor(availH / ROWS));
+  let compact = 1;
+  if (cell * (FULL_W + COMPACT_W) > availW) {
+    compact = COMPACT_SMALL;
+    cell = Math.min(cell, Math.floor(availW / (FULL_W + COMPACT_W * COMPACT_SMALL)));
+  }
+  if (cell < MIN_CELL) return null;
+  return { full: cell, compact: Math.max(6, Math.floor(cell * compact)) };
+}
+
+function stat(label, value) {
+  const span = document.createElement('span');
+  span.append(`${label} `);
+  const b = document.createElement('b');
+  b.textContent = value;
+  span.append(b, ' ');
+  return span;
+}
+
+// A versus side's live figures under its board, in `el`.
+export function showStats(el, side) {
+  const st = side.stats;
+  el.innerHTML = '';
+  el.append(stat('pieces', st.pieces), stat('PPS', st.pps.toFixed(2)), stat('lines', st.lines), document.createElement('br'),
+    stat('attack', st.attack), stat('APP', st.app.toFixed(2)), stat('sent', st.sent), stat('APM', st.apm.toFixed(1)));
+  el.dataset.pieces = st.pieces;
+}
 
 // One versus side (a `sides` entry of the `versus` or `room_state` message):
 // [hold] meter matrix next. A full side has the hold box and a longer queue;

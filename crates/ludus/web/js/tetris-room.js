@@ -8,15 +8,13 @@
 
 import { GameSocket } from './net.js';
 import {
-  ROWS, GAME_ACTIONS, FULL_W, COMPACT_W, drawSide, keyName, keymapOf, lookup, HeldKeys, timeText,
+  GAME_ACTIONS, drawSide, sideBySide, showStats, keyName, keymapOf, lookup, HeldKeys, timeText,
 } from './tetris-board.js';
 
 const $ = (id) => document.getElementById(id);
 
 const NAME_KEY = 'ludus.tetris.name';
 const tokenKey = (room) => `ludus.tetris.room.${room}`;
-const SMALL = 0.65;  // the other side's board when both do not fit at full size
-const MIN_CELL = 9;  // below this the boards are unreadable
 
 const rm = {
   room: null,      // the room's id, once joined
@@ -147,7 +145,7 @@ function applyState(s) {
     else if (!seatState) label = `Player ${seat + 1}: waiting…`;
     else if (!seatState.connected) label += ' · away';
     $(`r-label-${i}`).textContent = label;
-    showStats(i, s.sides[seat]);
+    showStats($(`r-stats-${i}`), s.sides[seat]);
   });
   $('r-title').textContent = `${seatName(s, 0)} vs ${seatName(s, 1)}`;
   $('r-time').textContent = timeText(s.t);
@@ -186,50 +184,20 @@ function overlayText(s) {
   return '';
 }
 
-function stat(label, value) {
-  const span = document.createElement('span');
-  span.append(`${label} `);
-  const b = document.createElement('b');
-  b.textContent = value;
-  span.append(b, ' ');
-  return span;
-}
-
-function showStats(i, side) {
-  const st = side.stats, el = $(`r-stats-${i}`);
-  el.innerHTML = '';
-  el.append(stat('pieces', st.pieces), stat('PPS', st.pps.toFixed(2)), stat('lines', st.lines), document.createElement('br'),
-    stat('attack', st.attack), stat('APP', st.app.toFixed(2)), stat('sent', st.sent), stat('APM', st.apm.toFixed(1)));
-  el.dataset.pieces = st.pieces;
-}
-
 // ---------- drawing ----------
-
-function layout() {
-  const wrap = $('r-boards');
-  const availW = wrap.clientWidth - 30, availH = Math.max(200, wrap.clientHeight - 70);
-  let cell = Math.min(30, Math.floor(availH / ROWS));
-  let other = 1;
-  if (cell * (FULL_W + COMPACT_W) > availW) {
-    other = SMALL;
-    cell = Math.min(cell, Math.floor(availW / (FULL_W + COMPACT_W * SMALL)));
-  }
-  if (cell < MIN_CELL) return null;
-  return { left: cell, right: Math.max(6, Math.floor(cell * other)) };
-}
 
 function render() {
   const s = rm.state;
   if (!s || !visible()) return;
-  const sizes = layout();
+  const sizes = sideBySide($('r-boards'));
   rm.narrow = !sizes;
   $('r-narrow').hidden = !rm.narrow;
   for (const i of [0, 1]) $(`r-side-${i}`).hidden = rm.narrow;
   if (rm.narrow) return;
   const left = leftSeat();
   const mine = (seat) => rm.role === 'player' && rm.seat === seat + 1;
-  drawSide($('r-board-0'), s.sides[left], sizes.left, { full: true, ghost: mine(left) });
-  drawSide($('r-board-1'), s.sides[1 - left], sizes.right, { full: false, ghost: false });
+  drawSide($('r-board-0'), s.sides[left], sizes.full, { full: true, ghost: mine(left) });
+  drawSide($('r-board-1'), s.sides[1 - left], sizes.compact, { full: false, ghost: false });
 }
 
 window.addEventListener('resize', () => render());

@@ -1,5 +1,6 @@
 // Versus against a bot on the Tetris page: the opponent (Ludus's bot or a TBP
-// bot configured with `ludus tetris --tbp-bot`) and level choice under the modes, two matrices side by side (yours on the left, the bot's on the right,
+// bot configured with `ludus tetris --tbp-bot`) and level choice under the
+// modes, two matrices side by side (yours on the left, the bot's on the right,
 // smaller when space is short), the incoming-garbage meters, live stats and a
 // result dialog. The server plays both sides (the same VersusSession as the
 // terminal's "Versus bot"); this page keeps the clock, sends your key presses
@@ -8,16 +9,10 @@
 
 import { GameSocket } from './net.js';
 import {
-  ROWS, GAME_ACTIONS, FULL_W, COMPACT_W, drawSide, keyName, keymapOf, lookup as lookupIn, HeldKeys, timeText,
+  GAME_ACTIONS, drawSide, sideBySide, showStats, keyName, keymapOf, lookup as lookupIn, HeldKeys, timeText,
 } from './tetris-board.js';
 
 const $ = (id) => document.getElementById(id);
-
-// Widths in cells: yours is a full side, the bot's a compact one.
-const MINE_W = FULL_W;
-const BOT_W = COMPACT_W;
-const BOT_SMALL = 0.65; // the bot's board when both do not fit at full size
-const MIN_CELL = 9;     // below this the boards are unreadable: say the window is too narrow
 
 const vs = {
   state: null,
@@ -188,7 +183,7 @@ function applyState(s) {
   if (!s.playing && vs.clock.since !== null) vs.clock = { base: s.t, since: null };
   for (const i of [0, 1]) {
     $(`v-label-${i}`).textContent = s.sides[i].label;
-    showStats(i, s.sides[i]);
+    showStats($(`v-stats-${i}`), s.sides[i]);
   }
   const overlay = $('v-overlay');
   overlay.hidden = !s.paused;
@@ -202,24 +197,6 @@ function applyState(s) {
   }
 }
 
-function stat(label, value) {
-  const span = document.createElement('span');
-  span.append(`${label} `);
-  const b = document.createElement('b');
-  b.textContent = value;
-  span.append(b, ' ');
-  return span;
-}
-
-function showStats(i, side) {
-  const st = side.stats, el = $(`v-stats-${i}`);
-  el.innerHTML = '';
-  el.append(stat('pieces', st.pieces), stat('PPS', st.pps.toFixed(2)), stat('lines', st.lines), document.createElement('br'),
-    stat('attack', st.attack), stat('APP', st.app.toFixed(2)), stat('sent', st.sent), stat('APM', st.apm.toFixed(1)));
-  el.dataset.pieces = st.pieces;
-}
-
-
 function showTime() {
   if (!vs.state) return;
   $('v-time').textContent = timeText(running() ? Math.max(vs.state.t, gameMs()) : vs.state.t);
@@ -227,34 +204,17 @@ function showTime() {
 
 // ---------- drawing ----------
 
-
-
-// Cell sizes for both boards in the space there is, or null when too narrow.
-function layout() {
-  const wrap = $('v-boards');
-  const availW = wrap.clientWidth - 30, availH = Math.max(200, wrap.clientHeight - 70);
-  let cell = Math.min(30, Math.floor(availH / ROWS));
-  let bot = 1;
-  if (cell * (MINE_W + BOT_W) > availW) {
-    bot = BOT_SMALL;
-    cell = Math.min(cell, Math.floor(availW / (MINE_W + BOT_W * BOT_SMALL)));
-  }
-  if (cell < MIN_CELL) return null;
-  return { mine: cell, bot: Math.max(6, Math.floor(cell * bot)) };
-}
-
 function render() {
   const s = vs.state;
   if (!s || !visible()) return;
-  const sizes = layout();
+  const sizes = sideBySide($('v-boards'));
   vs.narrow = !sizes;
   $('v-narrow').hidden = !vs.narrow;
   for (const i of [0, 1]) $(`v-side-${i}`).hidden = vs.narrow;
   if (vs.narrow) return;
-  drawSide($('v-board-0'), s.sides[0], sizes.mine, { full: true, hidden: s.paused });
-  drawSide($('v-board-1'), s.sides[1], sizes.bot, { full: false, hidden: s.paused });
+  drawSide($('v-board-0'), s.sides[0], sizes.full, { full: true, hidden: s.paused });
+  drawSide($('v-board-1'), s.sides[1], sizes.compact, { full: false, hidden: s.paused });
 }
-
 
 window.addEventListener('resize', () => render());
 new ResizeObserver(() => render()).observe($('v-boards'));
@@ -264,7 +224,6 @@ new ResizeObserver(() => render()).observe($('v-boards'));
 function setKeys(keys) {
   vs.keymap = keymapOf(keys, [...GAME_ACTIONS, 'pause', 'quit']);
 }
-
 
 function lookup(name) { return lookupIn(vs.keymap, name); }
 

@@ -37,6 +37,8 @@ pub enum Setting {
     Skill(u8),
     /// Lines each search reports (UCI `MultiPV`).
     MultiPv(usize),
+    /// Search threads (UCI `Threads`).
+    Threads(usize),
     OwnBook(bool),
     /// Use the endgame tables of the data dir, if generated.
     Tablebases(bool),
@@ -280,6 +282,7 @@ fn worker(
                 }
                 Setting::Skill(level) => engine.set_skill_level(level),
                 Setting::MultiPv(lines) => engine.set_multi_pv(lines),
+                Setting::Threads(threads) => engine.set_threads(threads),
                 Setting::OwnBook(on) => engine.set_own_book(on),
                 Setting::Tablebases(on) => {
                     engine.set_tablebases(on.then(crate::store::tablebases::shared).flatten())

@@ -956,6 +956,13 @@ impl<S: FnMut(Event)> Runner<S> {
                     self.set_option(&names, v.to_string());
                 }
             }
+            Setting::Threads(threads) => {
+                let names = ["Threads", "threads"];
+                let threads = i64::try_from(threads).unwrap_or(i64::MAX);
+                if let Some(v) = spin(&names, &self.process, threads) {
+                    self.set_option(&names, v.to_string());
+                }
+            }
             Setting::Skill(level) => {
                 let names = ["Skill Level"];
                 if let Some(v) = spin(&names, &self.process, i64::from(level)) {

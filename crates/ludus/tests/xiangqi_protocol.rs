@@ -538,6 +538,51 @@ isready
 }
 
 #[test]
+fn threads_search_together_and_out_of_range_counts_are_refused() {
+    let script = "uci
+setoption name Threads value 2
+setoption name OwnBook value false
+position startpos moves h2e2 h9g7
+go depth 6
+setoption name Threads value 0
+setoption name Threads value 65
+";
+    let lines = session_within(script, Dialect::Uci, SessionOptions::default());
+    assert!(
+        lines.iter().any(|l| l.starts_with("bestmove ")),
+        "{lines:?}"
+    );
+    for bad in [0, 65] {
+        let refused = format!(
+            "info string option Threads takes 1 to 64, not {bad}: the thread count stays as it is"
+        );
+        assert!(lines.contains(&refused), "{lines:?}");
+    }
+    let lines = session_within(
+        "ucci
+setoption threads 2
+setoption usebook false
+position startpos
+go depth 5
+",
+        Dialect::Ucci,
+        SessionOptions::default(),
+    );
+    assert!(
+        lines.contains(&"option threads type spin min 1 max 64 default 1".to_string()),
+        "{lines:?}"
+    );
+    assert!(
+        lines.iter().any(|l| l.starts_with("bestmove ")),
+        "{lines:?}"
+    );
+    assert!(
+        !lines.iter().any(|l| l.starts_with("info string")),
+        "{lines:?}"
+    );
+}
+
+#[test]
 fn a_hash_table_that_cannot_be_had_keeps_the_old_one_and_ready_waits() {
     // No ceiling: 2^40 MB passes the session and the allocator refuses it.
     let options = SessionOptions {

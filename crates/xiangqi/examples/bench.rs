@@ -1,8 +1,9 @@
 //! Search benchmark over fixed positions (like Stockfish's `bench`):
-//! `cargo run --release -p xiangqi --example bench -- [depth] [multipv]`.
+//! `cargo run --release -p xiangqi --example bench -- [depth] [multipv] [threads]`.
 //! Prints the total node count (a signature of the search: any change in it
 //! means the search changed) and the speed; `multipv` (default 1) measures
-//! the cost of reporting several lines.
+//! the cost of reporting several lines, `threads` (default 1) the time to
+//! depth with helper threads (their node counts vary from run to run).
 
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -31,6 +32,10 @@ fn main() {
         .nth(2)
         .and_then(|d| d.parse().ok())
         .unwrap_or(1);
+    let threads: usize = std::env::args()
+        .nth(3)
+        .and_then(|d| d.parse().ok())
+        .unwrap_or(1);
     let stop = AtomicBool::new(false);
     let start = Instant::now();
     let mut total = 0;
@@ -42,6 +47,7 @@ fn main() {
         let mut engine = Engine::new(16);
         engine.set_own_book(false);
         engine.set_multi_pv(lines);
+        engine.set_threads(threads);
         let game = Game::from_position(pos);
         let r = engine.search(&game, &Limits::depth(depth), &stop, &|| 0, &mut |_| {});
         println!(

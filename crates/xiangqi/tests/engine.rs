@@ -5,7 +5,7 @@ use proptest::prelude::*;
 use std::cell::Cell;
 use std::sync::atomic::AtomicBool;
 use xiangqi::engine::{
-    Book, Engine, Limits, PARAMS, Score, SearchInfo, evaluate, evaluate_with, param,
+    Book, Engine, Limits, MAX_THREADS, PARAMS, Score, SearchInfo, evaluate, evaluate_with, param,
 };
 use xiangqi::{Game, Move, Position};
 
@@ -83,6 +83,51 @@ fn mate_in_three() {
     assert!(!forced_win_within(&pos, 2));
     assert_eq!(r.score, Score::Mate(3));
     pv_mates(&pos, &r.pv, 3);
+}
+
+#[test]
+fn helper_threads_find_the_same_mates() {
+    let fen = "3k5/4a4/9/9/9/9/9/9/4C4/R3K4 w";
+    let pos = Position::from_fen(fen).unwrap();
+    for threads in [2, 3] {
+        let mut engine = Engine::new(4);
+        engine.set_own_book(false);
+        engine.set_threads(threads);
+        assert_eq!(engine.threads(), threads);
+        let r = engine.search_position(&pos, &Limits::depth(8));
+        assert_eq!(r.score, Score::Mate(3), "{threads} threads");
+        pv_mates(&pos, &r.pv, 3);
+    }
+}
+
+#[test]
+fn helper_threads_count_in_node_limits_and_stop() {
+    let game = Game::new();
+    let mut engine = Engine::new(4);
+    engine.set_own_book(false);
+    engine.set_threads(2);
+    let stop = AtomicBool::new(false);
+    let mut reported = 0;
+    let r = engine.search(&game, &Limits::nodes(200_000), &stop, &|| 0, &mut |i| {
+        reported = i.nodes
+    });
+    assert!(game.legal_moves().contains(r.best.unwrap()));
+    // Each thread adds its count every 1024 nodes and stops once the total
+    // is over: the limit is kept to that.
+    assert!(r.nodes <= 200_000 + 2 * 2 * 1024, "{}", r.nodes);
+    assert!(
+        r.nodes >= reported && reported > 0,
+        "{} {reported}",
+        r.nodes
+    );
+    // A search stopped before it starts still answers, helpers and all.
+    let stop = AtomicBool::new(true);
+    let r = engine.search(&game, &Limits::depth(30), &stop, &|| 0, &mut |_| {});
+    assert!(game.legal_moves().contains(r.best.unwrap()));
+    engine.set_threads(0);
+    assert_eq!(engine.threads(), 1);
+    engine.set_threads(usize::MAX);
+    assert_eq!(engine.threads(), MAX_THREADS);
 }
 
 #[test]

@@ -20,7 +20,7 @@ use std::io::{self, BufRead, Write};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Instant;
 
-use xiangqi::engine::{Limits, MAX_HASH_MB, MAX_MULTI_PV, MAX_SKILL};
+use xiangqi::engine::{Limits, MAX_HASH_MB, MAX_MULTI_PV, MAX_SKILL, MAX_THREADS};
 use xiangqi::{Game, Move, Position};
 
 use crate::engine_worker::{EngineThread, Event, Job, SearchJob, Setting};
@@ -528,9 +528,14 @@ impl<W: Write + Send + 'static> Session<W> {
                     )),
                 }
             }),
-            "threads" => amount(value).and_then(|n| match n {
-                1 => Ok(()),
-                _ => Err("Ludus searches with one thread; Threads stays 1".to_string()),
+            "threads" => amount(value).and_then(|n| match usize::try_from(n) {
+                Ok(threads) if (1..=MAX_THREADS).contains(&threads) => {
+                    self.engine.send(Job::Configure(Setting::Threads(threads)));
+                    Ok(())
+                }
+                _ => Err(format!(
+                    "option {name} takes 1 to {MAX_THREADS}, not {n}: the thread count stays as it is"
+                )),
             }),
             "multipv" => amount(value).map(|n| {
                 let lines = usize::try_from(n)

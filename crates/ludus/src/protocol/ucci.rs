@@ -4,7 +4,7 @@
 //! `bestmove X [ponder Y] [draw]` or `nobestmove`, `bye`.
 
 use xiangqi::Game;
-use xiangqi::engine::{Limits, MAX_MULTI_PV, Score, SearchInfo, SearchResult};
+use xiangqi::engine::{Limits, MAX_MULTI_PV, MAX_THREADS, Score, SearchInfo, SearchResult};
 
 use super::{Go, number};
 
@@ -17,7 +17,7 @@ pub fn hello(max_hash_mb: usize) -> Vec<String> {
         "id user Ludus".to_string(),
         "option usemillisec type check default false".to_string(),
         format!("option hashsize type spin min 1 max {max_hash_mb} default 16"),
-        "option threads type spin min 1 max 1 default 1".to_string(),
+        format!("option threads type spin min 1 max {MAX_THREADS} default 1"),
         "option ponder type check default false".to_string(),
         "option usebook type check default true".to_string(),
         // A Ludus extension: the endgame tables of the data dir, if generated.

@@ -1,7 +1,9 @@
 //! UCI as Pikafish speaks it: squares `a0`–`i9` (rank 0 on Red's side), times in
 //! milliseconds, `setoption name … value …`, `score cp|mate`, `bestmove (none)`.
 
-use xiangqi::engine::{Limits, MAX_MULTI_PV, MAX_SKILL, Score, SearchInfo, SearchResult};
+use xiangqi::engine::{
+    Limits, MAX_MULTI_PV, MAX_SKILL, MAX_THREADS, Score, SearchInfo, SearchResult,
+};
 use xiangqi::{Game, MAX_PERFT_DEPTH};
 
 use super::{Go, number, parse_moves};
@@ -12,7 +14,7 @@ pub fn hello(max_hash_mb: usize) -> Vec<String> {
         format!("id name Ludus {}", env!("CARGO_PKG_VERSION")),
         "id author the Ludus authors".to_string(),
         format!("option name Hash type spin default 16 min 1 max {max_hash_mb}"),
-        "option name Threads type spin default 1 min 1 max 1".to_string(),
+        format!("option name Threads type spin default 1 min 1 max {MAX_THREADS}"),
         "option name Ponder type check default false".to_string(),
         format!("option name Skill Level type spin default {MAX_SKILL} min 0 max {MAX_SKILL}"),
         format!("option name MultiPV type spin default 1 min 1 max {MAX_MULTI_PV}"),

@@ -27,7 +27,7 @@ pub use book::{Book, BookError};
 pub use evaluate::{PARAMS, Params, evaluate, evaluate_with, param};
 pub use pst::{VALUES, value};
 pub use search::{
-    Engine, MATE, MATE_BOUND, MAX_MULTI_PV, MAX_SKILL, Score, SearchInfo, SearchResult,
+    Engine, MATE, MATE_BOUND, MAX_MULTI_PV, MAX_SKILL, MAX_THREADS, Score, SearchInfo, SearchResult,
 };
 pub use see::see;
 pub use time::{Limits, TimeBudget};

@@ -1,5 +1,7 @@
 //! Move ordering: hash move, captures by MVV-LVA, killers, the counter-move,
-//! then history.
+//! then history: the butterfly history (moved piece × destination) plus the
+//! continuation histories of the previous two plies (how well this move
+//! answered the opponent's last move, and followed up our own).
 
 use super::pst::VALUES;
 use crate::moves::{MAX_MOVES, Move, MoveList};
@@ -7,12 +9,45 @@ use crate::position::Position;
 
 pub(crate) const MAX_PLY: usize = 128;
 
+/// Piece codes (colour bit and role) an index into the history tables has.
+const CODES: usize = 16;
+/// A moved piece and its destination, as one index: code × 90 + square.
+pub(crate) type PieceTo = usize;
+/// How many [`PieceTo`] values there are.
+const PIECE_TOS: usize = CODES * 90;
+/// Where history scores saturate (the gravity formula keeps them inside).
+const HISTORY_MAX: i32 = 16384;
+
+/// The [`PieceTo`] of a move in the position before it is made.
+pub(crate) fn piece_to(pos: &Position, m: Move) -> PieceTo {
+    (pos.board[m.from.index()] as usize & 15) * 90 + m.to.index()
+}
+
+/// The moves that lead to a node, for the continuation histories: the
+/// opponent's last move and our own move before it (None after a null move or
+/// at the root).
+#[derive(Clone, Copy, Default)]
+pub(crate) struct Context {
+    pub(crate) prev: Option<PieceTo>,
+    pub(crate) prev2: Option<PieceTo>,
+}
+
+/// Moves a history entry toward `bonus` (negative for a malus), saturating
+/// at [`HISTORY_MAX`].
+fn gravity(entry: &mut i16, bonus: i32) {
+    let h = *entry as i32;
+    let v = h + bonus - h * bonus.abs() / HISTORY_MAX;
+    *entry = v.clamp(-HISTORY_MAX, HISTORY_MAX) as i16;
+}
+
 /// Killer moves per ply and the history table (piece code x destination).
 pub(crate) struct Heuristics {
     pub(crate) killers: [[Option<Move>; 2]; MAX_PLY],
     pub(crate) history: Box<[[i32; 90]; 16]>,
     /// The quiet move that last refuted a move (by moved piece and destination).
     pub(crate) counter: Box<[[Option<Move>; 90]; 16]>,
+    /// Continuation history: [earlier move's PieceTo][this move's PieceTo].
+    continuation: Vec<i16>,
 }
 
 impl Heuristics {
@@ -21,6 +56,7 @@ impl Heuristics {
             killers: [[None; 2]; MAX_PLY],
             history: Box::new([[0; 90]; 16]),
             counter: Box::new([[None; 90]; 16]),
+            continuation: vec![0; PIECE_TOS * PIECE_TOS],
         }
     }
 
@@ -31,10 +67,12 @@ impl Heuristics {
                 *v /= 4;
             }
         }
+        self.continuation.iter_mut().for_each(|v| *v /= 2);
         self.killers = [[None; 2]; MAX_PLY];
     }
 
-    /// Records a quiet move that caused a beta cut-off.
+    /// Records a quiet move that caused a beta cut-off, and lowers the quiet
+    /// moves tried before it.
     pub(crate) fn reward(
         &mut self,
         pos: &Position,
@@ -42,12 +80,10 @@ impl Heuristics {
         ply: usize,
         depth: i32,
         tried: &[Move],
-        prev: Option<Move>,
+        context: Context,
     ) {
-        if let Some(p) = prev {
-            // The piece of the previous move stands on its destination now.
-            let code = (pos.board[p.to.index()] & 15) as usize;
-            self.counter[code][p.to.index()] = Some(m);
+        if let Some(p) = context.prev {
+            self.counter[p / 90][p % 90] = Some(m);
         }
         if let Some(k) = self.killers.get_mut(ply)
             && k[0] != Some(m)
@@ -56,16 +92,36 @@ impl Heuristics {
             k[0] = Some(m);
         }
         let bonus = (depth * depth).min(400);
-        let code = |mv: Move| (pos.board[mv.from.index()] & 15) as usize;
-        let h = &mut self.history[code(m)][m.to.index()];
-        *h += bonus - *h * bonus / 16384;
-        // Quiet moves tried before the cut-off did not work: lower them.
+        self.update(pos, m, bonus, context);
         for &q in tried {
             if q != m && !pos.is_capture(q) {
-                let h = &mut self.history[code(q)][q.to.index()];
-                *h -= bonus + *h * bonus / 16384;
+                self.update(pos, q, -bonus, context);
             }
         }
+    }
+
+    /// Adds `bonus` to a quiet move's history and continuation histories.
+    fn update(&mut self, pos: &Position, m: Move, bonus: i32, context: Context) {
+        let code = (pos.board[m.from.index()] & 15) as usize;
+        let h = &mut self.history[code][m.to.index()];
+        *h += bonus - *h * bonus.abs() / HISTORY_MAX;
+        let pt = piece_to(pos, m);
+        for earlier in [context.prev, context.prev2].into_iter().flatten() {
+            if let Some(e) = self.continuation.get_mut(earlier * PIECE_TOS + pt) {
+                gravity(e, bonus);
+            }
+        }
+    }
+
+    /// The history score of a quiet move: butterfly plus continuations.
+    pub(crate) fn quiet_score(&self, pos: &Position, m: Move, context: Context) -> i32 {
+        let pt = piece_to(pos, m);
+        let cont = |earlier: Option<PieceTo>| {
+            earlier
+                .and_then(|e| self.continuation.get(e * PIECE_TOS + pt))
+                .map_or(0, |&v| v as i32)
+        };
+        self.history[pt / 90][pt % 90] + cont(context.prev) + cont(context.prev2)
     }
 
     /// Scores moves for ordering (higher first) into `out` (same indices).
@@ -75,12 +131,11 @@ impl Heuristics {
         moves: &MoveList,
         tt_move: Option<Move>,
         ply: usize,
-        prev: Option<Move>,
+        context: Context,
         out: &mut [i32; MAX_MOVES],
     ) {
         let killers = self.killers.get(ply).copied().unwrap_or([None; 2]);
-        let counter =
-            prev.and_then(|p| self.counter[(pos.board[p.to.index()] & 15) as usize][p.to.index()]);
+        let counter = context.prev.and_then(|p| self.counter[p / 90][p % 90]);
         for (slot, &m) in out.iter_mut().zip(moves.iter()) {
             let victim = pos.board[m.to.index()];
             let attacker = pos.board[m.from.index()];
@@ -96,7 +151,7 @@ impl Heuristics {
             } else if Some(m) == counter {
                 (1 << 27) - 2
             } else {
-                self.history[(attacker & 15) as usize][m.to.index()]
+                self.quiet_score(pos, m, context)
             };
         }
     }

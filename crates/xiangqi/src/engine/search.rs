@@ -34,7 +34,7 @@
 //! one line the search is exactly the single-line search.
 
 use super::evaluate::{evaluate, has_attackers};
-use super::ordering::{Heuristics, MAX_PLY, pick};
+use super::ordering::{Context, Heuristics, MAX_PLY, PieceTo, pick, piece_to};
 use super::pst::value;
 use super::see::loses_exchange;
 use super::time::{Limits, TimeBudget};
@@ -45,7 +45,7 @@ use crate::position::{Position, Undo};
 use crate::rules::Outcome;
 use crate::tablebase::{Tablebases, Verdict};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// Score of being mated right now; mate in n plies scores `MATE - n`.
 pub const MATE: i32 = 30000;
@@ -57,6 +57,8 @@ const EVAL_CACHE: usize = 1 << 12;
 pub const MAX_MULTI_PV: usize = 10;
 /// Highest skill level (no handicap).
 pub const MAX_SKILL: u8 = 20;
+/// Most search threads (UCI `Threads`).
+pub const MAX_THREADS: usize = 64;
 const INF: i32 = MATE + 1;
 
 /// A score as protocols report it.
@@ -143,6 +145,24 @@ pub struct Engine {
     multi_pv: usize,
     eval_cache: Vec<(u64, i32)>,
     tablebases: Option<Arc<Tablebases>>,
+    /// What the helper threads keep between searches (one per thread after
+    /// the first, see [`Engine::set_threads`]).
+    helpers: Vec<Helper>,
+}
+
+/// A helper thread's own move-ordering state and evaluation cache.
+struct Helper {
+    heur: Heuristics,
+    eval_cache: Vec<(u64, i32)>,
+}
+
+impl Helper {
+    fn new() -> Helper {
+        Helper {
+            heur: Heuristics::new(),
+            eval_cache: vec![(0, 0); EVAL_CACHE],
+        }
+    }
 }
 
 impl Default for Engine {
@@ -153,9 +173,15 @@ impl Default for Engine {
 
 /// State of one search.
 struct Search<'a> {
-    tt: &'a mut TranspositionTable,
+    shared: Shared<'a>,
     heur: &'a mut Heuristics,
     stop_flag: &'a AtomicBool,
+    /// This thread's number, 0 for the main thread.
+    thread: usize,
+    /// This thread's nodes already added to the shared count, and the
+    /// shared count as it was then.
+    flushed: u64,
+    seen: u64,
     elapsed: &'a dyn Fn() -> u64,
     budget: TimeBudget,
     node_limit: u64,
@@ -167,12 +193,8 @@ struct Search<'a> {
     /// Amplitude of evaluation noise (weaker skill levels), and its seed.
     noise: i32,
     noise_seed: u64,
-    /// Keys of positions from the last capture to the current node.
-    keys: Vec<u64>,
-    /// Whether the move leading to the position at the same index gave check.
-    checks: Vec<bool>,
-    /// Whether that move was a capture or a null move.
-    irreversible: Vec<bool>,
+    /// The line from the game's start to the current node.
+    path: Path,
     /// Moves searched at the root (legal, allowed by the limits, not
     /// starting an earlier line of this iteration).
     root_moves: MoveList,
@@ -180,16 +202,105 @@ struct Search<'a> {
     pv_index: usize,
     /// The root move tried first instead of the table's (lines after the first).
     root_hint: Option<Move>,
-    /// The move leading to the position (None for the start and null moves),
-    /// with what is needed to take it back when judging a cycle.
-    moves: Vec<Option<(Move, Undo)>>,
+    /// The move a singular-extension search leaves out, by ply.
+    excluded: Vec<Option<Move>>,
+    /// The depth of the iteration under way (extensions stop at twice it).
+    root_depth: i32,
     pv: Vec<Vec<Move>>,
     /// Static evaluation at each ply of the current line (-INF in check).
     evals: Vec<i32>,
+}
+
+/// What the threads of one search share.
+#[derive(Clone, Copy)]
+struct Shared<'a> {
+    tt: &'a TranspositionTable,
+    /// Every thread's nodes, each adding its own now and then.
+    nodes: &'a AtomicU64,
     /// Tables to probe below the root, and the most pieces a probed position
     /// may have.
     tablebases: Option<&'a Tablebases>,
     probe_pieces: u32,
+}
+
+/// The positions from the game's start to the node being searched, one
+/// entry each: what the repetition and move-limit rules and the
+/// continuation histories read.
+#[derive(Clone)]
+struct Path {
+    /// The positions' keys.
+    keys: Vec<u64>,
+    /// Whether the move leading to the position at the same index gave check.
+    checks: Vec<bool>,
+    /// Whether that move was a capture or a null move.
+    irreversible: Vec<bool>,
+    /// The move leading to the position (None for the start and null moves),
+    /// with what is needed to take it back when judging a cycle.
+    moves: Vec<Option<(Move, Undo)>>,
+    /// The moved piece and destination of that move, for the continuation
+    /// histories (None for null moves and where not known).
+    piece_tos: Vec<Option<PieceTo>>,
+}
+
+impl Path {
+    /// The game's moves so far.
+    fn of_game(game: &Game) -> Path {
+        let plies = game.plies();
+        let mut path = Path {
+            keys: vec![game.start_position().key()],
+            checks: vec![false],
+            irreversible: vec![true],
+            moves: vec![None],
+            piece_tos: vec![None],
+        };
+        for p in plies {
+            path.push(p.key, p.check, p.capture, Some((p.mv, p.undo)), None);
+        }
+        // The pieces of the last two moves still stand on their destinations
+        // (unless the last move took the one before it).
+        let board = &game.position().board;
+        let n = path.piece_tos.len();
+        for (back, p) in plies.iter().rev().take(2).enumerate() {
+            let to = p.mv.to.index();
+            let taken = back == 1 && plies.last().is_some_and(|l| l.mv.to == p.mv.to);
+            if board[to] != 0 && !taken {
+                path.piece_tos[n - 1 - back] = Some((board[to] as usize & 15) * 90 + to);
+            }
+        }
+        path
+    }
+
+    fn push(
+        &mut self,
+        key: u64,
+        check: bool,
+        irreversible: bool,
+        mv: Option<(Move, Undo)>,
+        piece_to: Option<PieceTo>,
+    ) {
+        self.keys.push(key);
+        self.checks.push(check);
+        self.irreversible.push(irreversible);
+        self.moves.push(mv);
+        self.piece_tos.push(piece_to);
+    }
+
+    fn pop(&mut self) {
+        self.keys.pop();
+        self.checks.pop();
+        self.irreversible.pop();
+        self.moves.pop();
+        self.piece_tos.pop();
+    }
+
+    /// The last two moves, for the continuation histories.
+    fn context(&self) -> Context {
+        let n = self.piece_tos.len();
+        Context {
+            prev: n.checked_sub(1).and_then(|i| self.piece_tos[i]),
+            prev2: n.checked_sub(2).and_then(|i| self.piece_tos[i]),
+        }
+    }
 }
 
 impl Engine {
@@ -205,7 +316,25 @@ impl Engine {
             multi_pv: 1,
             eval_cache: vec![(0, 0); EVAL_CACHE],
             tablebases: None,
+            helpers: Vec::new(),
         }
+    }
+
+    /// Searches with `threads` threads (clamped to 1..=[`MAX_THREADS`]):
+    /// the main thread and helpers that search the same position at once,
+    /// sharing only the transposition table ("lazy SMP"); the main thread's
+    /// answer is played, found sooner for what the helpers stored.
+    pub fn set_threads(&mut self, threads: usize) {
+        let helpers = threads.clamp(1, MAX_THREADS) - 1;
+        self.helpers.truncate(helpers);
+        while self.helpers.len() < helpers {
+            self.helpers.push(Helper::new());
+        }
+    }
+
+    /// The number of search threads.
+    pub fn threads(&self) -> usize {
+        self.helpers.len() + 1
     }
 
     /// Uses these endgame tables (or none) in the searches that follow.
@@ -258,6 +387,9 @@ impl Engine {
         self.tt.clear();
         self.eval_cache.iter_mut().for_each(|e| *e = (0, 0));
         self.heur = Heuristics::new();
+        let threads = self.threads();
+        self.helpers.clear();
+        self.set_threads(threads);
     }
 
     /// Uses the given book, or none.
@@ -425,43 +557,6 @@ impl Engine {
         }
         self.tt.new_search();
         self.heur.age();
-        // History since the last capture, for repetition detection.
-        let plies = game.plies();
-        let mut keys = vec![game.start_position().key()];
-        let mut checks = vec![false];
-        let mut irreversible = vec![true];
-        let mut moves = vec![None];
-        for p in plies {
-            keys.push(p.key);
-            checks.push(p.check);
-            irreversible.push(p.capture);
-            moves.push(Some((p.mv, p.undo)));
-        }
-        let mut s = Search {
-            tt: &mut self.tt,
-            heur: &mut self.heur,
-            stop_flag: stop,
-            elapsed: elapsed_ms,
-            budget: TimeBudget::new(limits),
-            node_limit: limits.nodes.unwrap_or(u64::MAX),
-            nodes: 0,
-            seldepth: 0,
-            stopped: false,
-            eval_cache: &mut self.eval_cache,
-            noise: (MAX_SKILL - self.skill) as i32 * 15,
-            noise_seed: random,
-            keys,
-            checks,
-            irreversible,
-            moves,
-            root_moves: legal.clone(),
-            pv_index: 0,
-            root_hint: None,
-            pv: vec![Vec::new(); MAX_PLY + 1],
-            evals: vec![-INF; MAX_PLY + 1],
-            tablebases: tables,
-            probe_pieces,
-        };
         let mut max_depth = limits
             .depth
             .unwrap_or(MAX_PLY as u32 - 8)
@@ -473,100 +568,149 @@ impl Engine {
         if legal.len() == 1 && limits.time.is_some() && !limits.infinite {
             max_depth = 1;
         }
+        // Helpers at full strength only (weaker levels are meant to be weak),
+        // and not for a forced move.
+        let helpers = if self.skill == MAX_SKILL && max_depth > 1 {
+            self.helpers.len()
+        } else {
+            0
+        };
+        let nodes = AtomicU64::new(0);
+        // Set when the main thread is done: the helpers stop.
+        let done = AtomicBool::new(false);
+        let shared = Shared {
+            tt: &self.tt,
+            nodes: &nodes,
+            tablebases: tables,
+            probe_pieces,
+        };
+        let path = Path::of_game(game);
+        let mut s = Search::new(
+            shared,
+            0,
+            &mut self.heur,
+            &mut self.eval_cache,
+            stop,
+            path.clone(),
+            legal.clone(),
+        );
+        s.elapsed = elapsed_ms;
+        s.budget = TimeBudget::new(limits);
+        let node_limit = limits.nodes.unwrap_or(u64::MAX);
+        s.node_limit = node_limit;
+        s.noise = (MAX_SKILL - self.skill) as i32 * 15;
+        s.noise_seed = random;
         let mut pos = root;
         // Fewer lines than asked for when there are fewer moves to start them.
         let wanted = self.multi_pv.min(legal.len());
-        // The lines of the last completed iteration, best first: their scores
-        // centre the next aspiration windows, their first moves order the roots.
-        let mut last: Vec<RootLine> = Vec::new();
-        for depth in 1..=max_depth {
-            let mut lines: Vec<RootLine> = Vec::with_capacity(wanted);
-            for index in 0..wanted {
-                s.seldepth = 0;
-                s.pv_index = index;
-                // Line i is the best of the root moves lines 1..i-1 do not start with.
-                if index > 0 {
-                    s.root_moves = legal.clone();
-                    s.root_moves
-                        .retain(|m| !lines.iter().any(|l| l.pv.first() == Some(&m)));
+        std::thread::scope(|scope| {
+            for (i, helper) in self.helpers.iter_mut().take(helpers).enumerate() {
+                let (path, root, root_moves, done) =
+                    (path.clone(), pos.clone(), legal.clone(), &done);
+                scope.spawn(move || {
+                    helper.heur.age();
+                    let Helper { heur, eval_cache } = helper;
+                    let mut h =
+                        Search::new(shared, i + 1, heur, eval_cache, done, path, root_moves);
+                    h.node_limit = node_limit;
+                    h.help(root, max_depth);
+                });
+            }
+            // The lines of the last completed iteration, best first: their scores
+            // centre the next aspiration windows, their first moves order the roots.
+            let mut last: Vec<RootLine> = Vec::new();
+            for depth in 1..=max_depth {
+                let mut lines: Vec<RootLine> = Vec::with_capacity(wanted);
+                for index in 0..wanted {
+                    s.seldepth = 0;
+                    s.pv_index = index;
+                    // Line i is the best of the root moves lines 1..i-1 do not start with.
+                    if index > 0 {
+                        s.root_moves = legal.clone();
+                        s.root_moves
+                            .retain(|m| !lines.iter().any(|l| l.pv.first() == Some(&m)));
+                    }
+                    // Its own last first move leads the roots (the table's root
+                    // entry belongs to line 1).
+                    s.root_hint = last
+                        .get(index)
+                        .filter(|_| index > 0)
+                        .and_then(|l| l.pv.first().copied());
+                    let prev = last.get(index).map(|l| l.score);
+                    let score = s.aspiration(&mut pos, depth, prev);
+                    // An unfinished line is no line, except the first at depth 1
+                    // (nothing better is known yet).
+                    if s.stopped && (depth > 1 || index > 0) {
+                        break;
+                    }
+                    lines.push(RootLine {
+                        score,
+                        pv: s.pv[0].clone(),
+                        seldepth: s.seldepth as u32,
+                    });
+                    if s.stopped {
+                        break;
+                    }
                 }
-                // Its own last first move leads the roots (the table's root
-                // entry belongs to line 1).
-                s.root_hint = last
-                    .get(index)
-                    .filter(|_| index > 0)
-                    .and_then(|l| l.pv.first().copied());
-                let prev = last.get(index).map(|l| l.score);
-                let score = s.aspiration(&mut pos, depth, prev);
-                // An unfinished line is no line, except the first at depth 1
-                // (nothing better is known yet).
-                if s.stopped && (depth > 1 || index > 0) {
+                s.root_moves = legal.clone();
+                if s.stopped && depth > 1 {
+                    match lines.first() {
+                        // Line 1 finished at this depth: it is the best answer.
+                        Some(line) => result.take(line, depth, &legal),
+                        // Root moves that completed in the unfinished iteration and
+                        // beat the window are better than the last full answer.
+                        None => {
+                            if let Some(&best) = s.pv[0].first().filter(|m| legal.contains(**m)) {
+                                if result.best != Some(best) {
+                                    result.ponder = s.pv[0].get(1).copied();
+                                    result.pv = s.pv[0].clone();
+                                }
+                                result.best = Some(best);
+                            }
+                        }
+                    }
                     break;
                 }
-                lines.push(RootLine {
-                    score,
-                    pv: s.pv[0].clone(),
-                    seldepth: s.seldepth as u32,
-                });
+                // A later line can come back above an earlier one (its own window,
+                // a fuller table): best first, as the lines are reported.
+                lines.sort_by_key(|l| std::cmp::Reverse(l.score));
+                if let Some(line) = lines.first() {
+                    result.take(line, depth, &legal);
+                }
+                result.nodes = s.total_nodes();
+                let elapsed = (s.elapsed)();
+                for (i, line) in lines.iter().enumerate() {
+                    on_info(&SearchInfo {
+                        multipv: i as u32 + 1,
+                        depth,
+                        seldepth: line.seldepth,
+                        score: Score::from_internal(line.score),
+                        nodes: result.nodes,
+                        elapsed_ms: elapsed,
+                        pv: line.pv.clone(),
+                    });
+                }
                 if s.stopped {
                     break;
                 }
-            }
-            s.root_moves = legal.clone();
-            if s.stopped && depth > 1 {
-                match lines.first() {
-                    // Line 1 finished at this depth: it is the best answer.
-                    Some(line) => result.take(line, depth, &legal),
-                    // Root moves that completed in the unfinished iteration and
-                    // beat the window are better than the last full answer.
-                    None => {
-                        if let Some(&best) = s.pv[0].first().filter(|m| legal.contains(**m)) {
-                            if result.best != Some(best) {
-                                result.ponder = s.pv[0].get(1).copied();
-                                result.pv = s.pv[0].clone();
-                            }
-                            result.best = Some(best);
-                        }
-                    }
+                // Found mates will not get shorter by searching deeper than needed.
+                let mated = |l: &RootLine| {
+                    l.score.abs() > MATE_BOUND && (MATE - l.score.abs()) as u32 <= depth
+                };
+                if !lines.is_empty() && lines.iter().all(mated) {
+                    break;
                 }
-                break;
+                last = lines;
+                if let Some(soft) = s.budget.soft
+                    && (s.elapsed)() >= soft
+                {
+                    break;
+                }
             }
-            // A later line can come back above an earlier one (its own window,
-            // a fuller table): best first, as the lines are reported.
-            lines.sort_by_key(|l| std::cmp::Reverse(l.score));
-            if let Some(line) = lines.first() {
-                result.take(line, depth, &legal);
-            }
-            result.nodes = s.nodes;
-            let elapsed = (s.elapsed)();
-            for (i, line) in lines.iter().enumerate() {
-                on_info(&SearchInfo {
-                    multipv: i as u32 + 1,
-                    depth,
-                    seldepth: line.seldepth,
-                    score: Score::from_internal(line.score),
-                    nodes: s.nodes,
-                    elapsed_ms: elapsed,
-                    pv: line.pv.clone(),
-                });
-            }
-            if s.stopped {
-                break;
-            }
-            // Found mates will not get shorter by searching deeper than needed.
-            let mated =
-                |l: &RootLine| l.score.abs() > MATE_BOUND && (MATE - l.score.abs()) as u32 <= depth;
-            if !lines.is_empty() && lines.iter().all(mated) {
-                break;
-            }
-            last = lines;
-            if let Some(soft) = s.budget.soft
-                && (s.elapsed)() >= soft
-            {
-                break;
-            }
-        }
-        result.nodes = s.nodes;
+            done.store(true, Ordering::Relaxed);
+        });
+        s.flush_nodes();
+        result.nodes = nodes.load(Ordering::Relaxed);
         result
     }
 
@@ -609,7 +753,53 @@ fn mix(mut z: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-impl Search<'_> {
+/// A search's clock when the caller gives none (helper threads).
+fn no_clock() -> u64 {
+    0
+}
+
+impl<'a> Search<'a> {
+    /// A thread's search of the root, with no limits (the caller sets them)
+    /// and no evaluation noise.
+    fn new(
+        shared: Shared<'a>,
+        thread: usize,
+        heur: &'a mut Heuristics,
+        eval_cache: &'a mut Vec<(u64, i32)>,
+        stop_flag: &'a AtomicBool,
+        path: Path,
+        root_moves: MoveList,
+    ) -> Search<'a> {
+        Search {
+            shared,
+            heur,
+            stop_flag,
+            thread,
+            flushed: 0,
+            seen: 0,
+            elapsed: &no_clock,
+            budget: TimeBudget {
+                soft: None,
+                hard: None,
+            },
+            node_limit: u64::MAX,
+            nodes: 0,
+            seldepth: 0,
+            stopped: false,
+            eval_cache,
+            noise: 0,
+            noise_seed: 0,
+            path,
+            root_moves,
+            pv_index: 0,
+            root_hint: None,
+            excluded: vec![None; MAX_PLY + 1],
+            root_depth: 0,
+            pv: vec![Vec::new(); MAX_PLY + 1],
+            evals: vec![-INF; MAX_PLY + 1],
+        }
+    }
+
     /// Searches the root at `depth` in an aspiration window around `prev`
     /// (the line's last score, once stable), widening it until the score is
     /// inside; the score is meaningless if the search stopped.
@@ -619,6 +809,7 @@ impl Search<'_> {
             Some(prev) if depth >= 4 && prev.abs() < MATE_BOUND => (prev - delta, prev + delta),
             _ => (-INF, INF),
         };
+        self.root_depth = depth as i32;
         loop {
             let v = self.negamax(pos, depth as i32, alpha, beta, 0, true);
             if self.stopped {
@@ -663,9 +854,9 @@ impl Search<'_> {
     /// The tables' exact score of a position `ply` plies below the root, if
     /// they cover it.
     fn probe(&self, pos: &Position, ply: usize) -> Option<i32> {
-        let tb = self.tablebases?;
+        let tb = self.shared.tablebases?;
         let pieces = (pos.occupied[0] | pos.occupied[1]).count_ones();
-        if pieces > self.probe_pieces {
+        if pieces > self.shared.probe_pieces {
             return None;
         }
         Some(match tb.probe(pos)? {
@@ -676,32 +867,66 @@ impl Search<'_> {
     }
 
     fn check_stop(&mut self) {
-        if self.nodes >= self.node_limit || self.stop_flag.load(Ordering::Relaxed) {
-            self.stopped = true;
-            return;
+        if self.nodes & 1023 == 0 {
+            self.flush_nodes();
+            if let Some(hard) = self.budget.hard
+                && (self.elapsed)() >= hard
+            {
+                self.stopped = true;
+            }
         }
-        if self.nodes & 1023 == 0
-            && let Some(hard) = self.budget.hard
-            && (self.elapsed)() >= hard
-        {
+        // A node limit counts every thread's nodes (the others' as of the
+        // last flush); with one thread it is exact.
+        let total = self.seen + (self.nodes - self.flushed);
+        if total >= self.node_limit || self.stop_flag.load(Ordering::Relaxed) {
             self.stopped = true;
         }
+    }
+
+    /// Adds this thread's new nodes to the shared count and reads it.
+    fn flush_nodes(&mut self) {
+        let new = self.nodes - self.flushed;
+        self.seen = self.shared.nodes.fetch_add(new, Ordering::Relaxed) + new;
+        self.flushed = self.nodes;
+    }
+
+    /// Nodes searched by every thread so far (the others' as last flushed).
+    fn total_nodes(&mut self) -> u64 {
+        self.flush_nodes();
+        self.seen
+    }
+
+    /// A helper thread's iterative deepening: the root searched at growing
+    /// depths, every other helper a ply ahead so that the threads spread
+    /// over two depths, until the main thread is done (its stop flag).
+    fn help(&mut self, mut pos: Position, max_depth: u32) {
+        let ahead = (self.thread & 1) as u32;
+        let mut prev = None;
+        for depth in 1..=max_depth {
+            self.seldepth = 0;
+            let v = self.aspiration(&mut pos, (depth + ahead).min(max_depth), prev);
+            if self.stopped {
+                break;
+            }
+            prev = Some(v);
+        }
+        self.flush_nodes();
     }
 
     /// Score of the current node if it repeats an earlier position, judged by
     /// the rules: a draw, unless one side checked on every move of the cycle or
     /// (failing that) chased the same piece on every move; that side loses.
     fn repetition(&self, pos: &Position, ply: usize) -> Option<i32> {
-        let n = self.keys.len();
-        let cur = *self.keys.last()?;
+        let n = self.path.keys.len();
+        let cur = *self.path.keys.last()?;
         let mut i = n - 1;
         loop {
             // Captures and null moves cannot be undone: nothing before them repeats.
-            if i < 2 || self.irreversible[i] || self.irreversible[i - 1] {
+            if i < 2 || self.path.irreversible[i] || self.path.irreversible[i - 1] {
                 return None;
             }
             i -= 2;
-            if self.keys[i] == cur {
+            if self.path.keys[i] == cur {
                 return Some(self.judge(pos, i, ply));
             }
         }
@@ -710,11 +935,11 @@ impl Search<'_> {
     /// Judges the cycle from position `start` (an index into the stack) to the
     /// current position `pos`.
     fn judge(&self, pos: &Position, start: usize, ply: usize) -> i32 {
-        let n = self.keys.len();
+        let n = self.path.keys.len();
         let mut p = pos.clone();
         let mut cycle = Vec::with_capacity(n - start);
         for j in (start + 1..n).rev() {
-            match self.moves[j] {
+            match self.path.moves[j] {
                 Some((m, undo)) => {
                     p.unmake_move(m, undo);
                     cycle.push(m);
@@ -739,13 +964,13 @@ impl Search<'_> {
     /// The move-limit rule as [`Game`] applies it: plies since the last capture,
     /// minus each side's checks beyond the first ten, reach 120.
     fn move_limit(&self, pos: &Position) -> bool {
-        let n = self.checks.len();
+        let n = self.path.checks.len();
         let clock = pos.halfmoves() as usize;
         let span = clock.min(n.saturating_sub(1));
         // Moves alternate, so the parity of the index separates the two sides.
         let mut counts = [0u32; 2];
         for j in n - span..n {
-            if self.checks[j] {
+            if self.path.checks[j] {
                 counts[(n - 1 - j) & 1] += 1;
             }
         }
@@ -756,18 +981,19 @@ impl Search<'_> {
         clock as u32 - extra.min(clock as u32) >= crate::game::MOVE_LIMIT_PLIES
     }
 
-    fn push(&mut self, key: u64, check: bool, irreversible: bool, mv: Option<(Move, Undo)>) {
-        self.keys.push(key);
-        self.checks.push(check);
-        self.irreversible.push(irreversible);
-        self.moves.push(mv);
+    fn push(
+        &mut self,
+        key: u64,
+        check: bool,
+        irreversible: bool,
+        mv: Option<(Move, Undo)>,
+        piece_to: Option<PieceTo>,
+    ) {
+        self.path.push(key, check, irreversible, mv, piece_to);
     }
 
     fn pop(&mut self) {
-        self.keys.pop();
-        self.checks.pop();
-        self.irreversible.pop();
-        self.moves.pop();
+        self.path.pop();
     }
 
     fn negamax(
@@ -807,7 +1033,7 @@ impl Search<'_> {
         }
         self.seldepth = self.seldepth.max(ply);
         // Below the root the stack already knows whether the last move checked.
-        let in_check = match self.checks.last() {
+        let in_check = match self.path.checks.last() {
             Some(&c) if ply > 0 => c,
             _ => pos.in_check(),
         };
@@ -819,15 +1045,19 @@ impl Search<'_> {
             return self.qsearch(pos, alpha, beta, ply, in_check);
         }
         let key = pos.key();
-        let hit = self.tt.probe(key);
+        let hit = self.shared.tt.probe(key);
         let tt_move = match self.root_hint {
             Some(m) if ply == 0 => Some(m),
             _ => hit.and_then(|h| h.mv),
         };
+        // Searching this node without its best move (a singular-extension
+        // test): the table's entry is about the whole node, so unusable.
+        let excluded = self.excluded.get(ply).copied().flatten();
         if let Some(h) = hit
             && !pv_node
             && ply > 0
             && h.depth >= depth
+            && excluded.is_none()
         {
             let v = from_tt(h.score, ply);
             let cut = match h.bound {
@@ -851,11 +1081,22 @@ impl Search<'_> {
                 Some(&e) if e > -INF => static_eval > e,
                 _ => true,
             };
-        if !pv_node && !in_check && ply > 0 {
+        if !pv_node && !in_check && ply > 0 && excluded.is_none() {
             // Reverse futility: far above beta near the leaves.
             let margin = 120 * depth - if improving { 60 } else { 0 };
             if depth <= 3 && static_eval - margin >= beta && beta.abs() < MATE_BOUND {
                 return static_eval;
+            }
+            // Razoring: far below alpha near the leaves, only captures can
+            // help; if they do not, the node fails low.
+            if depth <= 2 && static_eval + 250 * depth < alpha && alpha.abs() < MATE_BOUND {
+                let v = self.qsearch(pos, alpha, alpha + 1, ply, false);
+                if self.stopped {
+                    return 0;
+                }
+                if v <= alpha {
+                    return v;
+                }
             }
             // Null move: give the opponent a free move; if still above beta, cut.
             // The reduction starts at 2 (as ElephantEye's): xiangqi threats
@@ -868,7 +1109,7 @@ impl Search<'_> {
             {
                 let r = 2 + depth / 6;
                 let h = pos.make_null();
-                self.push(pos.key(), false, true, None);
+                self.push(pos.key(), false, true, None, None);
                 let v = -self.negamax(pos, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
                 self.pop();
                 pos.unmake_null(h);
@@ -880,6 +1121,47 @@ impl Search<'_> {
                 }
             }
         }
+        // Internal iterative reduction: with no move from the table, this
+        // node was not searched before and is probably not worth full depth.
+        if depth >= 4 && tt_move.is_none() && excluded.is_none() {
+            depth -= 1;
+        }
+        // Singular extension: if every other move fails well below the
+        // table's score, the table's move is forced and gets one more ply; if
+        // even without it the node beats beta, cut (multi-cut).
+        let mut singular = None;
+        if let Some(h) = hit
+            && let Some(tm) = tt_move
+            && ply > 0
+            && depth >= 6
+            && excluded.is_none()
+            && h.bound != Bound::Upper
+            && h.depth >= depth - 3
+            && (ply as i32) < 2 * self.root_depth
+        {
+            let tt_score = from_tt(h.score, ply);
+            if tt_score.abs() < MATE_BOUND {
+                let singular_beta = tt_score - 2 * depth;
+                self.excluded[ply] = Some(tm);
+                let v = self.negamax(
+                    pos,
+                    (depth - 1) / 2,
+                    singular_beta - 1,
+                    singular_beta,
+                    ply,
+                    false,
+                );
+                self.excluded[ply] = None;
+                if self.stopped {
+                    return 0;
+                }
+                if v < singular_beta {
+                    singular = Some(tm);
+                } else if singular_beta >= beta {
+                    return singular_beta;
+                }
+            }
+        }
         // Pseudo-legal moves: each is tested for legality only when its turn
         // comes, since a cut-off often leaves most of the list untried.
         let mut moves = if ply == 0 {
@@ -888,9 +1170,9 @@ impl Search<'_> {
             pos.pseudo_legal_moves()
         };
         let mut scores = [0i32; MAX_MOVES];
-        let prev = self.moves.last().copied().flatten().map(|(m, _)| m);
+        let context = self.path.context();
         self.heur
-            .score(pos, &moves, tt_move, ply, prev, &mut scores);
+            .score(pos, &moves, tt_move, ply, context, &mut scores);
         let list = moves.as_mut_slice();
         let mut best = -INF;
         let mut best_move = None;
@@ -901,12 +1183,13 @@ impl Search<'_> {
         for i in 0..list.len() {
             pick(list, &mut scores, i);
             let m = list[i];
-            if !pos.pseudo_legal_is_legal(m, in_check) {
+            if Some(m) == excluded || !pos.pseudo_legal_is_legal(m, in_check) {
                 continue;
             }
             let n = legal;
             legal += 1;
             let capture = pos.is_capture(m);
+            let moved = piece_to(pos, m);
             // Whether the move checks is read off the position after it.
             let undo = pos.make_move(m);
             let gives_check = pos.in_check_after(m);
@@ -914,15 +1197,35 @@ impl Search<'_> {
             // Frontier pruning: late quiet moves near the leaves that cannot
             // plausibly raise alpha are skipped.
             if n > 0 && quiet && !pv_node && best > -MATE_BOUND {
-                let futile = depth <= 2 && static_eval + 150 * depth <= alpha;
-                let late = depth <= 3 && n >= (4 + 3 * depth * depth) as usize;
-                if futile || late {
+                let futile = depth <= 5 && static_eval + 100 + 120 * depth <= alpha;
+                // Fewer moves are worth a look where the side is not improving.
+                let late_limit = (4 + 2 * depth * depth) as usize;
+                let late = depth <= 6
+                    && n >= if improving {
+                        late_limit
+                    } else {
+                        late_limit * 2 / 3
+                    };
+                // History pruning: moves that keep failing here.
+                let unpromising = depth <= 3 && scores[i] < -3000 * depth;
+                if futile || late || unpromising {
                     pos.unmake_move(m, undo);
                     continue;
                 }
             }
-            self.push(pos.key(), gives_check, capture, Some((m, undo)));
+            self.push(
+                pos.key(),
+                gives_check,
+                capture,
+                Some((m, undo)),
+                Some(moved),
+            );
             let mut v;
+            let depth = if Some(m) == singular {
+                depth + 1
+            } else {
+                depth
+            };
             if n == 0 {
                 v = -self.negamax(pos, depth - 1, -beta, -alpha, ply + 1, true);
             } else {
@@ -934,6 +1237,8 @@ impl Search<'_> {
                     if !improving {
                         r += 1;
                     }
+                    // Moves with a good history are reduced less, bad ones more.
+                    r -= scores[i] / 8000;
                     r.clamp(0, depth - 2)
                 } else {
                     0
@@ -963,8 +1268,7 @@ impl Search<'_> {
                     line.extend_from_slice(&tail[0]);
                     if v >= beta {
                         if !capture {
-                            let prev = self.moves.last().copied().flatten().map(|(m, _)| m);
-                            self.heur.reward(pos, m, ply, depth, &list[..i], prev);
+                            self.heur.reward(pos, m, ply, depth, &list[..i], context);
                         }
                         break;
                     }
@@ -972,8 +1276,13 @@ impl Search<'_> {
             }
         }
         if legal == 0 {
-            // Checkmate or stalemate: both lose in xiangqi.
-            return -MATE + ply as i32;
+            // Checkmate or stalemate: both lose in xiangqi. (Without the
+            // excluded move, no move at all: the excluded one is singular.)
+            return if excluded.is_some() {
+                alpha
+            } else {
+                -MATE + ply as i32
+            };
         }
         let bound = if best >= beta {
             Bound::Lower
@@ -982,9 +1291,11 @@ impl Search<'_> {
         } else {
             Bound::Upper
         };
-        // A later line's root saw only some moves: its score is not the position's.
-        if ply > 0 || self.pv_index == 0 {
-            self.tt
+        // A later line's root saw only some moves, and so did a search
+        // without the excluded move: their scores are not the position's.
+        if (ply > 0 || self.pv_index == 0) && excluded.is_none() {
+            self.shared
+                .tt
                 .store(key, best_move, to_tt(best, ply), depth, bound);
         }
         best
@@ -1014,7 +1325,25 @@ impl Search<'_> {
             return v;
         }
         debug_assert_eq!(in_check, pos.in_check());
+        // The table: any entry is at least as deep as this (depth 0).
+        let key = pos.key();
+        let hit = self.shared.tt.probe(key);
+        if let Some(h) = hit
+            && beta - alpha == 1
+        {
+            let v = from_tt(h.score, ply);
+            let cut = match h.bound {
+                Bound::Exact => true,
+                Bound::Lower => v >= beta,
+                Bound::Upper => v <= alpha,
+            };
+            if cut {
+                return v;
+            }
+        }
+        let orig_alpha = alpha;
         let mut best;
+        let mut best_move = None;
         let mut moves;
         let stand;
         // Pseudo-legal moves, tested for legality one by one as in negamax.
@@ -1025,6 +1354,11 @@ impl Search<'_> {
         } else {
             stand = self.eval(pos);
             if stand >= beta {
+                if hit.is_none() {
+                    self.shared
+                        .tt
+                        .store(key, None, to_tt(stand, ply), 0, Bound::Lower);
+                }
                 return stand;
             }
             alpha = alpha.max(stand);
@@ -1032,8 +1366,15 @@ impl Search<'_> {
             moves = pos.pseudo_legal_captures();
         }
         let mut scores = [0i32; MAX_MOVES];
-        self.heur
-            .score(pos, &moves, None, MAX_PLY, None, &mut scores);
+        let tt_move = hit.and_then(|h| h.mv);
+        self.heur.score(
+            pos,
+            &moves,
+            tt_move,
+            MAX_PLY,
+            Context::default(),
+            &mut scores,
+        );
         let list = moves.as_mut_slice();
         let mut any_legal = false;
         for i in 0..list.len() {
@@ -1067,6 +1408,7 @@ impl Search<'_> {
                 best = v;
                 if v > alpha {
                     alpha = v;
+                    best_move = Some(m);
                     if v >= beta {
                         break;
                     }
@@ -1075,6 +1417,19 @@ impl Search<'_> {
         }
         if in_check && !any_legal {
             return -MATE + ply as i32;
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > orig_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        // A deeper result for the same position is worth more than this one.
+        if hit.is_none_or(|h| h.depth <= 0) {
+            self.shared
+                .tt
+                .store(key, best_move, to_tt(best, ply), 0, bound);
         }
         best
     }

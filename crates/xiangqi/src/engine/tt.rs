@@ -1,7 +1,11 @@
-//! Transposition table: one entry per slot, indexed by the low bits of the key and
-//! verified with the high 32 bits. Size is set in megabytes.
+//! Transposition table: two-entry buckets chosen by the key's high bits,
+//! shared by every search thread without locks. An entry is two words, the
+//! data and the key exclusive-or the data: a reader that meets a half-written
+//! entry (another thread's store torn between the two words) sees a key that
+//! does not match and ignores it. Size is set in megabytes.
 
 use std::fmt;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::moves::Move;
 
@@ -42,14 +46,63 @@ pub enum Bound {
     Upper,
 }
 
+/// One entry's data, unpacked.
 #[derive(Clone, Copy, Default)]
-struct Entry {
-    check: u32,
+struct Data {
     mv: u16,
     score: i16,
     depth: i8,
-    /// Bound in the low 2 bits, generation in the rest.
+    /// Bound in the low 2 bits (0 = empty), generation in the rest.
     flags: u8,
+}
+
+impl Data {
+    fn pack(self) -> u64 {
+        self.mv as u64
+            | (self.score as u16 as u64) << 16
+            | (self.depth as u8 as u64) << 32
+            | (self.flags as u64) << 40
+    }
+
+    fn unpack(word: u64) -> Data {
+        Data {
+            mv: word as u16,
+            score: (word >> 16) as u16 as i16,
+            depth: (word >> 32) as u8 as i8,
+            flags: (word >> 40) as u8,
+        }
+    }
+}
+
+/// A slot: the packed [`Data`] and the position's key exclusive-or it.
+#[derive(Default)]
+struct Entry {
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+impl Entry {
+    /// The slot's data if it holds `key` (and is whole).
+    fn read(&self, key: u64) -> Option<Data> {
+        let data = self.data.load(Ordering::Relaxed);
+        let check = self.check.load(Ordering::Relaxed);
+        (data != 0 && check ^ data == key).then(|| Data::unpack(data))
+    }
+
+    /// The slot's data, whatever position it holds (empty if none).
+    fn peek(&self) -> Data {
+        Data::unpack(self.data.load(Ordering::Relaxed))
+    }
+
+    fn write(&self, key: u64, data: Data) {
+        let word = data.pack();
+        self.data.store(word, Ordering::Relaxed);
+        self.check.store(key ^ word, Ordering::Relaxed);
+    }
+
+    fn empty() -> Entry {
+        Entry::default()
+    }
 }
 
 /// What a probe found.
@@ -75,7 +128,7 @@ impl TranspositionTable {
         let mb = mb.clamp(1, MAX_HASH_MB);
         let n = (mb * 1024 * 1024 / std::mem::size_of::<Entry>()).max(2);
         TranspositionTable {
-            entries: vec![Entry::default(); n],
+            entries: (0..n).map(|_| Entry::empty()).collect(),
             generation: 0,
         }
     }
@@ -101,7 +154,7 @@ impl TranspositionTable {
                 return Err(HashError::Cancelled);
             }
             let len = (entries.len() + FILL_CHUNK).min(n);
-            entries.resize(len, Entry::default());
+            entries.resize_with(len, Entry::empty);
         }
         Ok(TranspositionTable {
             entries,
@@ -118,7 +171,7 @@ impl TranspositionTable {
 
     /// Forgets everything.
     pub fn clear(&mut self) {
-        self.entries.iter_mut().for_each(|e| *e = Entry::default());
+        self.entries.iter_mut().for_each(|e| *e = Entry::empty());
         self.generation = 0;
     }
 
@@ -127,6 +180,7 @@ impl TranspositionTable {
         let sample = &self.entries[..self.entries.len().min(1000)];
         let used = sample
             .iter()
+            .map(Entry::peek)
             .filter(|e| e.flags & 3 != 0 && e.flags & !3 == self.generation)
             .count();
         (used * 1000 / sample.len().max(1)) as u32
@@ -148,12 +202,11 @@ impl TranspositionTable {
     /// Looks a position up.
     pub fn probe(&self, key: u64) -> Option<Hit> {
         let b = self.bucket(key);
-        let check = key as u32;
         let e = self
             .entries
             .get(b..b + 2)?
             .iter()
-            .find(|e| e.flags & 3 != 0 && e.check == check)?;
+            .find_map(|e| e.read(key))?;
         let bound = match e.flags & 3 {
             1 => Bound::Exact,
             2 => Bound::Lower,
@@ -169,53 +222,55 @@ impl TranspositionTable {
 
     /// Stores a result. In its bucket it replaces the same position, else the
     /// entry from an older search or, failing that, the shallower one.
-    pub fn store(&mut self, key: u64, mv: Option<Move>, score: i32, depth: i32, bound: Bound) {
+    pub fn store(&self, key: u64, mv: Option<Move>, score: i32, depth: i32, bound: Bound) {
         let b = self.bucket(key);
-        let check = key as u32;
         let generation = self.generation;
-        let Some(pair) = self.entries.get_mut(b..b + 2) else {
+        let Some(pair) = self.entries.get(b..b + 2) else {
             return;
         };
-        let slot = match pair
+        let (slot, old) = match pair
             .iter()
-            .position(|e| e.flags & 3 != 0 && e.check == check)
+            .enumerate()
+            .find_map(|(i, e)| Some((i, e.read(key)?)))
         {
-            Some(i) => i,
+            Some((i, old)) => (i, Some(old)),
             None => {
                 // Lower is a better victim: empty, then older search, then shallower.
                 let worth = |e: &Entry| {
-                    if e.flags & 3 == 0 {
+                    let d = e.peek();
+                    if d.flags & 3 == 0 {
                         -1000
                     } else {
-                        e.depth as i32 + if e.flags & !3 == generation { 100 } else { 0 }
+                        d.depth as i32 + if d.flags & !3 == generation { 100 } else { 0 }
                     }
                 };
-                if worth(&pair[0]) <= worth(&pair[1]) {
+                let i = if worth(&pair[0]) <= worth(&pair[1]) {
                     0
                 } else {
                     1
-                }
+                };
+                (i, None)
             }
         };
-        let e = &mut pair[slot];
-        let same = e.flags & 3 != 0 && e.check == check;
         let flag = match bound {
             Bound::Exact => 1,
             Bound::Lower => 2,
             Bound::Upper => 3,
         };
-        let mv = match (mv, same) {
+        let mv = match (mv, old) {
             (Some(m), _) => m.to_u16(),
-            (None, true) => e.mv,
-            (None, false) => 0,
+            (None, Some(old)) => old.mv,
+            (None, None) => 0,
         };
-        *e = Entry {
-            check,
-            mv,
-            score: score.clamp(i16::MIN as i32, i16::MAX as i32) as i16,
-            depth: depth.clamp(-1, 127) as i8,
-            flags: generation | flag,
-        };
+        pair[slot].write(
+            key,
+            Data {
+                mv,
+                score: score.clamp(i16::MIN as i32, i16::MAX as i32) as i16,
+                depth: depth.clamp(-1, 127) as i8,
+                flags: generation | flag,
+            },
+        );
     }
 }
 
@@ -252,6 +307,29 @@ mod tests {
         tt.clear();
         assert!(tt.probe(key).is_none());
         assert_eq!(tt.hashfull(), 0);
+    }
+
+    #[test]
+    fn threads_sharing_a_table_never_read_another_positions_entry() {
+        // A tiny table, so that the threads keep overwriting each other's
+        // buckets; each position's score is a function of its key.
+        let tt = TranspositionTable::new(1);
+        let score_of = |key: u64| (key % 20_000) as i32 - 10_000;
+        let key_of = |thread: u64, i: u64| (thread << 56 | i).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        std::thread::scope(|scope| {
+            for thread in 0..2 {
+                let tt = &tt;
+                scope.spawn(move || {
+                    for i in 0..200_000 {
+                        let key = key_of(thread, i % 70_000);
+                        if let Some(hit) = tt.probe(key) {
+                            assert_eq!(hit.score, score_of(key));
+                        }
+                        tt.store(key, None, score_of(key), (i % 20) as i32, Bound::Exact);
+                    }
+                });
+            }
+        });
     }
 
     #[test]

@@ -44,8 +44,8 @@ use crate::moves::{MAX_MOVES, Move, MoveList};
 use crate::position::{Position, Undo};
 use crate::rules::Outcome;
 use crate::tablebase::{Tablebases, Verdict};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 
 /// Score of being mated right now; mate in n plies scores `MATE - n`.
 pub const MATE: i32 = 30000;
@@ -221,6 +221,8 @@ struct Shared<'a> {
     /// may have.
     tablebases: Option<&'a Tablebases>,
     probe_pieces: u32,
+    /// The deepest iteration a helper completed, and its line.
+    deepest: &'a Mutex<Option<(u32, RootLine)>>,
 }
 
 /// The positions from the game's start to the node being searched, one
@@ -323,7 +325,8 @@ impl Engine {
     /// Searches with `threads` threads (clamped to 1..=[`MAX_THREADS`]):
     /// the main thread and helpers that search the same position at once,
     /// sharing only the transposition table ("lazy SMP"); the main thread's
-    /// answer is played, found sooner for what the helpers stored.
+    /// answer is played (found sooner for what the helpers stored), or a
+    /// helper's if it completed a deeper iteration.
     pub fn set_threads(&mut self, threads: usize) {
         let helpers = threads.clamp(1, MAX_THREADS) - 1;
         self.helpers.truncate(helpers);
@@ -578,11 +581,13 @@ impl Engine {
         let nodes = AtomicU64::new(0);
         // Set when the main thread is done: the helpers stop.
         let done = AtomicBool::new(false);
+        let deepest = Mutex::new(None);
         let shared = Shared {
             tt: &self.tt,
             nodes: &nodes,
             tablebases: tables,
             probe_pieces,
+            deepest: &deepest,
         };
         let path = Path::of_game(game);
         let mut s = Search::new(
@@ -711,6 +716,24 @@ impl Engine {
         });
         s.flush_nodes();
         result.nodes = nodes.load(Ordering::Relaxed);
+        // A helper that completed a deeper iteration than the main thread
+        // knows better (with one line: the helpers search only the first).
+        let deepest = deepest.into_inner().unwrap_or_else(PoisonError::into_inner);
+        if let Some((depth, line)) = deepest
+            && wanted == 1
+            && depth > result.depth
+        {
+            result.take(&line, depth, &legal);
+            on_info(&SearchInfo {
+                multipv: 1,
+                depth,
+                seldepth: line.seldepth,
+                score: result.score,
+                nodes: result.nodes,
+                elapsed_ms: elapsed_ms(),
+                pv: line.pv.clone(),
+            });
+        }
         result
     }
 
@@ -898,17 +921,35 @@ impl<'a> Search<'a> {
 
     /// A helper thread's iterative deepening: the root searched at growing
     /// depths, every other helper a ply ahead so that the threads spread
-    /// over two depths, until the main thread is done (its stop flag).
+    /// over two depths, until the main thread is done (its stop flag). The
+    /// deepest completed iteration of any helper is kept: if it is deeper
+    /// than the main thread's, its move is played.
     fn help(&mut self, mut pos: Position, max_depth: u32) {
         let ahead = (self.thread & 1) as u32;
         let mut prev = None;
         for depth in 1..=max_depth {
             self.seldepth = 0;
-            let v = self.aspiration(&mut pos, (depth + ahead).min(max_depth), prev);
+            let depth = (depth + ahead).min(max_depth);
+            let v = self.aspiration(&mut pos, depth, prev);
             if self.stopped {
                 break;
             }
             prev = Some(v);
+            let mut deepest = self
+                .shared
+                .deepest
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner);
+            if deepest.as_ref().is_none_or(|(d, _)| depth > *d) {
+                *deepest = Some((
+                    depth,
+                    RootLine {
+                        score: v,
+                        pv: self.pv[0].clone(),
+                        seldepth: self.seldepth as u32,
+                    },
+                ));
+            }
         }
         self.flush_nodes();
     }

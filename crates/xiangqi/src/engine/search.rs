@@ -38,7 +38,7 @@ use super::ordering::{Context, Heuristics, MAX_PLY, PieceTo, pick, piece_to};
 use super::pst::value;
 use super::see::loses_exchange;
 use super::time::{Limits, TimeBudget};
-use super::tt::{Bound, TranspositionTable};
+use super::tt::{Bound, Hit, TranspositionTable};
 use crate::game::Game;
 use crate::moves::{MAX_MOVES, Move, MoveList};
 use crate::position::{Position, Undo};
@@ -1099,16 +1099,9 @@ impl<'a> Search<'a> {
             && ply > 0
             && h.depth >= depth
             && excluded.is_none()
+            && let Some(v) = table_cutoff(h, ply, alpha, beta)
         {
-            let v = from_tt(h.score, ply);
-            let cut = match h.bound {
-                Bound::Exact => true,
-                Bound::Lower => v >= beta,
-                Bound::Upper => v <= alpha,
-            };
-            if cut {
-                return v;
-            }
+            return v;
         }
         let static_eval = if in_check { -INF } else { self.eval(pos) };
         if let Some(e) = self.evals.get_mut(ply) {
@@ -1325,13 +1318,7 @@ impl<'a> Search<'a> {
                 -MATE + ply as i32
             };
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > orig_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = bound_of(best, orig_alpha, beta);
         // A later line's root saw only some moves, and so did a search
         // without the excluded move: their scores are not the position's.
         if (ply > 0 || self.pv_index == 0) && excluded.is_none() {
@@ -1371,16 +1358,9 @@ impl<'a> Search<'a> {
         let hit = self.shared.tt.probe(key);
         if let Some(h) = hit
             && beta - alpha == 1
+            && let Some(v) = table_cutoff(h, ply, alpha, beta)
         {
-            let v = from_tt(h.score, ply);
-            let cut = match h.bound {
-                Bound::Exact => true,
-                Bound::Lower => v >= beta,
-                Bound::Upper => v <= alpha,
-            };
-            if cut {
-                return v;
-            }
+            return v;
         }
         let orig_alpha = alpha;
         let mut best;
@@ -1459,13 +1439,7 @@ impl<'a> Search<'a> {
         if in_check && !any_legal {
             return -MATE + ply as i32;
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > orig_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = bound_of(best, orig_alpha, beta);
         // A deeper result for the same position is worth more than this one.
         if hit.is_none_or(|h| h.depth <= 0) {
             self.shared
@@ -1473,6 +1447,29 @@ impl<'a> Search<'a> {
                 .store(key, best_move, to_tt(best, ply), 0, bound);
         }
         best
+    }
+}
+
+/// The score a table entry decides the node with, if its bound does.
+fn table_cutoff(h: Hit, ply: usize, alpha: i32, beta: i32) -> Option<i32> {
+    let v = from_tt(h.score, ply);
+    let cut = match h.bound {
+        Bound::Exact => true,
+        Bound::Lower => v >= beta,
+        Bound::Upper => v <= alpha,
+    };
+    cut.then_some(v)
+}
+
+/// What a node's best score says about it, given the window it was
+/// searched in.
+fn bound_of(best: i32, alpha: i32, beta: i32) -> Bound {
+    if best >= beta {
+        Bound::Lower
+    } else if best > alpha {
+        Bound::Exact
+    } else {
+        Bound::Upper
     }
 }
 

@@ -1022,21 +1022,6 @@ impl<'a> Search<'a> {
         clock as u32 - extra.min(clock as u32) >= crate::game::MOVE_LIMIT_PLIES
     }
 
-    fn push(
-        &mut self,
-        key: u64,
-        check: bool,
-        irreversible: bool,
-        mv: Option<(Move, Undo)>,
-        piece_to: Option<PieceTo>,
-    ) {
-        self.path.push(key, check, irreversible, mv, piece_to);
-    }
-
-    fn pop(&mut self) {
-        self.path.pop();
-    }
-
     fn negamax(
         &mut self,
         pos: &mut Position,
@@ -1143,9 +1128,9 @@ impl<'a> Search<'a> {
             {
                 let r = 2 + depth / 6;
                 let h = pos.make_null();
-                self.push(pos.key(), false, true, None, None);
+                self.path.push(pos.key(), false, true, None, None);
                 let v = -self.negamax(pos, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
-                self.pop();
+                self.path.pop();
                 pos.unmake_null(h);
                 if self.stopped {
                     return 0;
@@ -1247,7 +1232,7 @@ impl<'a> Search<'a> {
                     continue;
                 }
             }
-            self.push(
+            self.path.push(
                 pos.key(),
                 gives_check,
                 capture,
@@ -1285,7 +1270,7 @@ impl<'a> Search<'a> {
                     v = -self.negamax(pos, depth - 1, -beta, -alpha, ply + 1, true);
                 }
             }
-            self.pop();
+            self.path.pop();
             pos.unmake_move(m, undo);
             if self.stopped {
                 return 0;

@@ -204,6 +204,38 @@ pub fn perft_command(
     Ok(ExitCode::SUCCESS)
 }
 
+/// Most matches started in one second that get a file of their own.
+const MATCH_FILES_PER_SECOND: u32 = 1000;
+
+/// A new, empty file in `dir` for the PGN of a match started at `stamp`
+/// (seconds since 1970): `match-STAMP.pgn`, or `match-STAMP-N.pgn` if
+/// matches started in the same second already took that name. The file is
+/// created here, so two matches never share one.
+fn new_match_file(dir: &std::path::Path, stamp: u64) -> Result<PathBuf> {
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    for n in 1..=MATCH_FILES_PER_SECOND {
+        let name = if n == 1 {
+            format!("match-{stamp}.pgn")
+        } else {
+            format!("match-{stamp}-{n}.pgn")
+        };
+        let path = dir.join(name);
+        match std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&path)
+        {
+            Ok(_) => return Ok(path),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(e).with_context(|| format!("cannot create {}", path.display())),
+        }
+    }
+    anyhow::bail!(
+        "{} already holds {MATCH_FILES_PER_SECOND} matches started in this second",
+        dir.display()
+    )
+}
+
 fn match_command(data: &DataDir, args: MatchArgs) -> Result<ExitCode> {
     let dialect = |s: &str| match s {
         "uci" => Ok(Dialect::Uci),
@@ -230,10 +262,7 @@ fn match_command(data: &DataDir, args: MatchArgs) -> Result<ExitCode> {
             let stamp = std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(0, |d| d.as_secs());
-            data.root()
-                .join("xiangqi")
-                .join("matches")
-                .join(format!("match-{stamp}.pgn"))
+            new_match_file(&data.root().join("xiangqi").join("matches"), stamp)?
         }
     };
     let config = MatchConfig {
@@ -260,4 +289,22 @@ fn match_command(data: &DataDir, args: MatchArgs) -> Result<ExitCode> {
     writeln!(stdout, "{summary}")?;
     writeln!(stdout, "PGN: {}", config.pgn.display())?;
     Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    #[test]
+    fn matches_started_in_the_same_second_get_files_of_their_own() {
+        let dir = tempfile::tempdir().unwrap();
+        let matches = dir.path().join("xiangqi").join("matches");
+        let first = new_match_file(&matches, 1_796_642_524).unwrap();
+        let second = new_match_file(&matches, 1_796_642_524).unwrap();
+        assert_ne!(first, second);
+        assert!(first.ends_with("match-1796642524.pgn"));
+        assert!(second.ends_with("match-1796642524-2.pgn"));
+        assert!(first.exists() && second.exists());
+    }
 }

@@ -1,7 +1,9 @@
-//! Move ordering: hash move, captures by MVV-LVA, killers, the counter-move,
-//! then history: the butterfly history (moved piece × destination) plus the
-//! continuation histories of the previous two plies (how well this move
-//! answered the opponent's last move, and followed up our own).
+//! Move ordering: hash move, captures by the victim's value and then the
+//! capture history (moved piece × destination × captured piece: how often
+//! the capture cut off before), killers, the counter-move, then history: the
+//! butterfly history (moved piece × destination) plus the continuation
+//! histories of the previous two plies (how well this move answered the
+//! opponent's last move, and followed up our own).
 
 use super::pst::VALUES;
 use crate::moves::{MAX_MOVES, Move, MoveList};
@@ -48,6 +50,8 @@ pub(crate) struct Heuristics {
     pub(crate) counter: Box<[[Option<Move>; 90]; 16]>,
     /// Continuation history: [earlier move's PieceTo][this move's PieceTo].
     continuation: Vec<i16>,
+    /// Capture history: [capturing move's PieceTo][captured role].
+    captures: Vec<i16>,
 }
 
 impl Heuristics {
@@ -57,6 +61,7 @@ impl Heuristics {
             history: Box::new([[0; 90]; 16]),
             counter: Box::new([[None; 90]; 16]),
             continuation: vec![0; PIECE_TOS * PIECE_TOS],
+            captures: vec![0; PIECE_TOS * 8],
         }
     }
 
@@ -68,6 +73,7 @@ impl Heuristics {
             }
         }
         self.continuation.iter_mut().for_each(|v| *v /= 2);
+        self.captures.iter_mut().for_each(|v| *v /= 2);
         self.killers = [[None; 2]; MAX_PLY];
     }
 
@@ -96,6 +102,42 @@ impl Heuristics {
         for &q in tried {
             if q != m && !pos.is_capture(q) {
                 self.update(pos, q, -bonus, context);
+            }
+        }
+    }
+
+    /// The capture history's index of a capture.
+    fn capture_index(pos: &Position, m: Move) -> usize {
+        piece_to(pos, m) * 8 + (pos.board[m.to.index()] & 7) as usize
+    }
+
+    /// The capture history entry of a capture.
+    fn capture_entry(&mut self, pos: &Position, m: Move) -> Option<&mut i16> {
+        self.captures.get_mut(Self::capture_index(pos, m))
+    }
+
+    /// How well a capture has done here before (its capture history).
+    pub(crate) fn capture_score(&self, pos: &Position, m: Move) -> i32 {
+        self.captures
+            .get(Self::capture_index(pos, m))
+            .map_or(0, |&v| v as i32)
+    }
+
+    /// Records a cut-off: a bonus for the move if it is a capture, and a
+    /// malus for the captures tried before it.
+    pub(crate) fn reward_captures(&mut self, pos: &Position, m: Move, depth: i32, tried: &[Move]) {
+        let bonus = (depth * depth).min(400) * 4;
+        if pos.is_capture(m)
+            && let Some(e) = self.capture_entry(pos, m)
+        {
+            gravity(e, bonus);
+        }
+        for &q in tried {
+            if q != m
+                && pos.is_capture(q)
+                && let Some(e) = self.capture_entry(pos, q)
+            {
+                gravity(e, -bonus);
             }
         }
     }
@@ -138,12 +180,10 @@ impl Heuristics {
         let counter = context.prev.and_then(|p| self.counter[p / 90][p % 90]);
         for (slot, &m) in out.iter_mut().zip(moves.iter()) {
             let victim = pos.board[m.to.index()];
-            let attacker = pos.board[m.from.index()];
             *slot = if Some(m) == tt_move {
                 1 << 30
             } else if victim != 0 {
-                (1 << 28) + VALUES[(victim & 7) as usize] * 16
-                    - VALUES[(attacker & 7) as usize] / 16
+                (1 << 28) + VALUES[(victim & 7) as usize] * 16 + self.capture_score(pos, m) / 4
             } else if Some(m) == killers[0] {
                 1 << 27
             } else if Some(m) == killers[1] {
@@ -170,4 +210,52 @@ pub(crate) fn pick(moves: &mut [Move], scores: &mut [i32], i: usize) {
     let best = i + rest.iter().position(|&v| v == max).unwrap_or(0);
     moves.swap(i, best);
     scores.swap(i, best);
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    fn order(heur: &Heuristics, pos: &Position) -> Vec<Move> {
+        let mut moves = pos.pseudo_legal_captures();
+        let mut scores = [0; MAX_MOVES];
+        heur.score(pos, &moves, None, 0, Context::default(), &mut scores);
+        let list = moves.as_mut_slice();
+        for i in 0..list.len() {
+            pick(list, &mut scores, i);
+        }
+        list.to_vec()
+    }
+
+    #[test]
+    fn capture_history_orders_captures_of_equal_victims() {
+        // The chariot on a0 and the one on i0 can each take a soldier.
+        let pos = Position::from_fen("3k5/9/9/p7p/9/9/9/9/9/R3K3R w").unwrap();
+        let (left, right) = (
+            Move::parse_iccs("a0a6").unwrap(),
+            Move::parse_iccs("i0i6").unwrap(),
+        );
+        let mut heur = Heuristics::new();
+        let first = order(&heur, &pos)[0];
+        let other = if first == left { right } else { left };
+        // The other capture cut off where the first was tried before it.
+        heur.reward_captures(&pos, other, 8, &[first, other]);
+        assert_eq!(order(&heur, &pos)[0], other);
+        assert!(heur.capture_score(&pos, other) > 0);
+        assert!(heur.capture_score(&pos, first) < 0);
+    }
+
+    #[test]
+    fn capture_history_does_not_outweigh_a_chariot() {
+        // The horse can take a chariot, the chariot a soldier.
+        let pos = Position::from_fen("3k5/9/9/r7p/9/1N7/9/9/9/4K3R w").unwrap();
+        let soldier = Move::parse_iccs("i0i6").unwrap();
+        let chariot = Move::parse_iccs("b4a6").unwrap();
+        let mut heur = Heuristics::new();
+        for _ in 0..100 {
+            heur.reward_captures(&pos, soldier, 20, &[chariot, soldier]);
+        }
+        assert_eq!(order(&heur, &pos)[0], chariot);
+    }
 }

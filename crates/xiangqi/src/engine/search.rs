@@ -4,7 +4,9 @@
 //! (captures that lose the exchange on their square, by [`super::see()`], left out),
 //! null-move pruning (not in check, not in pure-defence endings, not twice in a
 //! row), reverse futility, futility and move-count pruning near the leaves,
-//! late-move reductions, check extensions and mate-distance pruning. Moves are
+//! late-move reductions, check extensions and mate-distance pruning; the
+//! pruning decisions read the table's score instead of the static evaluation
+//! where the table's bound says it is nearer the truth. Moves are
 //! generated pseudo-legally and tested for legality one at a time, just before
 //! they are searched.
 //!
@@ -1092,6 +1094,24 @@ impl<'a> Search<'a> {
         if let Some(e) = self.evals.get_mut(ply) {
             *e = static_eval;
         }
+        // The table's score, where its bound says it is nearer the truth
+        // than the static evaluation, stands in for it in pruning.
+        let static_eval = match hit {
+            Some(h) if !in_check && excluded.is_none() => {
+                let v = from_tt(h.score, ply);
+                let closer = match h.bound {
+                    Bound::Lower => v > static_eval,
+                    Bound::Upper => v < static_eval,
+                    Bound::Exact => true,
+                };
+                if closer && v.abs() < MATE_BOUND {
+                    v
+                } else {
+                    static_eval
+                }
+            }
+            _ => static_eval,
+        };
         // Improving: the side to move stands better than two plies ago (taken
         // as so when that position was in check), so cut-offs are likelier and
         // late moves deserve less suspicion.
@@ -1289,6 +1309,7 @@ impl<'a> Search<'a> {
                         if !capture {
                             self.heur.reward(pos, m, ply, depth, &list[..i], context);
                         }
+                        self.heur.reward_captures(pos, m, depth, &list[..i]);
                         break;
                     }
                 }

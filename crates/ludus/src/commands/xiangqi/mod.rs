@@ -204,36 +204,12 @@ pub fn perft_command(
     Ok(ExitCode::SUCCESS)
 }
 
-/// Most matches started in one second that get a file of their own.
-const MATCH_FILES_PER_SECOND: u32 = 1000;
-
 /// A new, empty file in `dir` for the PGN of a match started at `stamp`
 /// (seconds since 1970): `match-STAMP.pgn`, or `match-STAMP-N.pgn` if
 /// matches started in the same second already took that name. The file is
 /// created here, so two matches never share one.
 fn new_match_file(dir: &std::path::Path, stamp: u64) -> Result<PathBuf> {
-    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    for n in 1..=MATCH_FILES_PER_SECOND {
-        let name = if n == 1 {
-            format!("match-{stamp}.pgn")
-        } else {
-            format!("match-{stamp}-{n}.pgn")
-        };
-        let path = dir.join(name);
-        match std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&path)
-        {
-            Ok(_) => return Ok(path),
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
-            Err(e) => return Err(e).with_context(|| format!("cannot create {}", path.display())),
-        }
-    }
-    anyhow::bail!(
-        "{} already holds {MATCH_FILES_PER_SECOND} matches started in this second",
-        dir.display()
-    )
+    crate::store::atomic::write_new(dir, &format!("match-{stamp}"), "pgn", b"")
 }
 
 fn match_command(data: &DataDir, args: MatchArgs) -> Result<ExitCode> {

@@ -19,13 +19,33 @@ pub(crate) fn frozen_group(board: &Board, boxes: &[u64], cell: u16, group: &mut 
     freeze(board, boxes, cell, Some(group))
 }
 
-fn freeze(board: &Board, boxes: &[u64], cell: u16, mut group: Option<&mut Vec<u16>>) -> bool {
+/// Whether the box on `cell` can never move again in a solution, on goal
+/// or not, collecting in `group` the boxes that hold it in place (which
+/// can never move either). Cleared first.
+pub(crate) fn immovable_group(
+    board: &Board,
+    boxes: &[u64],
+    cell: u16,
+    group: &mut Vec<u16>,
+) -> bool {
+    group.clear();
+    group.push(cell);
+    held(board, boxes, cell, Some(group)).is_some()
+}
+
+fn freeze(board: &Board, boxes: &[u64], cell: u16, group: Option<&mut Vec<u16>>) -> bool {
+    held(board, boxes, cell, group) == Some(true)
+}
+
+/// Whether the box on `cell` is blocked along both axes: `None` if not,
+/// else whether it or a box holding it is off goal.
+fn held(board: &Board, boxes: &[u64], cell: u16, mut group: Option<&mut Vec<u16>>) -> Option<bool> {
     let mut visiting = Visiting::default();
     let group = &mut group;
     let mut off_goal = !board.is_goal[usize::from(cell)];
     let frozen = blocked(board, boxes, cell, 0, &mut visiting, &mut off_goal, group)
         && blocked(board, boxes, cell, 1, &mut visiting, &mut off_goal, group);
-    frozen && off_goal
+    frozen.then_some(off_goal)
 }
 
 /// The boxes on the recursion path, treated as walls: the first few kept

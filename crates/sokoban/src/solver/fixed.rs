@@ -15,6 +15,7 @@ use std::collections::HashMap;
 
 use super::bits;
 use super::board::{Board, Distances, NONE};
+use super::deadlock;
 use super::lower_bound::Costs;
 
 pub(crate) struct Fixed {
@@ -26,6 +27,8 @@ pub(crate) struct Fixed {
     max_tables: usize,
     set: Vec<u64>,
     stack: Vec<u16>,
+    /// Scratch: the boxes holding one in place.
+    group: Vec<u16>,
 }
 
 impl Fixed {
@@ -43,6 +46,7 @@ impl Fixed {
             max_tables: (memory / table_bytes).clamp(1, usize::from(u16::MAX)),
             set: vec![0; board.words],
             stack: Vec::new(),
+            group: Vec::new(),
         }
     }
 
@@ -71,19 +75,24 @@ impl Fixed {
         );
         let mut grew = false;
         while let Some(c) = self.stack.pop() {
-            if bits::has(&self.set, c)
-                || !bits::has(boxes, c)
-                || !board.is_goal[usize::from(c)]
-                || !self.stuck(board, c)
-            {
+            if bits::has(&self.set, c) || !bits::has(boxes, c) || !board.is_goal[usize::from(c)] {
                 continue;
             }
-            bits::set(&mut self.set, c);
-            grew = true;
-            for d in 0..4 {
-                let n = board.neighbor(c, d);
-                if n != NONE && bits::has(boxes, n) && !bits::has(&self.set, n) {
-                    self.stack.push(n);
+            if !self.held(board, boxes, c) {
+                continue;
+            }
+            for i in 0..self.group.len() {
+                let g = self.group[i];
+                if bits::has(&self.set, g) {
+                    continue;
+                }
+                bits::set(&mut self.set, g);
+                grew = true;
+                for d in 0..4 {
+                    let n = board.neighbor(g, d);
+                    if n != NONE && bits::has(boxes, n) && !bits::has(&self.set, n) {
+                        self.stack.push(n);
+                    }
                 }
             }
         }
@@ -103,6 +112,20 @@ impl Fixed {
         id
     }
 
+    /// Whether the box on goal `c` never moves again, leaving in `group`
+    /// the boxes it fixes: itself when walls and fixed boxes hold it, or
+    /// the whole group when boxes on goals hold each other (a goal room
+    /// packed around a hole that no box can reach any more).
+    fn held(&mut self, board: &Board, boxes: &[u64], c: u16) -> bool {
+        self.group.clear();
+        if self.stuck(board, c) {
+            self.group.push(c);
+            return true;
+        }
+        deadlock::immovable_group(board, boxes, c, &mut self.group)
+            && self.group.iter().all(|&g| board.is_goal[usize::from(g)])
+    }
+
     /// Whether the box on `c` cannot move on either axis, the current set
     /// counting as walls.
     fn stuck(&self, board: &Board, c: u16) -> bool {
@@ -120,11 +143,8 @@ mod tests {
     use super::*;
     use crate::solver::lower_bound::Matching;
 
-    /// A box fixed in the corner at the foot of a goal column shuts the
-    /// column: the plain bound misses it, the bound with it as a wall not.
-    #[test]
-    fn a_fixed_box_at_the_foot_of_a_goal_column() {
-        let text = "#######\n#.#####\n#.#####\n#.$$$ #\n#*   @#\n#######";
+    /// The level of `text`, its board and its start boxes (a bitset).
+    fn setup(text: &str) -> (crate::Level, Board, Vec<u64>) {
         let level = crate::Level::from_xsb(text).unwrap();
         let board = Board::new(level.map(), level.player(), level.boxes()).unwrap();
         let mut boxes = vec![0u64; board.words];
@@ -132,6 +152,15 @@ mod tests {
             .start_boxes
             .iter()
             .for_each(|&c| bits::set(&mut boxes, c));
+        (level, board, boxes)
+    }
+
+    /// A box fixed in the corner at the foot of a goal column shuts the
+    /// column: the plain bound misses it, the bound with it as a wall not.
+    #[test]
+    fn a_fixed_box_at_the_foot_of_a_goal_column() {
+        let text = "#######\n#.#####\n#.#####\n#.$$$ #\n#*   @#\n#######";
+        let (level, board, boxes) = setup(text);
         let mut fixed = Fixed::new(&board, 1 << 20);
         let foot = board.compact[level.map().index(1, 4)];
         let id = fixed.after(&board, &boxes, 0, &[foot]);
@@ -152,5 +181,31 @@ mod tests {
         // A box that can still move is not fixed.
         let other = board.compact[level.map().index(2, 3)];
         assert_eq!(fixed.after(&board, &boxes, 0, &[other]), 0);
+    }
+
+    /// A goal block packed with a hole in it: the boxes right of the hole
+    /// hold each other (each is blocked along one axis by the other), not
+    /// by walls or boxes fixed already, and the hole can never be filled.
+    #[test]
+    fn boxes_on_goals_holding_each_other_shut_a_hole() {
+        let text = "#########\n#*****  #\n#*****  #\n#**.**  #\n#*****  #\n#*****$@#\n#########";
+        let (level, board, mut boxes) = setup(text);
+        let mut fixed = Fixed::new(&board, 1 << 20);
+        let id = fixed.after(&board, &boxes, 0, &board.start_boxes);
+        let cell = |column: usize, row: usize| board.compact[level.map().index(column, row)];
+        let set = &fixed.sets[usize::from(id)];
+        assert!(bits::has(set, cell(4, 3)) && bits::has(set, cell(5, 3)));
+        let n = board.start_boxes.len();
+        let mut matching = Matching::new(n, board.goals.len(), board.cells);
+        assert_eq!(
+            matching.solve(fixed.costs(&board, id), &board.start_boxes),
+            None
+        );
+        // With the box right of the hole gone, the hole can be filled from
+        // there: nothing around it is held for good any more.
+        bits::clear(&mut boxes, cell(4, 3));
+        let mut fixed = Fixed::new(&board, 1 << 20);
+        let id = fixed.after(&board, &boxes, 0, &board.start_boxes);
+        assert!(!bits::has(&fixed.sets[usize::from(id)], cell(5, 3)));
     }
 }

@@ -4,11 +4,14 @@
 //! packing order (every goal it blocks filled already; any empty goal when
 //! the goals have no order). The child packs one more goal, so it costs no
 //! weight (see `features::push_weight`), and the search reaches the next
-//! packing cell in one step instead of a walk of unadvised pushes.
+//! packing cell in one step instead of a walk of unadvised pushes. Given
+//! the goal rooms (see `room`), it advises a room's goals in the room's
+//! filling order only.
 
 use super::bits;
 use super::board::{Board, FAR};
 use super::one_box::OneBox;
+use super::room::RoomOrder;
 
 pub(crate) struct Advisor {
     /// Boxes tried per position, nearest to a target first: each try is a
@@ -24,6 +27,8 @@ pub(crate) struct Advisor {
     /// (indices) to fill next and the box cells.
     target_goals: Vec<usize>,
     cells: Vec<u16>,
+    /// The goal rooms, whose goals are advised in their filling order only.
+    rooms: Vec<RoomOrder>,
 }
 
 impl Advisor {
@@ -37,11 +42,19 @@ impl Advisor {
             candidates: Vec::new(),
             target_goals: Vec::new(),
             cells: Vec::new(),
+            rooms: Vec::new(),
         }
     }
 
-    pub fn tries(&self) -> usize {
-        self.tries
+    /// The same, advising the goals of `rooms` in their order only.
+    pub fn with_rooms(mut self, rooms: Vec<RoomOrder>) -> Advisor {
+        self.rooms = rooms;
+        self
+    }
+
+    /// A new advisor asking what this one asks.
+    pub fn fresh(&self, board: &Board) -> Advisor {
+        Advisor::new(board, self.tries).with_rooms(self.rooms.clone())
     }
 
     /// The advised pushes (box cell, direction) from the position `boxes`
@@ -68,7 +81,7 @@ impl Advisor {
                 Some(mask) => mask & 1 << i != 0,
                 None => !bits::has(boxes, g),
             };
-            if next {
+            if next && self.rooms.iter().all(|r| r.allows(boxes, g)) {
                 bits::set(&mut self.targets, g);
                 target_goals.push(i);
             }

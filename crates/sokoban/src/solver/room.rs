@@ -40,6 +40,36 @@ pub(crate) struct Room {
     order: Vec<u16>,
 }
 
+/// A room's cells and the order its goals are filled in.
+#[derive(Clone)]
+pub(crate) struct RoomOrder {
+    cells: Vec<u64>,
+    order: Vec<u16>,
+}
+
+impl RoomOrder {
+    /// Whether filling `goal` next keeps the room's order: false for a goal
+    /// of the room other than its next one, or when the room is not filled
+    /// in order; true for any cell outside the room.
+    pub fn allows(&self, boxes: &[u64], goal: u16) -> bool {
+        if !bits::has(&self.cells, goal) {
+            return true;
+        }
+        let filled = self
+            .order
+            .iter()
+            .take_while(|&&g| bits::has(boxes, g))
+            .count();
+        let inside = self
+            .cells
+            .iter()
+            .zip(boxes)
+            .map(|(c, b)| (c & b).count_ones() as usize)
+            .sum::<usize>();
+        filled == inside && self.order.get(filled) == Some(&goal)
+    }
+}
+
 pub(crate) struct Rooms {
     rooms: Vec<Room>,
     /// `trigger[c]`: the room that a box pushed onto `c` from outside it
@@ -174,6 +204,17 @@ impl Rooms {
             .iter()
             .map(|r| RoomInfo {
                 door: r.door,
+                order: r.order.clone(),
+            })
+            .collect()
+    }
+
+    /// Each room's cells and filling order.
+    pub fn orders(&self) -> Vec<RoomOrder> {
+        self.rooms
+            .iter()
+            .map(|r| RoomOrder {
+                cells: r.cells.clone(),
                 order: r.order.clone(),
             })
             .collect()
@@ -380,6 +421,28 @@ mod tests {
 
     /// A dead-end goal corridor behind the cell (5, 1).
     const CORRIDOR: &str = "##########\n#....    #\n#####$ $ #\n#    $ $@#\n#        #\n##########";
+
+    #[test]
+    fn a_room_allows_only_its_next_goal_while_filled_in_order() {
+        let (level, board) = board_of(CORRIDOR);
+        let cell = |column: usize, row: usize| board.compact[level.map().index(column, row)];
+        let orders = Rooms::new(&board).unwrap().orders();
+        let [room] = orders.as_slice() else {
+            panic!("one room");
+        };
+        let empty = set_of(&board, &[]);
+        assert!(room.allows(&empty, cell(1, 1)));
+        assert!(!room.allows(&empty, cell(2, 1)));
+        let first = set_of(&board, &[cell(1, 1)]);
+        assert!(room.allows(&first, cell(2, 1)));
+        assert!(!room.allows(&first, cell(3, 1)));
+        // Filled out of order: no goal of the room is next.
+        let broken = set_of(&board, &[cell(2, 1)]);
+        assert!(!room.allows(&broken, cell(1, 1)));
+        assert!(!room.allows(&broken, cell(3, 1)));
+        // Cells outside the room are not its business.
+        assert!(room.allows(&broken, cell(6, 3)));
+    }
 
     #[test]
     fn a_goal_corridor_is_a_room_filled_from_the_far_end() {

@@ -279,7 +279,15 @@ impl<'a> Search<'a> {
     /// `tries` is 0.
     pub fn with_advisor(mut self, tries: usize) -> Search<'a> {
         if self.features.is_some() && tries > 0 {
-            self.advisor = Some(Advisor::new(self.board, tries));
+            // The search that advises one box keeps goal rooms to their
+            // filling order: the room macro then fills them, and advice
+            // no longer leaves holes a box can never reach. The search
+            // advising two boxes solves other levels without it.
+            let rooms = match &self.rooms {
+                Some(rooms) if tries == 1 => rooms.orders(),
+                _ => Vec::new(),
+            };
+            self.advisor = Some(Advisor::new(self.board, tries).with_rooms(rooms));
         }
         self
     }
@@ -396,9 +404,8 @@ impl<'a> Search<'a> {
             PushKind::Advised(from) => {
                 // The advice is a function of the parent position: ask again
                 // (a few times per solution, so with scratch of its own).
-                let tries = self.advisor.as_ref()?.tries();
                 let parent = self.store.parent(id);
-                let path = Advisor::new(self.board, tries).advise(
+                let path = self.advisor.as_ref()?.fresh(self.board).advise(
                     self.board,
                     self.store.boxes(parent),
                     self.store.player(parent),

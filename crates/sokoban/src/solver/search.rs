@@ -492,14 +492,19 @@ impl<'a> Search<'a> {
                 let penalty = self.packing.as_ref().map_or(0, |p| {
                     self.pack_weight * u64::from(p.out_of_order(self.board, boxes))
                 });
-                // The feature search breaks ties by weight (see
-                // `features::push_weight`), the others by pushes.
-                let tie = if self.features.is_some() {
-                    cost >> SHIFT
+                let bound = u64::from(bound) + penalty;
+                if self.features.is_none() {
+                    return bound << 32 | cost.min(u64::from(u32::MAX));
+                }
+                // The feature search weighs its pushes (see
+                // `features::push_weight`): with the packing advisor, the
+                // weight first, as in FESS; without, only among equal bounds.
+                let weight = (cost >> SHIFT).min(u64::from(u32::MAX));
+                if self.advisor.is_some() {
+                    weight << 32 | bound.min(u64::from(u32::MAX))
                 } else {
-                    cost
-                };
-                (u64::from(bound) + penalty) << 32 | tie.min(u64::from(u32::MAX))
+                    bound << 32 | weight
+                }
             }
             Order::Fast => {
                 // Weighted A*; among equals, the closer to the goal.
@@ -1091,5 +1096,29 @@ impl super::meet::Round for Search<'_> {
             Step::Done => None,
             Step::End(end) => Some(end),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    /// With the packing advisor, a feature search takes the node reached by
+    /// fewer unadvised pushes first, whatever its bound; without it, the
+    /// node with the lower bound.
+    #[test]
+    fn advised_feature_searches_rank_by_weight_before_the_bound() {
+        let level = crate::Level::from_xsb("#######\n#.  $ #\n#.  $@#\n#######").unwrap();
+        let board = Board::new(level.map(), level.player(), level.boxes()).unwrap();
+        let boxes = vec![0u64; board.words];
+        // Nine pushes, none unadvised; three pushes, one unadvised.
+        let light = 9;
+        let heavy = 1 << SHIFT | 3;
+        let feature_search = || Search::new(&board, Mode::Fast, 0, 16).with_features(true);
+        let advised = feature_search().unwrap().with_advisor(1);
+        assert!(advised.priority(light, 20, &boxes) < advised.priority(heavy, 2, &boxes));
+        let unadvised = feature_search().unwrap();
+        assert!(unadvised.priority(light, 20, &boxes) > unadvised.priority(heavy, 2, &boxes));
     }
 }

@@ -33,6 +33,12 @@ const MIN_GOALS: usize = 4;
 pub(crate) struct Room {
     /// The door of a room behind one door, or [`NONE`] for a goal area.
     door: u16,
+    fill: RoomOrder,
+}
+
+/// A room's cells and the order its goals are filled in.
+#[derive(Clone)]
+pub(crate) struct RoomOrder {
     /// Cells of the room beyond the door (the door not included), or the
     /// goals of a goal area (a bitset).
     cells: Vec<u64>,
@@ -40,21 +46,10 @@ pub(crate) struct Room {
     order: Vec<u16>,
 }
 
-/// A room's cells and the order its goals are filled in.
-#[derive(Clone)]
-pub(crate) struct RoomOrder {
-    cells: Vec<u64>,
-    order: Vec<u16>,
-}
-
 impl RoomOrder {
-    /// Whether filling `goal` next keeps the room's order: false for a goal
-    /// of the room other than its next one, or when the room is not filled
-    /// in order; true for any cell outside the room.
-    pub fn allows(&self, boxes: &[u64], goal: u16) -> bool {
-        if !bits::has(&self.cells, goal) {
-            return true;
-        }
+    /// The goal to fill next, when the boxes in the room fill the first
+    /// goals of its order (and it is not full).
+    fn next(&self, boxes: &[u64]) -> Option<u16> {
         let filled = self
             .order
             .iter()
@@ -66,7 +61,14 @@ impl RoomOrder {
             .zip(boxes)
             .map(|(c, b)| (c & b).count_ones() as usize)
             .sum::<usize>();
-        filled == inside && self.order.get(filled) == Some(&goal)
+        (filled == inside).then(|| self.order.get(filled).copied())?
+    }
+
+    /// Whether filling `goal` next keeps the room's order: false for a goal
+    /// of the room other than its next one, or when the room is not filled
+    /// in order; true for any cell outside the room.
+    pub fn allows(&self, boxes: &[u64], goal: u16) -> bool {
+        !bits::has(&self.cells, goal) || self.next(boxes) == Some(goal)
     }
 }
 
@@ -149,8 +151,10 @@ impl Rooms {
             if let Some(order) = rooms.fill_order(board, door, &piece) {
                 rooms.add(Room {
                     door,
-                    cells: piece,
-                    order,
+                    fill: RoomOrder {
+                        cells: piece,
+                        order,
+                    },
                 });
             }
         }
@@ -169,8 +173,7 @@ impl Rooms {
             if let Some(order) = rooms.fill_order(board, NONE, &area) {
                 rooms.add(Room {
                     door: NONE,
-                    cells: area,
-                    order,
+                    fill: RoomOrder { cells: area, order },
                 });
             }
         }
@@ -181,8 +184,8 @@ impl Rooms {
     fn overlaps(&self, piece: &[u64], door: u16) -> bool {
         self.rooms.iter().any(|room| {
             (room.door != NONE && bits::has(piece, room.door))
-                || (door != NONE && (bits::has(&room.cells, door) || room.door == door))
-                || room.cells.iter().zip(piece).any(|(a, b)| a & b != 0)
+                || (door != NONE && (bits::has(&room.fill.cells, door) || room.door == door))
+                || room.fill.cells.iter().zip(piece).any(|(a, b)| a & b != 0)
         })
     }
 
@@ -191,7 +194,7 @@ impl Rooms {
         if room.door != NONE {
             self.trigger[usize::from(room.door)] = index;
         } else {
-            for &g in &room.order {
+            for &g in &room.fill.order {
                 self.trigger[usize::from(g)] = index;
             }
         }
@@ -204,20 +207,14 @@ impl Rooms {
             .iter()
             .map(|r| RoomInfo {
                 door: r.door,
-                order: r.order.clone(),
+                order: r.fill.order.clone(),
             })
             .collect()
     }
 
     /// Each room's cells and filling order.
     pub fn orders(&self) -> Vec<RoomOrder> {
-        self.rooms
-            .iter()
-            .map(|r| RoomOrder {
-                cells: r.cells.clone(),
-                order: r.order.clone(),
-            })
-            .collect()
+        self.rooms.iter().map(|r| r.fill.clone()).collect()
     }
 
     /// The room a box pushed from `from` onto `to` enters, if any.
@@ -225,7 +222,7 @@ impl Rooms {
     pub fn entered(&self, from: u16, to: u16) -> Option<usize> {
         let r = *self.trigger.get(usize::from(to))?;
         let room = self.rooms.get(usize::from(r))?;
-        (!bits::has(&room.cells, from)).then_some(usize::from(r))
+        (!bits::has(&room.fill.cells, from)).then_some(usize::from(r))
     }
 
     /// The cells reachable from `from` without entering `blocked` or a cell
@@ -365,19 +362,13 @@ impl Rooms {
         let r = self.rooms.get(room)?;
         let mut others = boxes.to_vec();
         bits::clear(&mut others, at);
-        let inside = r
-            .cells
-            .iter()
-            .zip(&others)
-            .map(|(c, b)| (c & b).count_ones() as usize)
-            .sum::<usize>();
-        let target_cell = *r.order.get(inside)?;
-        if target_cell == at || !r.order[..inside].iter().all(|&g| bits::has(&others, g)) {
+        let target_cell = r.fill.next(&others)?;
+        if target_cell == at {
             return None;
         }
         let mut target = vec![0u64; board.words];
         bits::set(&mut target, target_cell);
-        let cells = &r.cells;
+        let cells = &r.fill.cells;
         self.one_box
             .push_path(board, &others, at, player, &target, |c| bits::has(cells, c))
     }

@@ -7,9 +7,14 @@
 //! packing cell in one step instead of a walk of unadvised pushes. Given
 //! the goal rooms (see `room`), it advises a room's goals in the room's
 //! filling order only.
+//!
+//! FESS's connectivity advisor, the [`Opener`]: one extra child in which a
+//! box is pushed alone to where the free floor falls into fewer pieces,
+//! opening the way to boxes and goals before any can be packed.
 
 use super::bits;
 use super::board::{Board, FAR};
+use super::features::Features;
 use super::one_box::OneBox;
 use super::room::RoomOrder;
 
@@ -124,9 +129,96 @@ impl Advisor {
     }
 }
 
+/// FESS's connectivity advisor: from each position the feature search
+/// expands, one extra child in which a box is pushed alone, along the
+/// fewest pushes (two or more: a single push is a child anyway), to where
+/// the free cells fall into fewer pieces. Only boxes whose taking away
+/// joins pieces are tried, those joining the most first.
+pub(crate) struct Opener {
+    tries: usize,
+    one_box: OneBox,
+    features: Features,
+    others: Vec<u64>,
+    /// `others` with the box where it is tried.
+    trial: Vec<u64>,
+    cells: Vec<u16>,
+    /// (pieces with the box taken away, box cell).
+    candidates: Vec<(u32, u16)>,
+}
+
+impl Opener {
+    /// An advisor trying up to `tries` boxes per position.
+    pub fn new(board: &Board, tries: usize) -> Opener {
+        Opener {
+            tries,
+            one_box: OneBox::new(board),
+            features: Features::new(board, false),
+            others: vec![0; board.words],
+            trial: vec![0; board.words],
+            cells: Vec::new(),
+            candidates: Vec::new(),
+        }
+    }
+
+    /// A new advisor asking what this one asks.
+    pub fn fresh(&self, board: &Board) -> Opener {
+        Opener::new(board, self.tries)
+    }
+
+    /// The advised pushes (box cell, direction) from the position `boxes`
+    /// with the player on `player`; `None` when no box opens the board.
+    pub fn advise(&mut self, board: &Board, boxes: &[u64], player: u16) -> Option<Vec<(u16, u8)>> {
+        let now = self.features.pieces_of(board, boxes);
+        if now <= 1 {
+            return None;
+        }
+        let mut cells = std::mem::take(&mut self.cells);
+        bits::cells(boxes, &mut cells);
+        self.candidates.clear();
+        for &b in &cells {
+            self.others.copy_from_slice(boxes);
+            bits::clear(&mut self.others, b);
+            let without = self.features.pieces_of(board, &self.others);
+            if without < now {
+                self.candidates.push((without, b));
+            }
+        }
+        self.cells = cells;
+        self.candidates.sort_unstable();
+        for i in 0..self.candidates.len().min(self.tries) {
+            let (_, b) = self.candidates[i];
+            self.others.copy_from_slice(boxes);
+            bits::clear(&mut self.others, b);
+            self.trial.copy_from_slice(&self.others);
+            let (features, trial) = (&mut self.features, &mut self.trial);
+            let opens = |cell: u16, pushes: u32| {
+                if !(2..=MAX_OPENING_PUSHES).contains(&pushes) {
+                    return false;
+                }
+                bits::set(trial, cell);
+                let pieces = features.pieces_of(board, trial);
+                bits::clear(trial, cell);
+                pieces < now
+            };
+            if let Some(path) =
+                self.one_box
+                    .push_path_until(board, &self.others, b, player, opens, |_| true)
+            {
+                return Some(path);
+            }
+        }
+        None
+    }
+}
+
+/// The most pushes an opening move may take.
+const MAX_OPENING_PUSHES: u32 = 12;
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]
+    use super::super::search::Search;
+    use super::super::store::PushKind;
     use super::*;
     use crate::Level;
 
@@ -193,36 +285,99 @@ mod tests {
     }
 
     fn solve_with_advice(tries: usize) {
-        use super::super::search::{End, Search};
-        use super::super::store::{NO_PARENT, PushKind};
+        let advised = solve_through(
+            CORRIDOR,
+            |s| s.with_advisor(tries),
+            |kind| match kind {
+                PushKind::Advised(from) => Some(from),
+                _ => None,
+            },
+        );
+        assert!(!advised.is_empty(), "the solution took no advice");
+        assert!(advised.iter().all(|&pushes| pushes >= 2), "{advised:?}");
+    }
+
+    /// Solves `text` with the feature search that `with` sets up, checks
+    /// that the solution is written out and replays, and returns the pushes
+    /// of each of its macros that `macro_from` (the macro's first box cell
+    /// from the push's kind) picks, from the end.
+    fn solve_through(
+        text: &str,
+        with: impl FnOnce(Search<'_>) -> Search<'_>,
+        macro_from: impl Fn(PushKind) -> Option<u16>,
+    ) -> Vec<usize> {
+        use super::super::search::End;
+        use super::super::store::NO_PARENT;
         use super::super::{Control, Mode, Outcome, finish_search};
-        let (level, board, _) = setup(CORRIDOR);
-        let mut search = Search::new(&board, Mode::Fast, 0, 64)
-            .with_features(true)
-            .unwrap()
-            .with_advisor(tries);
+        let (level, board, _) = setup(text);
+        let mut search = with(
+            Search::new(&board, Mode::Fast, 0, 64)
+                .with_features(true)
+                .unwrap(),
+        );
         let control = Control::new();
         let end = search.start().or_else(|| search.advance(&control, 100_000));
         let Some(End::Found(goal)) = end else {
             panic!("not solved");
         };
-        let mut advised = 0;
+        let mut pushes = Vec::new();
         let mut node = goal;
         while search.store.parent(node) != NO_PARENT {
-            if let PushKind::Advised(from) = search.store.push(node).kind() {
-                advised += 1;
+            if let Some(from) = macro_from(search.store.push(node).kind()) {
                 let runs = search.runs(node).unwrap();
                 assert_eq!(runs[0].0, from);
-                assert!(runs.len() >= 2);
+                pushes.push(runs.len());
             }
             node = search.store.parent(node);
         }
-        assert!(advised > 0, "the solution took no advice");
         let Outcome::Solved(solution) = finish_search(&level, &board, &search, goal, Mode::Fast)
         else {
             panic!("not written out");
         };
         assert!(crate::verify(&level, &solution.lurd).unwrap().solved);
+        pushes
+    }
+
+    /// Two rooms joined by a doorway, (4, 2), the box in the mouth of it.
+    const DOORWAY: &str = "########\n#   #  #\n#@ $   #\n#   # .#\n########";
+
+    #[test]
+    fn the_opener_pushes_a_box_through_a_doorway_until_the_rooms_join() {
+        let (level, board, mut boxes) = setup(DOORWAY);
+        let cell = |column: usize, row: usize| board.compact[level.map().index(column, row)];
+        let mut features = Features::new(&board, false);
+        assert_eq!(features.pieces_of(&board, &boxes), 2);
+        let path = Opener::new(&board, 2)
+            .advise(&board, &boxes, board.start_player)
+            .unwrap();
+        // One push leaves it in the doorway, two just beyond it, where it
+        // still cuts the right room from the doorway: three it is.
+        assert_eq!(path.len(), 3, "{path:?}");
+        let end = play(&board, &mut boxes, board.start_player, &path);
+        assert_eq!(end, cell(6, 2));
+        assert_eq!(features.pieces_of(&board, &boxes), 1);
+    }
+
+    #[test]
+    fn an_open_board_gets_no_opening_advice() {
+        let (_, board, boxes) = setup("#######\n#.    #\n#  $  #\n#  @  #\n#######");
+        assert_eq!(
+            Opener::new(&board, 2).advise(&board, &boxes, board.start_player),
+            None
+        );
+    }
+
+    #[test]
+    fn a_solution_through_an_opening_move_is_written_out_and_replays() {
+        let opened = solve_through(
+            DOORWAY,
+            |s| s.with_opener(2),
+            |kind| match kind {
+                PushKind::Opened(from) => Some(from),
+                _ => None,
+            },
+        );
+        assert_eq!(opened, vec![3], "one opening move, through the doorway");
     }
 
     #[test]

@@ -153,6 +153,11 @@ impl Features {
         (packed.min(255) << 16) | (blocked << 8) | self.pieces(board, boxes, region).min(255)
     }
 
+    /// How many connected pieces the cells without boxes form.
+    pub fn pieces_of(&mut self, board: &Board, boxes: &[u64]) -> u32 {
+        self.pieces(board, boxes, |_| false)
+    }
+
     /// How many links hold a box.
     fn blocked_links(&mut self, boxes: &[u64]) -> u32 {
         if self.links == 0 {

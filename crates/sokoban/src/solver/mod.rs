@@ -379,10 +379,13 @@ pub fn solve_with_stats(
                 .with_features(false)
                 .map(Search::with_rooms)
                 .map(Engine::Forward),
-            Kind::RoomFeatures { advised_boxes } => forward()
+            Kind::RoomFeatures {
+                advised_boxes,
+                opening_boxes,
+            } => forward()
                 .with_features(true)
                 .map(Search::with_rooms)
-                .map(|s| s.with_advisor(advised_boxes))
+                .map(|s| s.with_advisor(advised_boxes).with_opener(opening_boxes))
                 .map(Engine::Forward),
             Kind::Backward => Backward::new(&board, memory).map(Engine::Backward),
         };
@@ -674,11 +677,15 @@ enum Kind {
     /// levels, but slower than greedy and packing on most easy ones. It
     /// takes the goal-room macro (see `room`), so it is not complete.
     Features,
-    /// The same with room connectivity among its features, and the
-    /// packing advisor (see `advisor`) trying up to this many boxes per
-    /// position (none: no advisor). The portfolio runs three advised counts:
-    /// each solves hard levels the others do not.
-    RoomFeatures { advised_boxes: usize },
+    /// The same with room connectivity among its features, the packing
+    /// advisor (see `advisor`) trying up to `advised_boxes` boxes per
+    /// position, and the connectivity advisor (`advisor::Opener`) up to
+    /// `opening_boxes` (none: no such advisor). The portfolio runs three
+    /// advised counts: each solves hard levels the others do not.
+    RoomFeatures {
+        advised_boxes: usize,
+        opening_boxes: usize,
+    },
     /// Greedy over pulls, from the solved position back to the start (see
     /// `backward`).
     Backward,
@@ -692,8 +699,12 @@ impl Kind {
             Kind::AStar => "A*",
             Kind::Packing => "packing",
             Kind::Features => "features",
-            Kind::RoomFeatures { advised_boxes: 0 } => "room features, unadvised",
-            Kind::RoomFeatures { advised_boxes: 1 } => "room features, nearest box advised",
+            Kind::RoomFeatures {
+                advised_boxes: 0, ..
+            } => "room features, unadvised",
+            Kind::RoomFeatures {
+                advised_boxes: 1, ..
+            } => "room features, nearest box advised",
             Kind::RoomFeatures { .. } => "room features",
             Kind::Backward => "backward",
         }
@@ -797,9 +808,32 @@ const PORTFOLIO: [(Kind, u64, u64); 8] = [
     (Kind::Features, 0, 3),
     // Room connectivity in searches of its own, not as a third feature of
     // the plain one: each keeps hard levels the other loses.
-    (Kind::RoomFeatures { advised_boxes: 2 }, 0, 4),
-    (Kind::RoomFeatures { advised_boxes: 1 }, 0, 3),
-    (Kind::RoomFeatures { advised_boxes: 0 }, 0, 3),
+    // The connectivity advisor in the search advising two boxes only: in
+    // both advised searches it loses more than it wins.
+    (
+        Kind::RoomFeatures {
+            advised_boxes: 2,
+            opening_boxes: 2,
+        },
+        0,
+        4,
+    ),
+    (
+        Kind::RoomFeatures {
+            advised_boxes: 1,
+            opening_boxes: 0,
+        },
+        0,
+        3,
+    ),
+    (
+        Kind::RoomFeatures {
+            advised_boxes: 0,
+            opening_boxes: 0,
+        },
+        0,
+        3,
+    ),
     // Its nodes cost a quarter of a forward one's, so 52 slices are about
     // half the time: more time buys the forward searches little, this much.
     // One early slice only: more slow the small levels down without

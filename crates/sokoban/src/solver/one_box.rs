@@ -143,21 +143,34 @@ impl OneBox {
         if bits::has(targets, at) {
             return None;
         }
+        let arrived = |cell: u16, _: u32| bits::has(targets, cell);
+        self.push_path_until(board, others, at, player, arrived, allowed)
+    }
+
+    /// The same, to the first cell the box reaches (in order of pushes)
+    /// where `arrived` (the cell, and the pushes taking the box there)
+    /// holds; `None` when there is none.
+    pub fn push_path_until(
+        &mut self,
+        board: &Board,
+        others: &[u64],
+        at: u16,
+        player: u16,
+        mut arrived: impl FnMut(u16, u32) -> bool,
+        allowed: impl Fn(u16) -> bool,
+    ) -> Option<Vec<(u16, u8)>> {
         self.next_search();
         self.reach_sides(board, player, others, at);
         self.queue_sides(board, at, u32::MAX, 0);
         while let Some((b, s, pushes)) = self.queue.pop_front() {
-            // The player on side `s` pushes the box the other way.
             let dir = (s + 2) % 4;
             let t = board.neighbor(b, usize::from(dir));
             if t == NONE || bits::has(others, t) || !allowed(t) || board.dead[usize::from(t)] {
                 continue;
             }
             let here = (usize::from(b) * 4 + usize::from(s)) as u32;
-            if bits::has(targets, t) {
+            if arrived(t, pushes + 1) {
                 let mut path = vec![(b, dir)];
-                // Each state was reached by pushing the box of the state
-                // before it away from that state's player side.
                 let mut state = self.from[here as usize];
                 while state != u32::MAX {
                     let (cell, side) = ((state / 4) as u16, (state % 4) as u8);
@@ -167,7 +180,6 @@ impl OneBox {
                 path.reverse();
                 return Some(path);
             }
-            // The player now stands on `b`, side `s` of the box.
             if self.seen(t, s) {
                 continue;
             }

@@ -6,7 +6,7 @@
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 
-use super::advisor::Advisor;
+use super::advisor::{Advisor, Opener};
 use super::bits;
 use super::board::{Board, NONE};
 use super::complete::Completer;
@@ -149,6 +149,8 @@ pub(crate) struct Search<'a> {
     rooms: Option<Rooms>,
     /// The feature search's packing advisor (see [`Advisor`]).
     advisor: Option<Advisor>,
+    /// The feature search's connectivity advisor (see [`Opener`]).
+    opener: Option<Opener>,
     /// Pushes mode met in the middle: completions probed (see [`Completer`]).
     pub completer: Option<Completer>,
     /// On a symmetric board: images of positions already expanded are
@@ -242,6 +244,7 @@ impl<'a> Search<'a> {
             macro_index: HashMap::new(),
             rooms: None,
             advisor: None,
+            opener: None,
             completer: None,
             symmetry,
             layers: None,
@@ -288,6 +291,15 @@ impl<'a> Search<'a> {
                 _ => Vec::new(),
             };
             self.advisor = Some(Advisor::new(self.board, tries).with_rooms(rooms));
+        }
+        self
+    }
+
+    /// Feature searches only: adds the connectivity advisor's child to
+    /// every expansion, trying up to `tries` boxes (see [`Opener`]).
+    pub fn with_opener(mut self, tries: usize) -> Search<'a> {
+        if self.features.is_some() && tries > 0 {
+            self.opener = Some(Opener::new(self.board, tries));
         }
         self
     }
@@ -401,15 +413,24 @@ impl<'a> Search<'a> {
         match self.store.push(id).kind() {
             PushKind::Run(from, dir, count) => Some(vec![(from, dir, count)]),
             PushKind::Macro(index) => self.macros.get(index as usize).map(|p| single(p)),
-            PushKind::Advised(from) => {
+            kind @ (PushKind::Advised(from) | PushKind::Opened(from)) => {
                 // The advice is a function of the parent position: ask again
                 // (a few times per solution, so with scratch of its own).
                 let parent = self.store.parent(id);
-                let path = self.advisor.as_ref()?.fresh(self.board).advise(
-                    self.board,
-                    self.store.boxes(parent),
-                    self.store.player(parent),
-                )?;
+                let (board, boxes) = (self.board, self.store.boxes(parent));
+                let player = self.store.player(parent);
+                let path = match kind {
+                    PushKind::Opened(_) => self
+                        .opener
+                        .as_ref()?
+                        .fresh(board)
+                        .advise(board, boxes, player),
+                    _ => self
+                        .advisor
+                        .as_ref()?
+                        .fresh(board)
+                        .advise(board, boxes, player),
+                }?;
                 (path.first()?.0 == from).then(|| single(&path))
             }
         }
@@ -795,7 +816,29 @@ impl<'a> Search<'a> {
                 }
             }
         }
-        self.advised_child(&parent, boxes, list)
+        if let Some(goal) = self.advised_child(&parent, boxes, list)? {
+            return Ok(Some(goal));
+        }
+        self.opening_child(&parent, boxes, list)
+    }
+
+    /// The connectivity advisor's child of `parent`, if it advises one: a
+    /// box pushed alone to where the board falls into fewer pieces, as one
+    /// macro.
+    fn opening_child(
+        &mut self,
+        parent: &Expanded,
+        boxes: &mut [u64],
+        list: &[u16],
+    ) -> Result<Option<u32>, ()> {
+        let Some(opener) = &mut self.opener else {
+            return Ok(None);
+        };
+        let player = self.store.player(parent.id);
+        match opener.advise(self.board, boxes, player) {
+            Some(path) => self.path_child(parent, boxes, list, &path, Push::opened),
+            None => Ok(None),
+        }
     }
 
     /// The packing advisor's child of `parent`, if it advises one: a box
@@ -810,9 +853,22 @@ impl<'a> Search<'a> {
             return Ok(None);
         };
         let player = self.store.player(parent.id);
-        let Some(path) = advisor.advise(self.board, boxes, player) else {
-            return Ok(None);
-        };
+        match advisor.advise(self.board, boxes, player) {
+            Some(path) => self.path_child(parent, boxes, list, &path, Push::advised),
+            None => Ok(None),
+        }
+    }
+
+    /// The child of `parent` in which one box takes the pushes of `path`,
+    /// an advisor's, stored as `push` of the box's first cell.
+    fn path_child(
+        &mut self,
+        parent: &Expanded,
+        boxes: &mut [u64],
+        list: &[u16],
+        path: &[(u16, u8)],
+        push: fn(u16) -> Push,
+    ) -> Result<Option<u32>, ()> {
         let (Some(&(from, first_dir)), Some(&(last, last_dir))) = (path.first(), path.last())
         else {
             return Ok(None);
@@ -834,7 +890,7 @@ impl<'a> Search<'a> {
             dir: usize::from(last_dir),
             count: path.len() as u16,
             walk,
-            push: Push::advised(from),
+            push: push(from),
         };
         self.child(parent, boxes, pushed)
     }

@@ -32,9 +32,9 @@ const DRAW: usize = 1 << 14;
 /// The push that made a node from its parent, in 32 bits: a straight run
 /// (the box's cell before it, the direction, how many cells it travelled:
 /// tunnel macros push further), a goal-room macro (an index into the
-/// search's list of macro paths), or the packing advisor's macro (the box's
-/// cell before it: the path is found again from the parent when the
-/// solution is written out, so none is kept per node).
+/// search's list of macro paths), or the packing or connectivity advisor's
+/// macro (the box's cell before it: the path is found again from the parent
+/// when the solution is written out, so none is kept per node).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Push(u32);
 
@@ -45,8 +45,10 @@ pub(crate) enum PushKind {
     Run(u16, u8, u16),
     /// A goal-room macro's index.
     Macro(u32),
-    /// The advisor's macro for the box on this cell.
+    /// The packing advisor's macro for the box on this cell.
     Advised(u16),
+    /// The connectivity advisor's macro for the box on this cell.
+    Opened(u16),
 }
 
 /// The longest straight run one [`Push`] can hold.
@@ -54,8 +56,10 @@ pub(crate) const MAX_RUN: u16 = 0x1fff;
 
 /// Bit of [`Push`] marking a macro.
 const MACRO: u32 = 1 << 31;
-/// With [`MACRO`]: the advisor's macro, not an index.
+/// With [`MACRO`]: an advisor's macro, not an index.
 const ADVISED: u32 = 1 << 30;
+/// With [`ADVISED`]: the connectivity advisor's.
+const OPENED: u32 = 1 << 29;
 
 impl Push {
     /// `count` pushes of the box on `from` in direction `dir` (0..4);
@@ -76,6 +80,11 @@ impl Push {
         Push(MACRO | ADVISED | u32::from(from))
     }
 
+    /// The connectivity advisor's macro for the box on `from`.
+    pub fn opened(from: u16) -> Push {
+        Push(MACRO | ADVISED | OPENED | u32::from(from))
+    }
+
     pub fn kind(self) -> PushKind {
         if self.0 & MACRO == 0 {
             PushKind::Run(
@@ -83,6 +92,8 @@ impl Push {
                 (self.0 >> 16 & 3) as u8,
                 (self.0 >> 18) as u16,
             )
+        } else if self.0 & OPENED != 0 {
+            PushKind::Opened(self.0 as u16)
         } else if self.0 & ADVISED != 0 {
             PushKind::Advised(self.0 as u16)
         } else {

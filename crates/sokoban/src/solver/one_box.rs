@@ -163,6 +163,7 @@ impl OneBox {
         self.reach_sides(board, player, others, at);
         self.queue_sides(board, at, u32::MAX, 0);
         while let Some((b, s, pushes)) = self.queue.pop_front() {
+            // The player on side `s` pushes the box the other way.
             let dir = (s + 2) % 4;
             let t = board.neighbor(b, usize::from(dir));
             if t == NONE || bits::has(others, t) || !allowed(t) || board.dead[usize::from(t)] {
@@ -171,6 +172,8 @@ impl OneBox {
             let here = (usize::from(b) * 4 + usize::from(s)) as u32;
             if arrived(t, pushes + 1) {
                 let mut path = vec![(b, dir)];
+                // Each state was reached by pushing the box of the state
+                // before it away from that state's player side.
                 let mut state = self.from[here as usize];
                 while state != u32::MAX {
                     let (cell, side) = ((state / 4) as u16, (state % 4) as u8);
@@ -180,6 +183,7 @@ impl OneBox {
                 path.reverse();
                 return Some(path);
             }
+            // The player now stands on `b`, side `s` of the box.
             if self.seen(t, s) {
                 continue;
             }

@@ -191,7 +191,7 @@ impl Opener {
             bits::clear(&mut self.others, b);
             self.trial.copy_from_slice(&self.others);
             let (features, trial) = (&mut self.features, &mut self.trial);
-            let opens = |cell: u16, pushes: u32| {
+            let opens = |cell: u16, _: u8, pushes: u32| {
                 if !(2..=MAX_OPENING_PUSHES).contains(&pushes) {
                     return false;
                 }
@@ -378,6 +378,21 @@ mod tests {
             },
         );
         assert_eq!(opened, vec![3], "one opening move, through the doorway");
+    }
+
+    #[test]
+    fn a_solution_through_box_moves_is_written_out_and_replays() {
+        let moved = solve_through(
+            DOORWAY,
+            |s| s.with_box_moves(),
+            |kind| match kind {
+                PushKind::Moved(from) => Some(from),
+                _ => None,
+            },
+        );
+        // Through the doorway and down onto the goal: one move of four
+        // pushes, from the start.
+        assert_eq!(moved, vec![4], "{moved:?}");
     }
 
     #[test]

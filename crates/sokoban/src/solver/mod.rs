@@ -3,9 +3,10 @@
 //!
 //! One best-first engine over push positions (`search`) serves every mode:
 //! Fast mode runs a portfolio of greedy and A* searches (one greedy search
-//! steered by the goal packing order, `packing`, one over feature space,
-//! `features`, which also pushes boxes entering a goal room on to their
-//! goals in one macro move, `room`, and one over pulls from the solved
+//! steered by the goal packing order, `packing`, several over feature space,
+//! `features`, which also push boxes entering a goal room on to their
+//! goals in one macro move, `room`, one of them over box moves, every
+//! position one box reaches alone, `one_box`, and one over pulls from the solved
 //! position back to the start, `backward`, whose positions the forward
 //! searches meet);
 //! Pushes mode proves the fewest pushes with an A* forwards and one
@@ -387,6 +388,11 @@ pub fn solve_with_stats(
                 .map(Search::with_rooms)
                 .map(|s| s.with_advisor(advised_boxes).with_opener(opening_boxes))
                 .map(Engine::Forward),
+            Kind::BoxMoves => forward()
+                .with_features(true)
+                .map(Search::with_rooms)
+                .map(|s| s.with_advisor(2).with_opener(2).with_box_moves())
+                .map(Engine::Forward),
             Kind::Backward => Backward::new(&board, memory).map(Engine::Backward),
         };
         if let Some(search) = search {
@@ -686,6 +692,13 @@ enum Kind {
         advised_boxes: usize,
         opening_boxes: usize,
     },
+    /// Room features advising two boxes (and opening with two), over box
+    /// moves instead of pushes (see `one_box`): a child for every position
+    /// one box reaches alone, as FESS moves. Its expansions cost tens of
+    /// pushes', but it crosses the feature space where the push searches
+    /// stall: goal areas filled from afar, rooms prepared through long
+    /// corridors.
+    BoxMoves,
     /// Greedy over pulls, from the solved position back to the start (see
     /// `backward`).
     Backward,
@@ -706,6 +719,7 @@ impl Kind {
                 advised_boxes: 1, ..
             } => "room features, nearest box advised",
             Kind::RoomFeatures { .. } => "room features",
+            Kind::BoxMoves => "box moves",
             Kind::Backward => "backward",
         }
     }
@@ -797,7 +811,7 @@ impl Engine<'_> {
 /// the cheap searches that solve easy levels fast. Weighted A* is left
 /// out: it won no hard level. The figures behind these shares are under
 /// "Tried and dropped" in `BENCHMARKS.md`.
-const PORTFOLIO: [(Kind, u64, u64); 8] = [
+const PORTFOLIO: [(Kind, u64, u64); 9] = [
     (Kind::Greedy, 3, 1),
     // Two late slices, no more: it wins large levels only early, but one
     // slice loses a medium level.
@@ -834,6 +848,10 @@ const PORTFOLIO: [(Kind, u64, u64); 8] = [
         0,
         3,
     ),
+    // Beside the push searches, not in place of the one advising two boxes:
+    // each solves hard levels the other does not. Two late slices: its
+    // expansions cost tens of pushes', and one or four solve the same.
+    (Kind::BoxMoves, 0, 2),
     // Its nodes cost a quarter of a forward one's, so 52 slices are about
     // half the time: more time buys the forward searches little, this much.
     // One early slice only: more slow the small levels down without

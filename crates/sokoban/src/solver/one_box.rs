@@ -1,8 +1,12 @@
 //! One box moved alone, the other boxes standing as walls: breadth first
 //! over (box cell, player side) states, the player walking around the
 //! boxes between moves. The goal rooms use it to pull boxes out (finding a
-//! filling order) and to push a box on to its goal; the packing advisor of
-//! the feature search to push a box onto the next goal to fill.
+//! filling order) and to push a box on to its goal; the advisors of the
+//! feature search to push a box onto the next goal to fill, or to where it
+//! opens the board; the feature search over box moves to find every
+//! position one box reaches (FESS's moves: a box taken anywhere it can go
+//! is one step, so the search looks as far in one expansion as the push
+//! searches in many).
 
 use std::collections::VecDeque;
 
@@ -143,20 +147,20 @@ impl OneBox {
         if bits::has(targets, at) {
             return None;
         }
-        let arrived = |cell: u16, _: u32| bits::has(targets, cell);
+        let arrived = |cell: u16, _: u8, _: u32| bits::has(targets, cell);
         self.push_path_until(board, others, at, player, arrived, allowed)
     }
 
     /// The same, to the first cell the box reaches (in order of pushes)
-    /// where `arrived` (the cell, and the pushes taking the box there)
-    /// holds; `None` when there is none.
+    /// where `arrived` (the cell, the direction of the last push, and the
+    /// pushes taking the box there) holds; `None` when there is none.
     pub fn push_path_until(
         &mut self,
         board: &Board,
         others: &[u64],
         at: u16,
         player: u16,
-        mut arrived: impl FnMut(u16, u32) -> bool,
+        mut arrived: impl FnMut(u16, u8, u32) -> bool,
         allowed: impl Fn(u16) -> bool,
     ) -> Option<Vec<(u16, u8)>> {
         self.next_search();
@@ -170,7 +174,7 @@ impl OneBox {
                 continue;
             }
             let here = (usize::from(b) * 4 + usize::from(s)) as u32;
-            if arrived(t, pushes + 1) {
+            if arrived(t, dir, pushes + 1) {
                 let mut path = vec![(b, dir)];
                 // Each state was reached by pushing the box of the state
                 // before it away from that state's player side.
@@ -191,6 +195,54 @@ impl OneBox {
             self.queue_sides(board, t, here, pushes + 1);
         }
         None
+    }
+}
+
+/// Where one box can go by pushes of its own: the cell, the direction of
+/// the last push (the player stands behind the box), and how many pushes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct BoxMove {
+    pub to: u16,
+    pub dir: u8,
+    pub pushes: u32,
+}
+
+impl OneBox {
+    /// Every position the box on `at` reaches, pushed alone (the boxes of
+    /// `others` standing still) from the player on `player`, off dead
+    /// squares, each once per region the player is left in, with its fewest
+    /// pushes; into `moves`.
+    pub fn moves(
+        &mut self,
+        board: &Board,
+        others: &[u64],
+        at: u16,
+        player: u16,
+        moves: &mut Vec<BoxMove>,
+    ) {
+        moves.clear();
+        self.next_search();
+        self.reach_sides(board, player, others, at);
+        self.queue_sides(board, at, u32::MAX, 0);
+        while let Some((b, s, pushes)) = self.queue.pop_front() {
+            let dir = (s + 2) % 4;
+            let t = board.neighbor(b, usize::from(dir));
+            // A state seen already is a position met already: the player
+            // reached that side of the box from where it stood then.
+            if t == NONE || bits::has(others, t) || board.dead[usize::from(t)] || self.seen(t, s) {
+                continue;
+            }
+            let here = (usize::from(b) * 4 + usize::from(s)) as u32;
+            self.reach_sides(board, b, others, t);
+            self.queue_sides(board, t, here, pushes + 1);
+            if t != at {
+                moves.push(BoxMove {
+                    to: t,
+                    dir,
+                    pushes: pushes + 1,
+                });
+            }
+        }
     }
 }
 
@@ -253,5 +305,76 @@ mod tests {
             }
         }
         assert!(compared > 500, "{compared}");
+    }
+
+    /// The box moves are the positions a plain breadth-first search over
+    /// (box cell, player cell) states reaches, one per box cell and player
+    /// region, each with its fewest pushes.
+    #[test]
+    fn box_moves_are_every_position_one_box_reaches_alone() {
+        use std::collections::{HashMap, VecDeque};
+        let text = "\
+##########
+#    #  .#
+# ## # $ #
+#  $   # #
+## #$   .#
+#  ####  #
+#@      .#
+##########";
+        let level = Level::from_xsb(text).unwrap();
+        let board = Board::new(level.map(), level.player(), level.boxes()).unwrap();
+        let mut one_box = OneBox::new(&board);
+        let mut moves = Vec::new();
+        let mut total = 0;
+        // The player's region as its lowest cell.
+        let region = |walls: &[u64], boxed: u16, player: u16| {
+            let mut reach = OneBox::new(&board);
+            reach.reach(&board, &[player], walls, boxed);
+            (0..board.cells as u16).find(|&c| reach.reached(c)).unwrap()
+        };
+        for &at in &board.start_boxes {
+            let mut others = vec![0u64; board.words];
+            for &b in &board.start_boxes {
+                bits::set(&mut others, b);
+            }
+            bits::clear(&mut others, at);
+            let player = board.start_player;
+            // Plain search: pushes by breadth, the player walking freely.
+            let mut fewest: HashMap<(u16, u16), u32> = HashMap::new();
+            let mut seen = std::collections::HashSet::new();
+            let mut queue = VecDeque::from([(at, player, 0u32)]);
+            seen.insert((at, player));
+            while let Some((b, p, pushes)) = queue.pop_front() {
+                if b != at {
+                    fewest.entry((b, region(&others, b, p))).or_insert(pushes);
+                }
+                let mut walk = OneBox::new(&board);
+                walk.reach(&board, &[p], &others, b);
+                for dir in 0..4 {
+                    let behind = board.neighbor(b, (dir + 2) % 4);
+                    let to = board.neighbor(b, dir);
+                    if behind == NONE || to == NONE || !walk.reached(behind) {
+                        continue;
+                    }
+                    if bits::has(&others, to) || board.dead[usize::from(to)] {
+                        continue;
+                    }
+                    if seen.insert((to, b)) {
+                        queue.push_back((to, b, pushes + 1));
+                    }
+                }
+            }
+            one_box.moves(&board, &others, at, player, &mut moves);
+            let mut found = HashMap::new();
+            for m in &moves {
+                let stand = board.neighbor(m.to, usize::from((m.dir + 2) % 4));
+                let key = (m.to, region(&others, m.to, stand));
+                assert!(found.insert(key, m.pushes).is_none(), "{key:?} twice");
+            }
+            assert_eq!(found, fewest, "the box on {at}");
+            total += moves.len();
+        }
+        assert!(total > 20, "{total}");
     }
 }

@@ -18,6 +18,7 @@ use super::layers::Layers;
 use super::learn::Learner;
 use super::lower_bound::Matching;
 use super::marks::Marks;
+use super::one_box::{BoxMove, OneBox};
 use super::packing::Packing;
 use super::room::Rooms;
 use super::store::{Found, MAX_RUN, NO_PARENT, Push, PushKind, Store};
@@ -83,6 +84,26 @@ struct Pushed {
     count: u16,
     walk: u32,
     push: Push,
+}
+
+/// The lowest cell the player reaches from `from` around `boxes`: its
+/// region's normal form (as [`Search::flood`] finds it, for the rare
+/// callers without its scratch).
+fn lowest_reached(board: &Board, boxes: &[u64], from: u16) -> u16 {
+    let mut seen = vec![false; board.cells];
+    let mut stack = vec![from];
+    seen[usize::from(from)] = true;
+    let mut lowest = from;
+    while let Some(c) = stack.pop() {
+        lowest = lowest.min(c);
+        for &n in &board.neighbors[usize::from(c)] {
+            if n != NONE && !bits::has(boxes, n) && !seen[usize::from(n)] {
+                seen[usize::from(n)] = true;
+                stack.push(n);
+            }
+        }
+    }
+    lowest
 }
 
 /// How a node came to the open list (see [`Search::enqueue`]).
@@ -151,6 +172,9 @@ pub(crate) struct Search<'a> {
     advisor: Option<Advisor>,
     /// The feature search's connectivity advisor (see [`Opener`]).
     opener: Option<Opener>,
+    /// Box moves in place of pushes: children are every position one box
+    /// reaches alone (see [`OneBox::moves`]), and the scratch for them.
+    box_moves: Option<BoxMoves>,
     /// Pushes mode met in the middle: completions probed (see [`Completer`]).
     pub completer: Option<Completer>,
     /// On a symmetric board: images of positions already expanded are
@@ -159,6 +183,14 @@ pub(crate) struct Search<'a> {
     /// Pushes mode met in the middle: the open list by depth (see
     /// [`Layers`]), used instead of `open`.
     layers: Option<Layers>,
+}
+
+/// The scratch of a search over box moves.
+struct BoxMoves {
+    one_box: OneBox,
+    /// The boxes but the one moved.
+    others: Vec<u64>,
+    moves: Vec<BoxMove>,
 }
 
 /// How a node taken from the open list went.
@@ -245,6 +277,7 @@ impl<'a> Search<'a> {
             rooms: None,
             advisor: None,
             opener: None,
+            box_moves: None,
             completer: None,
             symmetry,
             layers: None,
@@ -300,6 +333,19 @@ impl<'a> Search<'a> {
     pub fn with_opener(mut self, tries: usize) -> Search<'a> {
         if self.features.is_some() && tries > 0 {
             self.opener = Some(Opener::new(self.board, tries));
+        }
+        self
+    }
+
+    /// Feature searches only: children by box moves, not pushes (see
+    /// [`OneBox::moves`]).
+    pub fn with_box_moves(mut self) -> Search<'a> {
+        if self.features.is_some() {
+            self.box_moves = Some(BoxMoves {
+                one_box: OneBox::new(self.board),
+                others: vec![0; self.board.words],
+                moves: Vec::new(),
+            });
         }
         self
     }
@@ -413,6 +459,7 @@ impl<'a> Search<'a> {
         match self.store.push(id).kind() {
             PushKind::Run(from, dir, count) => Some(vec![(from, dir, count)]),
             PushKind::Macro(index) => self.macros.get(index as usize).map(|p| single(p)),
+            PushKind::Moved(from) => self.box_move_path(id, from).map(|p| single(&p)),
             kind @ (PushKind::Advised(from) | PushKind::Opened(from)) => {
                 // The advice is a function of the parent position: ask again
                 // (a few times per solution, so with scratch of its own).
@@ -434,6 +481,34 @@ impl<'a> Search<'a> {
                 (path.first()?.0 == from).then(|| single(&path))
             }
         }
+    }
+
+    /// The pushes of the box move from the box on `from` that made node
+    /// `id`: found again from the parent, as the fewest pushes taking the
+    /// box to the child's new box cell with the player left in the child's
+    /// region.
+    fn box_move_path(&self, id: u32, from: u16) -> Option<Vec<(u16, u8)>> {
+        let board = self.board;
+        let parent = self.store.parent(id);
+        let (before, after) = (self.store.boxes(parent), self.store.boxes(id));
+        let mut cells = Vec::new();
+        bits::cells(after, &mut cells);
+        let to = cells.into_iter().find(|&c| !bits::has(before, c))?;
+        let mut others = before.to_vec();
+        bits::clear(&mut others, from);
+        let region = self.store.player(id);
+        let arrived = |cell: u16, dir: u8, _: u32| {
+            let stand = board.neighbor(cell, usize::from((dir + 2) % 4));
+            cell == to && stand != NONE && lowest_reached(board, after, stand) == region
+        };
+        OneBox::new(board).push_path_until(
+            board,
+            &others,
+            from,
+            self.store.player(parent),
+            arrived,
+            |_| true,
+        )
     }
 
     /// The pushes of the solution ending at node `goal`, in order.
@@ -735,6 +810,12 @@ impl<'a> Search<'a> {
                 }
             }
         }
+        if self.box_moves.is_some() {
+            if let Some(goal) = self.box_move_children(&parent, boxes, list)? {
+                return Ok(Some(goal));
+            }
+            self.moves.clear();
+        }
         for i in 0..self.moves.len() {
             let (row, from, dir) = self.moves[i];
             let (row, dir) = (usize::from(row), usize::from(dir));
@@ -820,6 +901,59 @@ impl<'a> Search<'a> {
             return Ok(Some(goal));
         }
         self.opening_child(&parent, boxes, list)
+    }
+
+    /// The children of `parent` by box moves: of each box among the
+    /// candidate pushes, every position it reaches alone. A single push is
+    /// stored as one, a longer move as the box's first cell (see
+    /// [`Search::box_move_path`]).
+    fn box_move_children(
+        &mut self,
+        parent: &Expanded,
+        boxes: &mut [u64],
+        list: &[u16],
+    ) -> Result<Option<u32>, ()> {
+        let Some(mut scratch) = self.box_moves.take() else {
+            return Ok(None);
+        };
+        let board = self.board;
+        let player = self.store.player(parent.id);
+        let mut found = Ok(None);
+        'boxes: for (row, &from) in list.iter().enumerate() {
+            if !self.moves.iter().any(|&(r, ..)| usize::from(r) == row) {
+                continue;
+            }
+            scratch.others.copy_from_slice(boxes);
+            bits::clear(&mut scratch.others, from);
+            scratch
+                .one_box
+                .moves(board, &scratch.others, from, player, &mut scratch.moves);
+            for &BoxMove { to, dir, pushes } in &scratch.moves {
+                let first = pushes == 1;
+                let pushed = Pushed {
+                    row,
+                    from,
+                    to,
+                    dir: usize::from(dir),
+                    count: pushes.min(u32::from(MAX_RUN)) as u16,
+                    walk: 0,
+                    push: if first {
+                        Push::straight(from, dir, 1)
+                    } else {
+                        Push::moved(from)
+                    },
+                };
+                match self.child(parent, boxes, pushed) {
+                    Ok(None) => {}
+                    end => {
+                        found = end;
+                        break 'boxes;
+                    }
+                }
+            }
+        }
+        self.box_moves = Some(scratch);
+        found
     }
 
     /// The connectivity advisor's child of `parent`, if it advises one: a

@@ -33,8 +33,9 @@ const DRAW: usize = 1 << 14;
 /// (the box's cell before it, the direction, how many cells it travelled:
 /// tunnel macros push further), a goal-room macro (an index into the
 /// search's list of macro paths), or the packing or connectivity advisor's
-/// macro (the box's cell before it: the path is found again from the parent
-/// when the solution is written out, so none is kept per node).
+/// macro or a box move (the box's cell before it: the path is found again
+/// from the parent when the solution is written out, so none is kept per
+/// node).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Push(u32);
 
@@ -49,6 +50,9 @@ pub(crate) enum PushKind {
     Advised(u16),
     /// The connectivity advisor's macro for the box on this cell.
     Opened(u16),
+    /// A box move of the box on this cell (to the one cell the child has a
+    /// box on and its parent not).
+    Moved(u16),
 }
 
 /// The longest straight run one [`Push`] can hold.
@@ -60,6 +64,8 @@ const MACRO: u32 = 1 << 31;
 const ADVISED: u32 = 1 << 30;
 /// With [`ADVISED`]: the connectivity advisor's.
 const OPENED: u32 = 1 << 29;
+/// With [`ADVISED`]: a box move's.
+const MOVED: u32 = 1 << 28;
 
 impl Push {
     /// `count` pushes of the box on `from` in direction `dir` (0..4);
@@ -85,6 +91,11 @@ impl Push {
         Push(MACRO | ADVISED | OPENED | u32::from(from))
     }
 
+    /// A box move of the box on `from`.
+    pub fn moved(from: u16) -> Push {
+        Push(MACRO | ADVISED | MOVED | u32::from(from))
+    }
+
     pub fn kind(self) -> PushKind {
         if self.0 & MACRO == 0 {
             PushKind::Run(
@@ -94,6 +105,8 @@ impl Push {
             )
         } else if self.0 & OPENED != 0 {
             PushKind::Opened(self.0 as u16)
+        } else if self.0 & MOVED != 0 {
+            PushKind::Moved(self.0 as u16)
         } else if self.0 & ADVISED != 0 {
             PushKind::Advised(self.0 as u16)
         } else {

@@ -388,10 +388,15 @@ pub fn solve_with_stats(
                 .map(Search::with_rooms)
                 .map(|s| s.with_advisor(advised_boxes).with_opener(opening_boxes))
                 .map(Engine::Forward),
-            Kind::BoxMoves => forward()
+            Kind::BoxMoves { advised_boxes } => forward()
                 .with_features(true)
                 .map(Search::with_rooms)
-                .map(|s| s.with_advisor(2).with_opener(2).with_box_moves())
+                .map(|s| {
+                    let opening = if advised_boxes == 2 { 2 } else { 0 };
+                    s.with_advisor(advised_boxes)
+                        .with_opener(opening)
+                        .with_box_moves()
+                })
                 .map(Engine::Forward),
             Kind::Backward => Backward::new(&board, memory).map(Engine::Backward),
         };
@@ -692,13 +697,14 @@ enum Kind {
         advised_boxes: usize,
         opening_boxes: usize,
     },
-    /// Room features advising two boxes (and opening with two), over box
-    /// moves instead of pushes (see `one_box`): a child for every position
-    /// one box reaches alone, as FESS moves. Its expansions cost tens of
-    /// pushes', but it crosses the feature space where the push searches
-    /// stall: goal areas filled from afar, rooms prepared through long
-    /// corridors.
-    BoxMoves,
+    /// Room features over box moves instead of pushes (see `one_box`): a
+    /// child for every position one box reaches alone, as FESS moves. Its
+    /// expansions cost tens of pushes', but it crosses the feature space
+    /// where the push searches stall: goal areas filled from afar, rooms
+    /// prepared through long corridors. The packing advisor's weights
+    /// order it when `advised_boxes` is 2 (then the opener too), as in
+    /// [`Kind::RoomFeatures`].
+    BoxMoves { advised_boxes: usize },
     /// Greedy over pulls, from the solved position back to the start (see
     /// `backward`).
     Backward,
@@ -719,7 +725,8 @@ impl Kind {
                 advised_boxes: 1, ..
             } => "room features, nearest box advised",
             Kind::RoomFeatures { .. } => "room features",
-            Kind::BoxMoves => "box moves",
+            Kind::BoxMoves { advised_boxes: 0 } => "box moves, unadvised",
+            Kind::BoxMoves { .. } => "box moves",
             Kind::Backward => "backward",
         }
     }
@@ -811,7 +818,7 @@ impl Engine<'_> {
 /// the cheap searches that solve easy levels fast. Weighted A* is left
 /// out: it won no hard level. The figures behind these shares are under
 /// "Tried and dropped" in `BENCHMARKS.md`.
-const PORTFOLIO: [(Kind, u64, u64); 9] = [
+const PORTFOLIO: [(Kind, u64, u64); 10] = [
     (Kind::Greedy, 3, 1),
     // Two late slices, no more: it wins large levels only early, but one
     // slice loses a medium level.
@@ -851,7 +858,10 @@ const PORTFOLIO: [(Kind, u64, u64); 9] = [
     // Beside the push searches, not in place of the one advising two boxes:
     // each solves hard levels the other does not. Two late slices: its
     // expansions cost tens of pushes', and one or four solve the same.
-    (Kind::BoxMoves, 0, 2),
+    (Kind::BoxMoves { advised_boxes: 2 }, 0, 2),
+    // Unadvised too: it solves a level the advised one does not, where one
+    // advising the nearest box solves none new.
+    (Kind::BoxMoves { advised_boxes: 0 }, 0, 2),
     // Its nodes cost a quarter of a forward one's, so 52 slices are about
     // half the time: more time buys the forward searches little, this much.
     // One early slice only: more slow the small levels down without

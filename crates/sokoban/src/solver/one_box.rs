@@ -96,6 +96,16 @@ impl OneBox {
         }
     }
 
+    /// The lowest cell the player reaches from `player` around `walls` and
+    /// the box on `boxed` (its region's normal form, as the search stores
+    /// it).
+    pub fn lowest_reached(&mut self, board: &Board, player: u16, walls: &[u64], boxed: u16) -> u16 {
+        self.reach(board, &[player], walls, boxed);
+        (0..board.cells as u16)
+            .find(|&c| self.reached(c))
+            .unwrap_or(player)
+    }
+
     /// Whether the last [`OneBox::reach`] reached `cell`.
     pub fn reached(&self, cell: u16) -> bool {
         self.reach.contains(cell)
@@ -252,12 +262,8 @@ mod tests {
     use super::*;
     use crate::Level;
 
-    /// Stopping the flood once the box's reachable sides are reached finds
-    /// the same sides as a whole flood: for every box cell, player side
-    /// and a few sets of other boxes on a room with a pillar, a corridor
-    /// and a dead end.
-    #[test]
-    fn reaching_the_sides_finds_the_sides_a_whole_flood_finds() {
+    /// A room with a pillar, a corridor and a dead end.
+    fn rooms() -> Board {
         let text = "\
 ##########
 #    #  .#
@@ -268,7 +274,16 @@ mod tests {
 #@      .#
 ##########";
         let level = Level::from_xsb(text).unwrap();
-        let board = Board::new(level.map(), level.player(), level.boxes()).unwrap();
+        Board::new(level.map(), level.player(), level.boxes()).unwrap()
+    }
+
+    /// Stopping the flood once the box's reachable sides are reached finds
+    /// the same sides as a whole flood: for every box cell, player side
+    /// and a few sets of other boxes on a room with a pillar, a corridor
+    /// and a dead end.
+    #[test]
+    fn reaching_the_sides_finds_the_sides_a_whole_flood_finds() {
+        let board = rooms();
         let mut whole = OneBox::new(&board);
         let mut sides = OneBox::new(&board);
         let mut state = 0x9e37_79b9_u64;
@@ -313,25 +328,13 @@ mod tests {
     #[test]
     fn box_moves_are_every_position_one_box_reaches_alone() {
         use std::collections::{HashMap, VecDeque};
-        let text = "\
-##########
-#    #  .#
-# ## # $ #
-#  $   # #
-## #$   .#
-#  ####  #
-#@      .#
-##########";
-        let level = Level::from_xsb(text).unwrap();
-        let board = Board::new(level.map(), level.player(), level.boxes()).unwrap();
+        let board = rooms();
         let mut one_box = OneBox::new(&board);
         let mut moves = Vec::new();
         let mut total = 0;
         // The player's region as its lowest cell.
         let region = |walls: &[u64], boxed: u16, player: u16| {
-            let mut reach = OneBox::new(&board);
-            reach.reach(&board, &[player], walls, boxed);
-            (0..board.cells as u16).find(|&c| reach.reached(c)).unwrap()
+            OneBox::new(&board).lowest_reached(&board, player, walls, boxed)
         };
         for &at in &board.start_boxes {
             let mut others = vec![0u64; board.words];

@@ -86,26 +86,6 @@ struct Pushed {
     push: Push,
 }
 
-/// The lowest cell the player reaches from `from` around `boxes`: its
-/// region's normal form (as [`Search::flood`] finds it, for the rare
-/// callers without its scratch).
-fn lowest_reached(board: &Board, boxes: &[u64], from: u16) -> u16 {
-    let mut seen = vec![false; board.cells];
-    let mut stack = vec![from];
-    seen[usize::from(from)] = true;
-    let mut lowest = from;
-    while let Some(c) = stack.pop() {
-        lowest = lowest.min(c);
-        for &n in &board.neighbors[usize::from(c)] {
-            if n != NONE && !bits::has(boxes, n) && !seen[usize::from(n)] {
-                seen[usize::from(n)] = true;
-                stack.push(n);
-            }
-        }
-    }
-    lowest
-}
-
 /// How a node came to the open list (see [`Search::enqueue`]).
 #[derive(Clone, Copy)]
 enum Queued {
@@ -497,9 +477,12 @@ impl<'a> Search<'a> {
         let mut others = before.to_vec();
         bits::clear(&mut others, from);
         let region = self.store.player(id);
+        let mut regions = OneBox::new(board);
         let arrived = |cell: u16, dir: u8, _: u32| {
             let stand = board.neighbor(cell, usize::from((dir + 2) % 4));
-            cell == to && stand != NONE && lowest_reached(board, after, stand) == region
+            cell == to
+                && stand != NONE
+                && regions.lowest_reached(board, stand, after, NONE) == region
         };
         OneBox::new(board).push_path_until(
             board,

@@ -12,11 +12,14 @@
 //! each node carries the id of its table (0: the board's own).
 
 use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
 
 use super::bits;
 use super::board::{Board, Distances, NONE};
 use super::deadlock;
 use super::lower_bound::Costs;
+use super::store::Budget;
 
 pub(crate) struct Fixed {
     /// Fixed cells of each table id (id 0: none).
@@ -24,7 +27,13 @@ pub(crate) struct Fixed {
     /// The distance tables of each id (id 0 is the board's, kept empty here).
     tables: Vec<Distances>,
     index: HashMap<Vec<u64>, u16>,
+    /// Tables the own budget holds; more are drawn from `shared`.
     max_tables: usize,
+    /// Bytes of one table.
+    table_bytes: usize,
+    /// The budget shared with other searches' stores and tables, if any
+    /// (see [`Fixed::share`]).
+    shared: Option<Budget>,
     set: Vec<u64>,
     stack: Vec<u16>,
     /// Scratch: the boxes holding one in place.
@@ -44,6 +53,8 @@ impl Fixed {
             }],
             index: HashMap::new(),
             max_tables: (memory / table_bytes).clamp(1, usize::from(u16::MAX)),
+            table_bytes,
+            shared: None,
             set: vec![0; board.words],
             stack: Vec::new(),
             group: Vec::new(),
@@ -102,7 +113,7 @@ impl Fixed {
         if let Some(&id) = self.index.get(&self.set) {
             return id;
         }
-        if self.tables.len() >= self.max_tables {
+        if self.tables.len() >= self.max_tables && !self.draw() {
             return from;
         }
         let id = self.tables.len() as u16;
@@ -110,6 +121,34 @@ impl Fixed {
         self.sets.push(self.set.clone());
         self.index.insert(self.set.clone(), id);
         id
+    }
+
+    /// Once its own budget is spent, draws room for more tables from
+    /// `budget`, which the searches' stores share: a search that meets
+    /// many fixed sets (the box-move searches fill goals in many orders)
+    /// keeps its bounds sharp while memory is left.
+    pub fn share(&mut self, budget: &Budget) {
+        self.shared = Some(Arc::clone(budget));
+    }
+
+    /// Room for one more table from the shared budget; false when there is
+    /// none (or no shared budget, or no more table ids).
+    fn draw(&mut self) -> bool {
+        let Some(budget) = &self.shared else {
+            return false;
+        };
+        let bytes = self.table_bytes;
+        if self.max_tables >= usize::from(u16::MAX)
+            || budget
+                .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |left| {
+                    left.checked_sub(bytes)
+                })
+                .is_err()
+        {
+            return false;
+        }
+        self.max_tables += 1;
+        true
     }
 
     /// Whether the box on goal `c` never moves again, leaving in `group`
@@ -207,5 +246,34 @@ mod tests {
         let mut fixed = Fixed::new(&board, 1 << 20);
         let id = fixed.after(&board, &boxes, 0, &board.start_boxes);
         assert!(!bits::has(&fixed.sets[usize::from(id)], cell(5, 3)));
+    }
+
+    /// With its own budget spent, a table is made only while the shared
+    /// budget has room for it, and that room is taken from the budget.
+    #[test]
+    fn tables_past_the_own_budget_are_drawn_from_the_shared_one() {
+        let text = "#######\n#.#####\n#.#####\n#.$$$ #\n#*   @#\n#######";
+        let (level, board, boxes) = setup(text);
+        let foot = board.compact[level.map().index(1, 4)];
+        // Room for no table of its own (the board's, id 0, is always there).
+        let mut fixed = Fixed::new(&board, 0);
+        assert_eq!(fixed.after(&board, &boxes, 0, &[foot]), 0);
+        let budget = Budget::default();
+        fixed.share(&budget);
+        assert_eq!(
+            fixed.after(&board, &boxes, 0, &[foot]),
+            0,
+            "an empty budget"
+        );
+        budget.store(fixed.table_bytes + 5, Ordering::Relaxed);
+        let id = fixed.after(&board, &boxes, 0, &[foot]);
+        assert_ne!(id, 0);
+        assert_eq!(budget.load(Ordering::Relaxed), 5);
+        let n = board.start_boxes.len();
+        let mut matching = Matching::new(n, board.goals.len(), board.cells);
+        assert_eq!(
+            matching.solve(fixed.costs(&board, id), &board.start_boxes),
+            None
+        );
     }
 }

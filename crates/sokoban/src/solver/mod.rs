@@ -365,7 +365,10 @@ pub fn solve_with_stats(
     };
     // Each search sizes its tables by its part of the memory; the backward
     // search, with no tables beside its store, gets two parts. Their stores
-    // then draw on one budget (see `Store::share`).
+    // then draw on one budget (see `Store::share`), and so do the forward
+    // searches' fixed-goal tables once their part is spent: a box-move
+    // search meets many more fixed sets than its part holds, and without
+    // their tables its bound misses the deadlocks they show.
     let parts: usize = kinds.iter().map(|&(kind, ..)| kind.memory_parts()).sum();
     let mut searches = Vec::new();
     let mut shares = Vec::new();
@@ -409,6 +412,9 @@ pub fn solve_with_stats(
     let budget = Budget::default();
     for search in &mut searches {
         search.store_mut().share(&budget);
+        if let Engine::Forward(search) = search {
+            search.share_tables(&budget);
+        }
     }
     let schedule = Schedule {
         shares,

@@ -21,7 +21,7 @@ use super::marks::Marks;
 use super::one_box::{BoxMove, OneBox};
 use super::packing::Packing;
 use super::room::Rooms;
-use super::store::{Found, MAX_RUN, NO_PARENT, Push, PushKind, Store};
+use super::store::{Budget, Found, MAX_RUN, NO_PARENT, Push, PushKind, Store};
 use super::symmetry::Symmetry;
 use super::zobrist::Zobrist;
 use super::{Control, Mode};
@@ -315,6 +315,12 @@ impl<'a> Search<'a> {
             self.opener = Some(Opener::new(self.board, tries));
         }
         self
+    }
+
+    /// Lets the fixed-goal tables draw on `budget` too, once their own
+    /// part is spent (see [`Fixed::share`]).
+    pub fn share_tables(&mut self, budget: &Budget) {
+        self.fixed.share(budget);
     }
 
     /// Feature searches only: children by box moves, not pushes (see
